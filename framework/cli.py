@@ -1,0 +1,37 @@
+"""The `plyground` command line: parses arguments and dispatches to `framework.commands`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import metadata
+
+from framework.commands import list_plugins, play
+from framework.errors import PlygroundError
+
+COMMANDS = (list_plugins, play)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="plyground", description="Games, search agents and tournaments.")
+    parser.add_argument("--version", action="version", version=f"plyground {metadata.version('plyground')}")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        command.add_parser(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except PlygroundError as exc:
+        print(f"plyground: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("plyground: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""`plyground list` and `plyground plugins`: what is installed and who provided it."""
+
+from __future__ import annotations
+
+import argparse
+
+from framework.params import Param
+from framework.registry import Registry
+
+
+def _params(params: tuple[Param, ...]) -> list[str]:
+    return [f"      {p.name}: {p.describe()}, default {p.default!r} — {p.help}" for p in params]
+
+
+def run_list(args: argparse.Namespace) -> int:
+    registry = Registry()
+    sections = (("games", registry.games.items()), ("agents", registry.agents.items()),
+                ("heuristics", ((f"{g}/{n}", r) for (g, n), r in registry.heuristics.items())))
+    for title, items in sections:
+        print(f"{title}:")
+        for name, registered in sorted(items, key=lambda kv: kv[0]):
+            print(f"  {name:<24} {registered.spec.help}  [{registered.provenance}]")
+            if args.verbose:
+                for line in _params(registered.spec.params):
+                    print(line)
+    return 0
+
+
+def run_plugins(args: argparse.Namespace) -> int:
+    registry = Registry()
+    for name, provenance in sorted(registry.plugins.items()):
+        print(f"{name:<16} {provenance.distribution or '-'} {provenance.version or ''}")
+    for name, reason in sorted(registry.failed.items()):
+        print(f"{name:<16} FAILED: {reason}")
+    return 0
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("list", help="list games, agents and heuristics with the plugin that provided each")
+    p.add_argument("--verbose", "-v", action="store_true", help="also document every parameter")
+    p.set_defaults(func=run_list)
+    p = subparsers.add_parser("plugins", help="list loaded plugins with their distribution and version")
+    p.set_defaults(func=run_plugins)

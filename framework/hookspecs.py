@@ -1,0 +1,32 @@
+"""The complete list of Plyground's extension points.
+
+A plugin is any module or object with functions marked `@hookimpl` and named as below.
+Built-in plugins register through the `plyground` entry-point group exactly as a
+third-party package does. Hooks are called by keyword, so new arguments can be added
+later and implementations opt into them by naming them.
+"""
+
+from __future__ import annotations
+
+import pluggy
+
+from framework.specs import AgentSpec, GameSpec, HeuristicSpec
+
+PROJECT = "plyground"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def plyground_games() -> list[GameSpec]:
+    """Return the games this plugin provides."""
+
+
+@hookspec
+def plyground_agents() -> list[AgentSpec]:
+    """Return the agents (move choosers) this plugin provides; agents are generic over Game."""
+
+
+@hookspec
+def plyground_heuristics() -> list[HeuristicSpec]:
+    """Return the heuristics this plugin provides, each registered for one game by name."""

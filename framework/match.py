@@ -1,0 +1,138 @@
+"""One game between two agents, move by move, with every move checked.
+
+The match runner is the checked path: each move an agent returns is compared against
+`legal_moves`; an illegal move, an exception or a blown time limit loses the game by
+forfeit with the reason recorded, and the caller carries on.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from framework.protocols import UNLIMITED, Agent, Budget, Decision, Game, State
+
+
+class Termination(enum.Enum):
+    """How a game ended."""
+
+    NORMAL = "normal"              # the rules ended it (a win, a loss or a drawn end position)
+    REPETITION = "repetition"      # the game's repetition limit was reached: a draw
+    MAX_PLIES = "max_plies"        # adjudicated a draw at the configured ply limit
+    ILLEGAL_MOVE = "illegal_move"  # forfeit: the mover returned a move that is not legal
+    CRASH = "crash"                # forfeit: the mover raised an exception
+    TIME = "time"                  # forfeit: the mover exceeded its time budget
+
+    @property
+    def is_forfeit(self) -> bool:
+        return self in (Termination.ILLEGAL_MOVE, Termination.CRASH, Termination.TIME)
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One ply: who moved, what, and what the search reported."""
+
+    ply: int
+    mover: int
+    move: str
+    nodes: int
+    depth: int
+    score: float | None
+    wall_time: float
+    cpu_time: float
+    pv: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """The outcome of one game. `result` is the payoff per player; `winner` is 0, 1 or None."""
+
+    game: str
+    players: tuple[str, str]
+    start: str
+    final: str
+    result: tuple[float, float]
+    winner: int | None
+    termination: Termination
+    reason: str
+    moves: tuple[MoveRecord, ...]
+
+    @property
+    def plies(self) -> int:
+        return len(self.moves)
+
+
+def _pv_notation(game: Game, state: State, pv: Sequence) -> tuple[str, ...]:
+    """The principal variation in notation, stopping quietly at the first move that does not apply."""
+    out = []
+    try:
+        for move in pv:
+            if game.is_terminal(state) or move not in game.legal_moves(state):
+                break
+            out.append(game.format_move(state, move))
+            state = game.apply(state, move)
+    except Exception:  # a PV is advisory; a bad one must not cost the game
+        pass
+    return tuple(out)
+
+
+def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] = (UNLIMITED, UNLIMITED),
+              start: State | None = None, players: Sequence[str] = ("first", "second"),
+              max_plies: int | None = None, time_slack: float = 0.1, time_grace: float = 0.05,
+              on_move: Callable[[State, MoveRecord, State], None] | None = None) -> GameRecord:
+    """Play one game from `start` (default: the initial state); agent i plays player i.
+
+    A move that takes longer than `budget.time * (1 + time_slack) + time_grace` seconds
+    forfeits the game. The runner does not interrupt a hung agent; the tournament
+    runner does that by running games in worker processes.
+    """
+    state = game.initial_state() if start is None else start
+    start_text = game.to_text(state)
+    key = getattr(game, "hash_key", None) or (lambda s: s)
+    repetition_limit = getattr(game, "repetition_limit", None)
+    seen: dict = {key(state): 1}
+    moves: list[MoveRecord] = []
+
+    def finish(termination: Termination, result: tuple[float, float], reason: str) -> GameRecord:
+        winner = 0 if result[0] > result[1] else 1 if result[1] > result[0] else None
+        return GameRecord(game.name, tuple(players), start_text, game.to_text(state), tuple(result), winner,
+                          termination, reason, tuple(moves))
+
+    def forfeit(mover: int, termination: Termination, reason: str) -> GameRecord:
+        result = (-1.0, 1.0) if mover == 0 else (1.0, -1.0)
+        return finish(termination, result, f"{game.player_names[mover]} ({players[mover]}) {reason}")
+
+    while not game.is_terminal(state):
+        if max_plies is not None and len(moves) >= max_plies:
+            return finish(Termination.MAX_PLIES, (0.0, 0.0), f"adjudicated a draw after {max_plies} plies")
+        mover = game.to_move(state)
+        budget = budgets[mover]
+        legal = game.legal_moves(state)
+        wall0 = time.perf_counter()
+        try:
+            decision = agents[mover].select_move(game, state, budget)
+        except Exception as exc:
+            return forfeit(mover, Termination.CRASH, f"crashed: {type(exc).__name__}: {exc}")
+        wall = time.perf_counter() - wall0
+        if not isinstance(decision, Decision):
+            return forfeit(mover, Termination.CRASH, f"returned {decision!r} instead of a Decision")
+        if decision.move not in legal:
+            return forfeit(mover, Termination.ILLEGAL_MOVE, f"played an illegal move {decision.move!r}")
+        if budget.time is not None and wall > budget.time * (1 + time_slack) + time_grace:
+            return forfeit(mover, Termination.TIME, f"took {wall:.3f}s with a budget of {budget.time}s")
+        stats = decision.stats
+        record = MoveRecord(len(moves) + 1, mover, game.format_move(state, decision.move), stats.nodes,
+                            stats.depth, stats.score, wall, stats.cpu_time, _pv_notation(game, state, stats.pv))
+        moves.append(record)
+        before, state = state, game.apply(state, decision.move)
+        if on_move is not None:
+            on_move(before, record, state)
+        if repetition_limit is not None:
+            count = seen[key(state)] = seen.get(key(state), 0) + 1
+            if count >= repetition_limit and not game.is_terminal(state):
+                return finish(Termination.REPETITION, (0.0, 0.0),
+                              f"the position occurred {count} times with the same side to move")
+    end_reason = getattr(game, "end_reason", None)
+    return finish(Termination.NORMAL, game.returns(state), end_reason(state) if end_reason else "")

@@ -1,0 +1,88 @@
+"""Declared parameters of games, agents and heuristics.
+
+Plugins own their options: each declares its parameters here once, so configuration
+errors can name the bad key and `plyground list --verbose` documents every plugin.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from framework.errors import ConfigError
+
+
+class HeuristicRef(str):
+    """Marker type: the parameter names a heuristic registered for the agent's game."""
+
+
+_TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
+               HeuristicRef: "a heuristic name"}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One option: its name, type, default, one-line help and optional constraints."""
+
+    name: str
+    type: type
+    default: Any
+    help: str
+    choices: Sequence[Any] | None = None
+    minimum: float | None = None
+    nullable: bool = False
+
+    def coerce(self, value: Any, where: str) -> Any:
+        """Return `value` checked and converted to this parameter's type, or raise ConfigError."""
+        if value is None:
+            if self.nullable or self.default is None:
+                return None
+            raise ConfigError(f"{where}: '{self.name}' must be {self.describe()}, got null")
+        expected = _TYPE_NAMES.get(self.type, self.type.__name__)
+        if self.type is bool:
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where}: '{self.name}' must be true or false, got {value!r}")
+        elif self.type is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConfigError(f"{where}: '{self.name}' must be {expected}, got {value!r}")
+        elif self.type is float:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ConfigError(f"{where}: '{self.name}' must be {expected}, got {value!r}")
+            value = float(value)
+        elif self.type in (str, HeuristicRef):
+            if not isinstance(value, str):
+                raise ConfigError(f"{where}: '{self.name}' must be {expected}, got {value!r}")
+        elif self.type in (list, tuple):
+            if not isinstance(value, (list, tuple)):
+                raise ConfigError(f"{where}: '{self.name}' must be a list, got {value!r}")
+            value = tuple(value)
+        if self.choices is not None and value not in self.choices:
+            options = ", ".join(repr(c) for c in self.choices)
+            raise ConfigError(f"{where}: '{self.name}' must be one of {options}, got {value!r}")
+        if self.minimum is not None and value < self.minimum:
+            raise ConfigError(f"{where}: '{self.name}' must be at least {self.minimum}, got {value!r}")
+        return value
+
+    def describe(self) -> str:
+        """Human-readable type and constraints, for errors and `plyground list --verbose`."""
+        text = _TYPE_NAMES.get(self.type, self.type.__name__)
+        if self.choices is not None:
+            text += " (one of " + ", ".join(map(str, self.choices)) + ")"
+        if self.minimum is not None:
+            text += f" >= {self.minimum}"
+        if self.nullable:
+            text += " or null"
+        return text
+
+
+def resolve_params(params: Sequence[Param], given: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Validate `given` against the declared `params`, filling defaults.
+
+    Unknown keys are an error that lists the known ones, so a typo never passes silently.
+    """
+    known = {p.name: p for p in params}
+    for key in given:
+        if key not in known:
+            names = ", ".join(sorted(known)) or "none"
+            raise ConfigError(f"{where}: unknown parameter '{key}' (known parameters: {names})")
+    return {p.name: p.coerce(given[p.name], where) if p.name in given else p.default for p in params}

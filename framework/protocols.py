@@ -1,0 +1,142 @@
+"""The contracts between the core, games, heuristics and agents.
+
+Vocabulary (see DESIGN.md): a *state* is an immutable, hashable position including the
+player to move; a *move* is what `legal_moves` yields; its *notation* is its text form.
+Players are numbered 0 (moves first) and 1.
+
+A *node* is every state a search visits, the root and the leaves included: an agent
+counts one node each time it examines a state (calls `is_terminal` on it as part of its
+search), so full-width minimax to the end of tic-tac-toe counts exactly the 549,946
+states of the game tree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Mapping, Protocol, Sequence, runtime_checkable
+
+from framework.errors import ConfigError
+
+State = Hashable
+Move = Hashable
+
+#: Terminal scores of search agents are `returns * WIN_SCORE`; heuristics stay well inside it.
+WIN_SCORE = 1_000_000.0
+
+
+@runtime_checkable
+class Game(Protocol):
+    """Rules of a two-player, zero-sum, perfect-information game.
+
+    Required methods are pure functions of their arguments. `apply` never mutates its
+    input state. Optional capabilities are discovered with `hasattr`, never required:
+
+    - `hash_key(state) -> int`: a fast hash for transposition tables;
+    - `repetition_limit: int`: the number of occurrences of a state that draws the game
+      (the match runner enforces it, since a state carries no history);
+    - `is_noisy(state, move) -> bool`: moves a quiescence search should extend (captures);
+    - `ordered_moves(state) -> Sequence[Move]`: legal moves, most promising first.
+    """
+
+    name: str
+    player_names: tuple[str, str]
+
+    def initial_state(self) -> State: ...
+    def to_move(self, state: State) -> int: ...
+    def legal_moves(self, state: State) -> Sequence[Move]: ...
+    def apply(self, state: State, move: Move) -> State: ...
+    def is_terminal(self, state: State) -> bool: ...
+    def returns(self, state: State) -> tuple[float, float]: ...
+    def format_move(self, state: State, move: Move) -> str: ...
+    def parse_move(self, state: State, text: str) -> Move: ...
+    def render(self, state: State) -> str: ...
+    def to_text(self, state: State) -> str: ...
+    def from_text(self, text: str) -> State: ...
+
+
+@runtime_checkable
+class Heuristic(Protocol):
+    """A static evaluation of a state from `player`'s point of view.
+
+    `evaluate` is called on non-terminal leaves; its values must stay well inside
+    +-WIN_SCORE. `terminal` scores terminal states; `ply` is the distance from the search
+    root, so a heuristic can prefer quick wins (the thesis scoring does).
+    """
+
+    name: str
+
+    def evaluate(self, state: State, player: int) -> float: ...
+    def terminal(self, state: State, player: int, ply: int) -> float: ...
+
+
+class BaseHeuristic:
+    """Convenience base: terminal states score `returns * WIN_SCORE`, independent of ply."""
+
+    name = "base"
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def evaluate(self, state: State, player: int) -> float:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def terminal(self, state: State, player: int, ply: int) -> float:
+        return self.game.returns(state)[player] * WIN_SCORE
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits for one decision: wall time in seconds and/or nodes. None means unlimited."""
+
+    time: float | None = None
+    nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.time is not None and not self.time > 0:
+            raise ConfigError(f"budget time must be a positive number of seconds, got {self.time!r}")
+        if self.nodes is not None and (isinstance(self.nodes, bool) or not isinstance(self.nodes, int)
+                                       or self.nodes < 1):
+            raise ConfigError(f"budget nodes must be a positive integer, got {self.nodes!r}")
+
+    def __repr__(self) -> str:
+        parts = [f"time={self.time}" if self.time is not None else "",
+                 f"nodes={self.nodes}" if self.nodes is not None else ""]
+        return "Budget(" + ", ".join(p for p in parts if p) + ")"
+
+
+UNLIMITED = Budget()
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """What a search did: nodes visited, depth completed, score for the mover, PV, times.
+
+    `extra` holds algorithm-specific figures (e.g. a solver's proven value, or alpha-beta
+    nodes counted only in the first iteration reaching each depth).
+    """
+
+    nodes: int = 0
+    depth: int = 0
+    score: float | None = None
+    pv: tuple[Move, ...] = ()
+    wall_time: float = 0.0
+    cpu_time: float = 0.0
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An agent's answer: the move to play plus how it was found."""
+
+    move: Move
+    stats: SearchStats = SearchStats()
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A move chooser. Constructed with its parameters and a seed; same seed, same moves."""
+
+    def select_move(self, game: Game, state: State, budget: Budget) -> Decision: ...

@@ -1,0 +1,216 @@
+"""The plugin registry: pluggy wrapped, entry points loaded, names resolved.
+
+Every game, agent and heuristic — built-in or third-party — arrives through the
+`plyground` entry-point group (or `Registry.register` for programmatic use). The
+registry records which plugin and distribution provided each name, refuses duplicate
+names (naming both providers), and names a plugin that fails to load instead of
+failing the whole run.
+
+Environment variables (as pytest's PYTEST_DISABLE_PLUGIN_AUTOLOAD / PYTEST_PLUGINS):
+- PLYGROUND_DISABLE_PLUGIN_AUTOLOAD=1: load no entry points...
+- PLYGROUND_PLUGINS=dist-or-entry-point,...: ...except these, even when autoload is off.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any, Generic, Iterable, Mapping, TypeVar
+
+import pluggy
+
+from framework import hookspecs
+from framework.errors import ConfigError, PluginError
+from framework.params import HeuristicRef, resolve_params
+from framework.protocols import Agent, Game, Heuristic
+from framework.specs import AgentSpec, GameSpec, HeuristicSpec
+
+ENTRY_POINT_GROUP = "plyground"
+DISABLE_AUTOLOAD_ENV = "PLYGROUND_DISABLE_PLUGIN_AUTOLOAD"
+PLUGINS_ENV = "PLYGROUND_PLUGINS"
+
+T = TypeVar("T")
+
+
+class PluginLoadWarning(UserWarning):
+    """A plugin failed to load; the others still did."""
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Who provided a registered name."""
+
+    plugin: str
+    distribution: str | None = None
+    version: str | None = None
+
+    def __str__(self) -> str:
+        if self.distribution is None:
+            return f"plugin '{self.plugin}'"
+        return f"plugin '{self.plugin}' from {self.distribution} {self.version}"
+
+
+@dataclass(frozen=True)
+class Registered(Generic[T]):
+    """A spec plus where it came from."""
+
+    spec: T
+    provenance: Provenance
+
+
+def _normalise(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+class Registry:
+    """Games, agents and heuristics by name, with the plugins that provided them."""
+
+    def __init__(self, *, autoload: bool | None = None, plugins: Iterable[Any] = ()) -> None:
+        self._pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self._pm.add_hookspecs(hookspecs)
+        self.games: dict[str, Registered[GameSpec]] = {}
+        self.agents: dict[str, Registered[AgentSpec]] = {}
+        self.heuristics: dict[tuple[str, str], Registered[HeuristicSpec]] = {}
+        self.plugins: dict[str, Provenance] = {}
+        self.failed: dict[str, str] = {}
+        if autoload is None:
+            autoload = not os.environ.get(DISABLE_AUTOLOAD_ENV)
+        wanted = {_normalise(n) for n in os.environ.get(PLUGINS_ENV, "").split(",") if n.strip()}
+        self._load_entry_points(autoload, wanted)
+        for plugin in plugins:
+            self.register(plugin)
+
+    # -- loading -----------------------------------------------------------------
+
+    def _load_entry_points(self, autoload: bool, wanted: set[str]) -> None:
+        seen: set[tuple[str, str]] = set()
+        for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+            dist = ep.dist.name if ep.dist is not None else None
+            version = ep.dist.version if ep.dist is not None else None
+            if (ep.name, ep.value) in seen:
+                continue
+            seen.add((ep.name, ep.value))
+            if not autoload and _normalise(ep.name) not in wanted and _normalise(dist or "") not in wanted:
+                continue
+            try:
+                plugin = ep.load()
+            except Exception as exc:  # a broken plugin is named, the others still load
+                self._fail(ep.name, dist, f"import of '{ep.value}' failed: {type(exc).__name__}: {exc}")
+                continue
+            self.register(plugin, name=ep.name, distribution=dist, version=version)
+
+    def _fail(self, name: str, dist: str | None, reason: str) -> None:
+        who = f"plugin '{name}'" + (f" from {dist}" if dist else "")
+        self.failed[name] = reason
+        warnings.warn(f"{who} was not loaded: {reason}", PluginLoadWarning, stacklevel=3)
+
+    def register(self, plugin: Any, *, name: str | None = None,
+                 distribution: str | None = None, version: str | None = None) -> None:
+        """Register a plugin object or module and collect what its hooks provide.
+
+        Duplicate names raise PluginError naming both providers; a hook that raises makes
+        the plugin fail to load with a PluginLoadWarning, leaving the registry unchanged.
+        """
+        name = name or getattr(plugin, "__name__", None) or repr(plugin)
+        if name in self.plugins:
+            raise PluginError(f"a plugin named '{name}' is already registered ({self.plugins[name]})")
+        provenance = Provenance(name, distribution, version)
+        self._pm.register(plugin, name=name)
+        try:
+            provided = {hook: self._call_own(plugin, hook)
+                        for hook in ("plyground_games", "plyground_agents", "plyground_heuristics")}
+        except Exception as exc:
+            self._pm.unregister(plugin)
+            self._fail(name, distribution, f"{type(exc).__name__}: {exc}")
+            return
+        additions: list[tuple[dict, Any, Any]] = []
+        for spec in provided["plyground_games"]:
+            additions.append((self.games, spec.name, spec))
+        for spec in provided["plyground_agents"]:
+            additions.append((self.agents, spec.name, spec))
+        for spec in provided["plyground_heuristics"]:
+            additions.append((self.heuristics, (spec.game, spec.name), spec))
+        staged: dict[int, set] = {}
+        for table, key, spec in additions:
+            clash = table.get(key)
+            if clash is not None or key in staged.setdefault(id(table), set()):
+                self._pm.unregister(plugin)
+                other = clash.provenance if clash is not None else provenance
+                kind = {id(self.games): "game", id(self.agents): "agent"}.get(id(table), "heuristic")
+                label = key if isinstance(key, str) else f"{key[1]}' for game '{key[0]}"
+                raise PluginError(f"{kind} '{label}' is registered twice: by {other} and by {provenance}; "
+                                  "uninstall or rename one of them")
+            staged[id(table)].add(key)
+        for table, key, spec in additions:
+            table[key] = Registered(spec, provenance)
+        self.plugins[name] = provenance
+
+    def _call_own(self, plugin: Any, hook_name: str) -> list:
+        caller = getattr(self._pm.hook, hook_name)
+        results: list = []
+        for impl in caller.get_hookimpls():
+            if impl.plugin is plugin:
+                results.extend(impl.function() or [])
+        return results
+
+    # -- lookup ------------------------------------------------------------------
+
+    def game_spec(self, name: str) -> GameSpec:
+        return _lookup(self.games, name, "game").spec
+
+    def agent_spec(self, name: str) -> AgentSpec:
+        return _lookup(self.agents, name, "agent").spec
+
+    def heuristic_spec(self, game: str, name: str) -> HeuristicSpec:
+        key = (game, name)
+        if key in self.heuristics:
+            return self.heuristics[key].spec
+        elsewhere = sorted(g for g, n in self.heuristics if n == name)
+        here = ", ".join(sorted(n for g, n in self.heuristics if g == game)) or "none"
+        if elsewhere:
+            raise PluginError(f"heuristic '{name}' belongs to {', '.join(elsewhere)}, not to '{game}'; "
+                              f"heuristics for {game}: {here}")
+        raise PluginError(f"unknown heuristic '{name}' for game '{game}'; heuristics for {game}: {here}")
+
+    def heuristics_for(self, game: str) -> list[HeuristicSpec]:
+        return [r.spec for (g, _), r in self.heuristics.items() if g == game]
+
+    # -- construction ------------------------------------------------------------
+
+    def create_game(self, name: str, options: Mapping[str, Any] | None = None, where: str = "game") -> Game:
+        spec = self.game_spec(name)
+        return spec.factory(**resolve_params(spec.params, options or {}, f"{where} '{name}'"))
+
+    def create_heuristic(self, game: Game, name: str | None = None,
+                         options: Mapping[str, Any] | None = None, where: str = "heuristic") -> Heuristic | None:
+        """Build a heuristic for `game`; None picks the game's `default_heuristic`, if any."""
+        if name is None:
+            name = getattr(game, "default_heuristic", None)
+            if name is None:
+                return None
+        spec = self.heuristic_spec(game.name, name)
+        return spec.factory(game, **resolve_params(spec.params, options or {}, f"{where} '{name}'"))
+
+    def create_agent(self, name: str, game: Game, params: Mapping[str, Any] | None = None,
+                     seed: int = 0, where: str = "agent") -> Agent:
+        """Build an agent for `game`, resolving heuristic names to heuristic objects."""
+        spec = self.agent_spec(name)
+        context = f"{where} '{name}'"
+        resolved = resolve_params(spec.params, params or {}, context)
+        for param in spec.params:
+            if param.type is HeuristicRef:
+                try:
+                    resolved[param.name] = self.create_heuristic(game, resolved[param.name])
+                except PluginError as exc:
+                    raise ConfigError(f"{context}: '{param.name}': {exc}") from None
+        return spec.factory(game=game, seed=seed, **resolved)
+
+
+def _lookup(table: Mapping[str, Registered[T]], name: str, kind: str) -> Registered[T]:
+    if name in table:
+        return table[name]
+    known = ", ".join(sorted(table)) or "none"
+    raise PluginError(f"unknown {kind} '{name}'; available {kind}s: {known}")

@@ -1,0 +1,169 @@
+"""Tic-tac-toe (noughts and crosses) on 9-bit bitboards, with two heuristics.
+
+State: `(x_bits, o_bits, mover)`; bit i is square i in reading order (a3 = bit 0 at the
+top left, c1 = bit 8 at the bottom right); mover 0 is X, who moves first. Moves are
+square indices in reading order, so "first in move order" means top-left first.
+Notation: file a-c and rank 1-3, rank 1 at the bottom (as in chess). Text format: the
+rows top to bottom separated by `/`, `X`, `O` or `.` per square, a space, and the side to
+move (`x` or `o`), e.g. `XXO/.X./O.. o`.
+"""
+
+from __future__ import annotations
+
+from framework.errors import MoveParseError, PositionError
+from framework.hookspecs import hookimpl
+from framework.protocols import BaseHeuristic
+from framework.specs import GameSpec, HeuristicSpec
+
+State = tuple[int, int, int]
+FULL = 0b111_111_111
+LINES = (0b000_000_111, 0b000_111_000, 0b111_000_000,  # rows
+         0b001_001_001, 0b010_010_010, 0b100_100_100,  # columns
+         0b100_010_001, 0b001_010_100)                 # diagonals
+SQUARES = tuple(range(9))
+NAMES = tuple(f"{'abc'[i % 3]}{3 - i // 3}" for i in SQUARES)
+INDEX = {name: i for i, name in enumerate(NAMES)}
+
+
+def has_line(bits: int) -> bool:
+    for line in LINES:
+        if bits & line == line:
+            return True
+    return False
+
+
+class TicTacToe:
+    """The 3x3 game: three in a row wins, a full board without a line is a draw."""
+
+    name = "tictactoe"
+    player_names = ("X", "O")
+    default_heuristic = "lines"
+
+    def initial_state(self) -> State:
+        return (0, 0, 0)
+
+    def to_move(self, state: State) -> int:
+        return state[2]
+
+    def legal_moves(self, state: State) -> list[int]:
+        x, o, _ = state
+        occupied = x | o
+        if occupied == FULL or has_line(x) or has_line(o):
+            return []
+        return [i for i in SQUARES if not occupied >> i & 1]
+
+    def apply(self, state: State, move: int) -> State:
+        x, o, mover = state
+        if mover == 0:
+            return (x | 1 << move, o, 1)
+        return (x, o | 1 << move, 0)
+
+    def is_terminal(self, state: State) -> bool:
+        x, o, _ = state
+        return (x | o) == FULL or has_line(x) or has_line(o)
+
+    def returns(self, state: State) -> tuple[float, float]:
+        if has_line(state[0]):
+            return (1.0, -1.0)
+        if has_line(state[1]):
+            return (-1.0, 1.0)
+        return (0.0, 0.0)
+
+    def hash_key(self, state: State) -> int:
+        return state[0] | state[1] << 9 | state[2] << 18
+
+    def format_move(self, state: State, move: int) -> str:
+        return NAMES[move]
+
+    def parse_move(self, state: State, text: str) -> int:
+        move = INDEX.get(text.strip().lower())
+        if move is None:
+            raise MoveParseError(f"'{text}' is not a tic-tac-toe square; expected a file a-c and a rank 1-3, "
+                                 "e.g. 'b2'")
+        if move not in self.legal_moves(state):
+            legal = " ".join(NAMES[m] for m in self.legal_moves(state)) or "none"
+            raise MoveParseError(f"'{text}' is not a legal move here; legal moves: {legal}")
+        return move
+
+    def render(self, state: State) -> str:
+        x, o, mover = state
+        rows = []
+        for r in range(3):
+            cells = ["X" if x >> (3 * r + c) & 1 else "O" if o >> (3 * r + c) & 1 else "." for c in range(3)]
+            rows.append(f"{3 - r} " + " ".join(cells))
+        rows.append("  a b c")
+        if not self.is_terminal(state):
+            rows.append(f"{self.player_names[mover]} to move")
+        return "\n".join(rows)
+
+    def to_text(self, state: State) -> str:
+        x, o, mover = state
+        cells = "".join("X" if x >> i & 1 else "O" if o >> i & 1 else "." for i in SQUARES)
+        return f"{cells[0:3]}/{cells[3:6]}/{cells[6:9]} {'xo'[mover]}"
+
+    def from_text(self, text: str) -> State:
+        parts = text.split()
+        expected = "expected three rows of X, O or '.' separated by '/', a space and the side to move, " \
+                   "e.g. 'XXO/.X./O.. o'"
+        if len(parts) != 2 or parts[1] not in ("x", "o"):
+            raise PositionError(f"'{text}' is not a tic-tac-toe position; {expected}")
+        rows = parts[0].split("/")
+        if len(rows) != 3 or any(len(row) != 3 or set(row) - set("XO.") for row in rows):
+            raise PositionError(f"'{text}' is not a tic-tac-toe position; {expected}")
+        cells = "".join(rows)
+        x = sum(1 << i for i, c in enumerate(cells) if c == "X")
+        o = sum(1 << i for i, c in enumerate(cells) if c == "O")
+        mover = "xo".index(parts[1])
+        if cells.count("X") - cells.count("O") != mover:
+            raise PositionError(f"'{text}' cannot arise in play: with {parts[1]} to move X must have "
+                                f"{'one more mark than' if mover else 'as many marks as'} O")
+        if has_line(x) and has_line(o):
+            raise PositionError(f"'{text}' cannot arise in play: both sides have three in a row")
+        return (x, o, mover)
+
+
+class LinesHeuristic(BaseHeuristic):
+    """Open lines weighted by marks: 3 per line with two own marks and no enemy, 1 per line with one."""
+
+    name = "lines"
+
+    def evaluate(self, state: State, player: int) -> float:
+        mine, theirs = (state[0], state[1]) if player == 0 else (state[1], state[0])
+        score = 0
+        for line in LINES:
+            if not line & theirs:
+                n = (mine & line).bit_count()
+                score += 3 if n == 2 else n
+            if not line & mine:
+                n = (theirs & line).bit_count()
+                score -= 3 if n == 2 else n
+        return float(score)
+
+
+class ThesisScoring(BaseHeuristic):
+    """The thesis' scoring: a win at ply d from the search root scores 9 - d, a loss -9 + d, a draw 0.
+
+    Meant for full-depth search; non-terminal leaves score 0.
+    """
+
+    name = "thesis"
+
+    def evaluate(self, state: State, player: int) -> float:
+        return 0.0
+
+    def terminal(self, state: State, player: int, ply: int) -> float:
+        outcome = self.game.returns(state)[player]
+        return outcome * (9 - ply)
+
+
+@hookimpl
+def plyground_games() -> list[GameSpec]:
+    return [GameSpec("tictactoe", TicTacToe, "Tic-tac-toe on a 3x3 board; X moves first")]
+
+
+@hookimpl
+def plyground_heuristics() -> list[HeuristicSpec]:
+    return [
+        HeuristicSpec("lines", "tictactoe", LinesHeuristic, LinesHeuristic.__doc__.splitlines()[0]),
+        HeuristicSpec("thesis", "tictactoe", ThesisScoring, ThesisScoring.__doc__.splitlines()[0]),
+    ]
