@@ -12,6 +12,7 @@ states of the game tree.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Mapping, Protocol, Sequence, runtime_checkable
 
@@ -140,3 +141,28 @@ class Agent(Protocol):
     """A move chooser. Constructed with its parameters and a seed; same seed, same moves."""
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision: ...
+
+
+class Proof(enum.Enum):
+    """The game-theoretic value of a position for the side to move, as far as a solver proved it."""
+
+    WIN = "win"
+    LOSS = "loss"
+    DRAW = "draw"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """A solver's answer: the proven value for the side to move, a best move when known, and its stats."""
+
+    value: Proof
+    move: Move | None
+    stats: SearchStats
+
+
+@runtime_checkable
+class Solver(Protocol):
+    """An agent that can also try to *solve* a position within a budget (a capability, not required)."""
+
+    def solve(self, game: Game, state: State, budget: Budget) -> SolveResult: ...
