@@ -69,6 +69,7 @@ class Registry:
     """Games, agents and heuristics by name, with the plugins that provided them."""
 
     def __init__(self, *, autoload: bool | None = None, plugins: Iterable[Any] = ()) -> None:
+        """`autoload=None` follows the environment variables; True loads every entry point; False none."""
         self._pm = pluggy.PluginManager(hookspecs.PROJECT)
         self._pm.add_hookspecs(hookspecs)
         self.games: dict[str, Registered[GameSpec]] = {}
@@ -76,16 +77,17 @@ class Registry:
         self.heuristics: dict[tuple[str, str], Registered[HeuristicSpec]] = {}
         self.plugins: dict[str, Provenance] = {}
         self.failed: dict[str, str] = {}
-        if autoload is None:
-            autoload = not os.environ.get(DISABLE_AUTOLOAD_ENV)
         wanted = {_normalise(n) for n in os.environ.get(PLUGINS_ENV, "").split(",") if n.strip()}
-        self._load_entry_points(autoload, wanted)
+        if autoload is None:
+            self._load_entry_points(all_=not os.environ.get(DISABLE_AUTOLOAD_ENV), wanted=wanted)
+        elif autoload:
+            self._load_entry_points(all_=True, wanted=wanted)
         for plugin in plugins:
             self.register(plugin)
 
     # -- loading -----------------------------------------------------------------
 
-    def _load_entry_points(self, autoload: bool, wanted: set[str]) -> None:
+    def _load_entry_points(self, all_: bool, wanted: set[str]) -> None:
         seen: set[tuple[str, str]] = set()
         for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
             dist = ep.dist.name if ep.dist is not None else None
@@ -93,7 +95,7 @@ class Registry:
             if (ep.name, ep.value) in seen:
                 continue
             seen.add((ep.name, ep.value))
-            if not autoload and _normalise(ep.name) not in wanted and _normalise(dist or "") not in wanted:
+            if not all_ and _normalise(ep.name) not in wanted and _normalise(dist or "") not in wanted:
                 continue
             try:
                 plugin = ep.load()

@@ -33,7 +33,7 @@ class MinimaxAgent:
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
         watch = Stopwatch()
-        self.game, self.max_player, self.nodes = game, game.to_move(state), 1
+        self.game, self.max_player, self.nodes, self.reached = game, game.to_move(state), 1, 0
         self.limits = SearchLimits.start(budget)
         depth = self.depth if self.depth is not None else 1 << 30
         moves = list(game.legal_moves(state))
@@ -46,7 +46,7 @@ class MinimaxAgent:
                     best_move, best_value, best_pv = move, value, pv
         except SearchAborted:
             complete = False
-        stats = SearchStats(nodes=self.nodes, depth=depth if complete and self.depth else 0,
+        stats = SearchStats(nodes=self.nodes, depth=self.reached if complete else 0,
                             score=best_value, pv=(best_move, *best_pv), wall_time=watch.wall(),
                             cpu_time=watch.cpu(), extra={"complete": complete})
         return Decision(best_move, stats)
@@ -55,6 +55,8 @@ class MinimaxAgent:
         if self.limits.exceeded(self.nodes):
             raise SearchAborted
         self.nodes += 1
+        if ply > self.reached:
+            self.reached = ply
         game = self.game
         if game.is_terminal(state):
             return terminal_value(game, self.heuristic, state, self.max_player, ply), ()

@@ -1,0 +1,121 @@
+"""The match runner checks every move and turns misbehaviour into a recorded forfeit."""
+
+import time
+
+import pytest
+
+from framework import Budget, ConfigError, Decision, SearchStats
+from framework.match import Termination, play_game
+from plugins.agents.random_agent import RandomAgent
+from plugins.games.tictactoe import TicTacToe
+
+GAME = TicTacToe()
+
+
+class Scripted:
+    """Plays the given moves in order (by notation)."""
+
+    def __init__(self, *moves):
+        self.moves = list(moves)
+
+    def select_move(self, game, state, budget):
+        return Decision(game.parse_move(state, self.moves.pop(0)), SearchStats(nodes=7, depth=2, score=0.5))
+
+
+class Illegal:
+    def select_move(self, game, state, budget):
+        return Decision(99)
+
+
+class Crashing:
+    def select_move(self, game, state, budget):
+        raise RuntimeError("out of ideas")
+
+
+class Slow:
+    def select_move(self, game, state, budget):
+        time.sleep(0.3)
+        return Decision(game.legal_moves(state)[0])
+
+
+class NotADecision:
+    def select_move(self, game, state, budget):
+        return game.legal_moves(state)[0]
+
+
+def test_a_normal_game_is_recorded_move_by_move():
+    record = play_game(GAME, [Scripted("a3", "b3", "c3"), Scripted("a1", "b1")], players=("alice", "bob"))
+    assert [m.move for m in record.moves] == ["a3", "a1", "b3", "b1", "c3"]
+    assert record.termination is Termination.NORMAL and record.reason == ""
+    assert record.winner == 0 and record.result == (1.0, -1.0)
+    assert record.plies == 5 and record.players == ("alice", "bob") and record.game == "tictactoe"
+    assert record.start == ".../.../... x" and record.final == "XXX/.../OO. o"
+    first = record.moves[0]
+    assert (first.ply, first.mover, first.nodes, first.depth, first.score) == (1, 0, 7, 2, 0.5)
+    assert first.wall_time >= 0 and first.cpu_time == 0.0
+
+
+@pytest.mark.parametrize("culprit, termination, reason", [
+    (Illegal(), Termination.ILLEGAL_MOVE, "X (first) played an illegal move 99"),
+    (Crashing(), Termination.CRASH, "X (first) crashed: RuntimeError: out of ideas"),
+    (NotADecision(), Termination.CRASH, "X (first) returned 0 instead of a Decision"),
+])
+def test_misbehaviour_forfeits_the_game_with_the_reason(culprit, termination, reason):
+    record = play_game(GAME, [culprit, RandomAgent(GAME)])
+    assert record.termination is termination and record.termination.is_forfeit
+    assert record.reason == reason and record.winner == 1 and record.result == (-1.0, 1.0)
+
+
+def test_exceeding_the_time_budget_forfeits():
+    record = play_game(GAME, [RandomAgent(GAME), Slow()], budgets=(Budget(time=0.05), Budget(time=0.05)))
+    assert record.termination is Termination.TIME and record.winner == 0
+    assert record.reason.startswith("O (second) took 0.3")
+
+
+def test_max_plies_adjudicates_a_draw():
+    record = play_game(GAME, [RandomAgent(GAME, 1), RandomAgent(GAME, 2)], max_plies=3)
+    assert record.termination is Termination.MAX_PLIES and record.winner is None and record.plies == 3
+
+
+def test_repetition_limit_of_a_game_is_enforced():
+    class Cycle:
+        """A game of two positions that alternate forever: only the repetition rule ends it."""
+        name, player_names, repetition_limit = "cycle", ("A", "B"), 3
+        initial_state = staticmethod(lambda: 0)
+        to_move = staticmethod(lambda s: s)
+        legal_moves = staticmethod(lambda s: ["go"])
+        apply = staticmethod(lambda s, m: 1 - s)
+        is_terminal = staticmethod(lambda s: False)
+        returns = staticmethod(lambda s: (0.0, 0.0))
+        format_move = staticmethod(lambda s, m: m)
+        to_text = staticmethod(str)
+
+    game = Cycle()
+    record = play_game(game, [RandomAgent(game), RandomAgent(game)])
+    assert record.termination is Termination.REPETITION and record.plies == 4 and record.winner is None
+
+
+def test_same_seeds_replay_the_same_game():
+    def game_moves(seed):
+        return [m.move for m in play_game(GAME, [RandomAgent(GAME, seed), RandomAgent(GAME, seed + 1)]).moves]
+    assert game_moves(5) == game_moves(5)
+    assert len({tuple(game_moves(seed)) for seed in range(10)}) > 1
+
+
+def test_the_start_position_and_callback_are_honoured():
+    seen = []
+    record = play_game(GAME, [Scripted("c1"), Scripted("b1")], start=GAME.from_text("XXO/.X./O.. o"),
+                       on_move=lambda before, rec, after: seen.append((GAME.to_text(before), rec.move)))
+    assert record.start == "XXO/.X./O.. o"
+    assert seen == [("XXO/.X./O.. o", "b1"), ("XXO/.X./OO. x", "c1")]
+    assert record.winner == 0 and record.final == "XXO/.X./OOX o"
+
+
+@pytest.mark.parametrize("budget, message", [
+    (dict(time=0), "budget time must be a positive number of seconds, got 0"),
+    (dict(nodes=-5), "budget nodes must be a positive integer, got -5"),
+    (dict(nodes=2.5), "budget nodes must be a positive integer, got 2.5"),
+])
+def test_bad_budgets_are_refused(budget, message):
+    with pytest.raises(ConfigError, match=message):
+        Budget(**budget)
