@@ -1,0 +1,72 @@
+"""The `plyground` command line, driven in-process as a user would type it."""
+
+import io
+
+import pytest
+
+from framework.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0 and capsys.readouterr().out.startswith("plyground 0.")
+
+
+def test_list_names_every_plugin_with_its_distribution(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    assert "tictactoe" in out and "alphabeta" in out and "tictactoe/lines" in out
+    assert "[plugin 'minimax' from plyground " in out
+
+
+def test_list_verbose_documents_parameters(capsys):
+    _, out, _ = run(capsys, "list", "--verbose")
+    assert "depth: an integer >= 1 or null, default None — plies to search" in out
+
+
+def test_plugins_lists_loaded_plugins(capsys):
+    _, out, _ = run(capsys, "plugins")
+    assert any(line.split()[:2] == ["tictactoe", "plyground"] for line in out.splitlines())
+
+
+def test_play_between_two_agents_shows_each_move_and_the_result(capsys):
+    code, out, _ = run(capsys, "play", "tictactoe", "--first", "alphabeta", "--second", "minimax:depth=2")
+    assert code == 0
+    assert "1. X plays a3" in out and "Result: draw — normal" in out
+
+
+def test_play_from_a_position(capsys):
+    code, out, _ = run(capsys, "play", "tictactoe", "--position", "XXO/.X./O.. o",
+                       "--first", "random", "--second", "alphabeta:heuristic=thesis")
+    assert code == 0 and "Result: X (random) wins" in out
+
+
+def test_a_human_is_reprompted_with_the_legal_moves(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("z9\nb2\na1\nc3\n"))
+    code, out, _ = run(capsys, "play", "tictactoe", "--position", "X.O/.../... x",
+                       "--first", "human", "--second", "random")
+    assert code == 0
+    assert "'z9' is not a tic-tac-toe square" in out
+    assert "legal moves: b3 a2 b2 c2 a1 b1 c1" in out
+    assert "1. X plays b2" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["play", "chess"], "plyground: error: unknown game 'chess'; available games: "),
+    (["play", "tictactoe", "--first", "deep-blue"], "unknown agent 'deep-blue'; available agents: alphabeta"),
+    (["play", "tictactoe", "--first", "minimax:depth=zero"], "--first 'minimax': 'depth' must be an integer"),
+    (["play", "tictactoe", "--first", "minimax:depth"], "'depth' is not of the form key=value"),
+    (["play", "tictactoe", "--first", ":depth=2"], "--first: ':depth=2' does not name an agent"),
+    (["play", "tictactoe", "--position", "XXX"], "'XXX' is not a tic-tac-toe position"),
+    (["play", "tictactoe", "--option", "size=4"], "unknown parameter 'size' (known parameters: none)"),
+])
+def test_bad_input_gets_a_clear_error_and_no_traceback(capsys, argv, message):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and message in err and "Traceback" not in err
