@@ -1,6 +1,7 @@
 """The registry discovers plugins through real entry points, records provenance and names failures."""
 
 import sys
+from pathlib import Path
 import textwrap
 import warnings
 
@@ -174,3 +175,18 @@ def test_programmatic_registration_records_no_distribution():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert str(registry.agents["random"].provenance) == "plugin 'rnd'"
+
+
+def test_the_readme_plugin_example_installs_and_plays(tmp_path, monkeypatch):
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    source = readme.split("```python\n# my_plugin.py\n", 1)[1].split("```", 1)[0]
+    _write_distribution(tmp_path, "my-plugin", "my_plugin", source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PLYGROUND_PLUGINS", "plyground,my-plugin")
+    registry = Registry()
+    game = registry.create_game("tictactoe")
+    greedy = registry.create_agent("greedy", game)
+    state = game.from_text("XX./OO./... x")
+    assert game.format_move(state, greedy.select_move(game, state, None).move) == "c3"
+    record = play_game(game, [greedy, registry.create_agent("random", game, seed=1)])
+    assert record.termination.value == "normal"
