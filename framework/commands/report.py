@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from framework.analysis.report import terminal_summary, write_report
-from framework.tournament.tables import Results
-
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: pandas and matplotlib take a second to load, which other commands need not pay.
+    from framework.analysis.report import terminal_summary, write_report
+    from framework.tournament.tables import Results
+
     results = Results(args.results)
     print(terminal_summary(results))
     path = write_report(results)
