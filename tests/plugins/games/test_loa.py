@@ -9,40 +9,15 @@ from plugins.games.loa.heuristics import (ConcentrationHeuristic, GroupsHeuristi
                                           count_groups, euler_number)
 from plugins.games.loa.rules import PASS, is_connected
 
+from tests.plugins.games.test_loa_conformance import MIDGAME_POSITIONS
+
 GAME = LinesOfAction()
+MIDGAME = MIDGAME_POSITIONS[1]
 MOVER_WINS = LinesOfAction(simultaneous="mover_wins")
-
-
-def perft(game, state, depth):
-    moves = game.legal_moves(state)
-    if depth == 1:
-        return len(moves)
-    return sum(perft(game, game.apply(state, m), depth - 1) for m in moves)
 
 
 def moves_of(state, square, game=GAME):
     return sorted(n for n in (game.format_move(state, m) for m in game.legal_moves(state)) if n.startswith(square))
-
-
-# Cross-checked against OpenSpiel 2.0.2 `lines_of_action` (bulk-counted perft, and a lockstep walk
-# comparing move sets, terminal flags and returns at every node; see test_loa_openspiel.py).
-START_PERFT = {1: 36, 2: 1244, 3: 44952, 4: 1563208}
-MIDGAME_PERFT = [
-    ("..bb.b.b/.....b.w/...w.b../www...ww/.b....../w....b.w/b.w..w../...b.bb. b", (33, 1062, 34691)),
-    ("..b...w./...w.b../wb...w../w...b..w/.b...w../..bwb.../wb...b../...w.wb. w", (38, 1420, 51451)),
-    ("bb..b.b./w......./.......w/w..b...w/..b...../bww..b.w/w....w.b/..b.bw.. b", (31, 812, 25808)),
-]
-
-
-@pytest.mark.parametrize("depth", [1, 2, 3, 4])
-def test_perft_from_the_start(depth):
-    assert perft(GAME, GAME.initial_state(), depth) == START_PERFT[depth]
-
-
-@pytest.mark.parametrize("text, counts", MIDGAME_PERFT)
-def test_perft_from_midgame_positions(text, counts):
-    state = GAME.from_text(text)
-    assert tuple(perft(GAME, state, d) for d in (1, 2, 3)) == counts
 
 
 def test_start_position_and_its_36_moves():
@@ -132,9 +107,9 @@ def test_ordered_moves_put_captures_first():
 
 
 def test_text_round_trips_and_render_shows_the_board():
-    for text in (STANDARD_START, SCRAMBLED_START, SIMULTANEOUS, MIDGAME_PERFT[1][0]):
+    for text in (STANDARD_START, SCRAMBLED_START, SIMULTANEOUS, MIDGAME):
         assert GAME.to_text(GAME.from_text(text)) == text
-    assert GAME.to_move(GAME.from_text(MIDGAME_PERFT[1][0])) == 1
+    assert GAME.to_move(GAME.from_text(MIDGAME)) == 1
     lines = GAME.render(GAME.initial_state()).splitlines()
     assert lines[0] == "8 . b b b b b b ." and lines[8] == "  a b c d e f g h" and lines[9] == "Black to move"
 
@@ -194,7 +169,7 @@ def test_connection_groups_and_euler_number_facts():
 @pytest.mark.parametrize("heuristic", [GroupsHeuristic, ConcentrationHeuristic, MobilityHeuristic])
 def test_heuristics_are_zero_sum_and_far_inside_win_score(heuristic):
     h = heuristic(GAME)
-    for text, _ in MIDGAME_PERFT:
+    for text in MIDGAME_POSITIONS:
         state = GAME.from_text(text)
         value = h.evaluate(state, 0)
         assert value == -h.evaluate(state, 1) and abs(value) < WIN_SCORE / 100
