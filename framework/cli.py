@@ -6,10 +6,10 @@ import argparse
 import sys
 from importlib import metadata
 
-from framework.commands import list_plugins, play, report, run, validate
+from framework.commands import list_plugins, perft, play, report, run, validate
 from framework.errors import PlygroundError
 
-COMMANDS = (list_plugins, play, run, validate, report)
+COMMANDS = (list_plugins, play, perft, run, validate, report)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,170 @@
+"""Lines of Action rules on 64-bit bitboards: move generation, moves, connection, outcome.
+
+Rules as played at the ICGA Computer Olympiad (Winands, "Informed Search in Complex
+Games", PhD thesis, Maastricht 2004, section 2.2): a piece moves in a straight line
+exactly as many squares as there are pieces of either colour on that whole line; it may
+jump its own pieces but not the opponent's, and captures by landing on an opponent piece.
+A player whose pieces form one 8-connected group wins.
+
+Squares are numbered 0-63, a1 = 0, h1 = 7, a8 = 56 (rank * 8 + file); bit i of a
+bitboard is square i. A move is the int `from * 64 + to`; `PASS` is the move of a player
+who has none. Everything here is a plain function over ints and flat tuples of ints, so
+the same code can be compiled later (numba) instead of rewritten.
+"""
+
+from __future__ import annotations
+
+FULL = (1 << 64) - 1
+FILE_A = 0x0101010101010101
+FILE_H = FILE_A << 7
+NOT_FILE_A = FULL ^ FILE_A
+NOT_FILE_H = FULL ^ FILE_H
+
+#: The move of a player without a legal move (from == to never occurs in a real move).
+PASS = 64 * 64
+
+#: Outcome codes of `winner`: the winning player, DRAW, or ONGOING.
+BLACK, WHITE, DRAW, ONGOING = 0, 1, 2, -1
+
+#: Directions (rank step, file step); direction d and d + 4 are opposite and share line d % 4
+#: (0 file, 1 rank, 2 a1-h8 diagonal, 3 a8-h1 diagonal).
+DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1), (-1, 0), (0, -1), (-1, -1), (-1, 1))
+
+#: Longest possible move plus one: a line holds at most 8 pieces.
+STRIDE = 9
+
+
+def _ray(square: int, direction: int) -> tuple[int, ...]:
+    """The squares from `square` (exclusive) to the board edge in `direction`."""
+    dr, df = DIRECTIONS[direction]
+    r, f = divmod(square, 8)
+    out = []
+    r, f = r + dr, f + df
+    while 0 <= r < 8 and 0 <= f < 8:
+        out.append(r * 8 + f)
+        r, f = r + dr, f + df
+    return tuple(out)
+
+
+def _bits(squares) -> int:
+    mask = 0
+    for s in squares:
+        mask |= 1 << s
+    return mask
+
+
+def _tables() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """LINE_MASK[s*4+k]: the whole line k through s (s included).
+
+    For s, direction d and distance n at index (s*8+d)*STRIDE+n: TARGET is the landing
+    square, or -1 off the board; TARGET_BIT its bit (0 off the board); BETWEEN the squares
+    strictly between s and the landing square (those must hold no enemy piece).
+    """
+    line_mask, target, target_bit, between = [], [], [], []
+    for s in range(64):
+        for k in range(4):
+            line_mask.append(1 << s | _bits(_ray(s, k)) | _bits(_ray(s, k + 4)))
+        for d in range(8):
+            ray = _ray(s, d)
+            for n in range(STRIDE):
+                if 1 <= n <= len(ray):
+                    target.append(ray[n - 1])
+                    target_bit.append(1 << ray[n - 1])
+                    between.append(_bits(ray[:n - 1]))
+                else:
+                    target.append(-1)
+                    target_bit.append(0)
+                    between.append(0)
+    return tuple(line_mask), tuple(target), tuple(target_bit), tuple(between)
+
+
+LINE_MASK, TARGET, TARGET_BIT, BETWEEN = _tables()
+
+
+def generate_moves(own: int, enemy: int) -> list[int]:
+    """All moves of the side owning `own` (captures included), as `from * 64 + to` ints."""
+    occupied = own | enemy
+    moves = []
+    pieces = own
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        s = low.bit_length() - 1
+        lines = s * 4
+        base = s * 8 * STRIDE
+        frm = s * 64
+        for k in range(4):
+            n = (occupied & LINE_MASK[lines + k]).bit_count()
+            i = base + k * STRIDE + n
+            bit = TARGET_BIT[i]
+            if bit and not bit & own and not BETWEEN[i] & enemy:
+                moves.append(frm + TARGET[i])
+            i += 4 * STRIDE
+            bit = TARGET_BIT[i]
+            if bit and not bit & own and not BETWEEN[i] & enemy:
+                moves.append(frm + TARGET[i])
+    return moves
+
+
+def is_connected(pieces: int) -> bool:
+    """True when the pieces form one 8-connected group (one piece or none counts as one).
+
+    Flood fill from the lowest piece by repeated 8-neighbour dilation, masked to `pieces`
+    (the file masks stop a shift from wrapping round the board edge).
+    """
+    group = pieces & -pieces
+    if group == pieces:
+        return True
+    while True:
+        grown = group | group << 8 | group >> 8
+        grown = (grown | (grown & NOT_FILE_H) << 1 | (grown & NOT_FILE_A) >> 1) & pieces
+        if grown == group:
+            return group == pieces
+        group = grown
+
+
+def winner(black: int, white: int, mover: int, simultaneous_win: bool) -> int:
+    """BLACK or WHITE when that side is connected, DRAW, or ONGOING.
+
+    `mover` is the side to move, so the side that just moved is `1 - mover`; when a move
+    connects both sides at once it wins if `simultaneous_win`, otherwise the game is drawn.
+    """
+    black_done = is_connected(black)
+    white_done = is_connected(white)
+    if black_done:
+        if white_done:
+            return 1 - mover if simultaneous_win else DRAW
+        return BLACK
+    return WHITE if white_done else ONGOING
+
+
+def is_over(black: int, white: int) -> bool:
+    """True when either side is connected: the game has ended (who won is `winner`'s business)."""
+    return is_connected(black) or is_connected(white)
+
+
+def legal_moves(state: tuple[int, int, int]) -> list[int]:
+    """Moves of the side to move in `state = (black, white, mover)`: none once the game is over,
+    `[PASS]` for a side that cannot move."""
+    black, white, mover = state
+    if is_connected(black) or is_connected(white):
+        return []
+    moves = generate_moves(white, black) if mover else generate_moves(black, white)
+    return moves if moves else [PASS]
+
+
+def apply_move(state: tuple[int, int, int], move: int) -> tuple[int, int, int]:
+    """The state after `move` (unchecked: the fast path for search), with the other side to move."""
+    black, white, mover = state
+    if move == PASS:
+        return black, white, 1 - mover
+    to = 1 << (move & 63)
+    if mover:
+        return black & ~to, white ^ (1 << (move >> 6)) ^ to, 0
+    return black ^ (1 << (move >> 6)) ^ to, white & ~to, 1
+
+
+def is_capture(state: tuple[int, int, int], move: int) -> bool:
+    """True when `move` lands on an enemy piece."""
+    enemy = state[0] if state[2] else state[1]
+    return move != PASS and bool(enemy >> (move & 63) & 1)
