@@ -58,9 +58,12 @@ BAD = [
     (GOOD.replace("depth: 2", "depth: -1"), "participants[0].params.depth: 'depth' must be at least 1, got -1"),
     (GOOD.replace("depth: 2", "deep: 2"),
      "participants[0].params.deep: unknown parameter 'deep' of agent 'alphabeta' (known parameters: depth, heuristic)"),
-    (GOOD.replace("heuristic: lines", "heuristic: material"),
-     "participants[0].params.heuristic: unknown heuristic 'material' for game 'tictactoe'; heuristics for "
+    (GOOD.replace("heuristic: lines", "heuristic: sharpness"),
+     "participants[0].params.heuristic: unknown heuristic 'sharpness' for game 'tictactoe'; heuristics for "
      "tictactoe: lines, thesis"),
+    (GOOD.replace("heuristic: lines", "heuristic: material"),
+     "participants[0].params.heuristic: heuristic 'material' belongs to checkers, not to 'tictactoe'; "
+     "heuristics for tictactoe: lines, thesis"),
     (GOOD.replace("rnd, agent: random}", "rnd, agent: random, budget: {time: -1}}"),
      "participants[1].budget.time: expected a positive number of seconds, got -1"),
     (GOOD.replace("rnd, agent: random}", "rnd, agent: random, budget: {nodes: 0}}"),
@@ -104,24 +107,6 @@ def test_each_mistake_names_the_file_key_and_expectation(tmp_path, text, message
     with pytest.raises(ConfigError) as info:
         load_config(path)
     assert str(info.value).startswith(f"{path}: ") and message in str(info.value)
-
-
-def test_a_heuristic_of_another_game_is_named_as_such(tmp_path):
-    from framework import HeuristicSpec
-    from framework.registry import Registry
-
-    class Other:
-        @staticmethod
-        def plyground_heuristics():
-            return [HeuristicSpec("mobility", "othergame", lambda game: None, "moves available")]
-
-    from framework.hookspecs import hookimpl
-    Other.plyground_heuristics = hookimpl(Other.plyground_heuristics)
-    local = Registry(plugins=[Other])
-    path = write(tmp_path, GOOD.replace("heuristic: lines", "heuristic: mobility"))
-    with pytest.raises(ConfigError, match=r"participants\[0\].params.heuristic: heuristic 'mobility' belongs to "
-                                          r"othergame, not to 'tictactoe'"):
-        load_config(path, local)
 
 
 def test_an_agent_that_rejects_its_parameters_is_reported_at_its_entry(tmp_path):
