@@ -20,6 +20,7 @@ from framework.errors import MoveParseError, PositionError
 from framework.params import Param
 from plugins.games.loa.rules import (BLACK, DRAW, ONGOING, PASS, WHITE, apply_move, is_capture, is_over,
                                      legal_moves, winner)
+from plugins.games.loa.rules import perft as rules_perft
 
 State = tuple[int, int, int]
 
@@ -111,6 +112,15 @@ class LinesOfAction:
 
     legal_moves = staticmethod(legal_moves)
     apply = staticmethod(apply_move)
+
+    def perft(self, state: State, depth: int) -> int:
+        """Leaf count at `depth` plies (the fast capability `framework.perft` uses)."""
+        black, white, mover = state
+        if depth == 0:
+            return 1
+        if is_over(black, white):
+            return 0
+        return rules_perft(white, black, depth) if mover else rules_perft(black, white, depth)
 
     def ordered_moves(self, state: State) -> list[int]:
         """Legal moves with captures first (each group in generation order)."""
