@@ -32,7 +32,7 @@ from typing import Sequence
 from framework.errors import ConfigError, MoveParseError, PositionError
 from framework.hookspecs import hookimpl
 from framework.params import Param
-from framework.protocols import BaseHeuristic, Game
+from framework.protocols import BaseHeuristic
 from framework.specs import GameSpec, HeuristicSpec
 
 Heaps = tuple[int, ...]
@@ -192,12 +192,8 @@ class TheoryHeuristic(BaseHeuristic):
 
     name = "theory"
 
-    def __init__(self, game: Game) -> None:
-        super().__init__(game)
-        self.k = game.k
-
     def evaluate(self, state: State, player: int) -> float:
-        lost = mover_loses(state[0], self.k)
+        lost = mover_loses(state[0], self.game.k)
         return -PROVEN if lost == (player == state[1]) else PROVEN
 
 
@@ -206,12 +202,8 @@ class NormalPlayHeuristic(BaseHeuristic):
 
     name = "normal_play"
 
-    def __init__(self, game: Game) -> None:
-        super().__init__(game)
-        self.k = game.k
-
     def evaluate(self, state: State, player: int) -> float:
-        mover_wins = reduce(xor, (grundy(n, self.k) for n in state[0]), 0) != 0
+        mover_wins = reduce(xor, (grundy(n, self.game.k) for n in state[0]), 0) != 0
         return 1.0 if mover_wins == (player == state[1]) else -1.0
 
 
