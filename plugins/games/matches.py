@@ -12,10 +12,10 @@ sizes separated by commas, `k=` and the move limit, and the side to move (`a` or
 separated by spaces, e.g. `3,5,7 k=3 a`. The limit k is a rule of the game, not of the
 position: a text with another k is rejected, naming the option that would accept it.
 
-Theory (used by the `theory` heuristic, proven in the tests against brute-force search of
-every position with up to 4 heaps for k = 1..5): the Grundy value of one heap of n matches
-in the subtraction game S = {1..k} is n mod (k+1) (Berlekamp, Conway & Guy, *Winning Ways*,
-ch. 4). Its misère sums are *tame* (Conway, *On Numbers and Games*, ch. 12; *Winning Ways*,
+Theory (used by the `theory` heuristic; the tests prove it against brute-force search of
+every position of 1, 2, 3 or 4 heaps of at most 20, 13, 10 or 8 matches, for k = 1..5): the
+Grundy value of one heap of n matches in the subtraction game S = {1..k} is n mod (k+1)
+(Berlekamp, Conway & Guy, *Winning Ways*, ch. 4). Its misère sums are *tame* (Conway, *On Numbers and Games*, ch. 12; *Winning Ways*,
 ch. 13): they are won and lost as misère Nim with those Grundy values as heaps (Bouton
 1901), so the player to move loses exactly when either every heap's Grundy value is at most
 1 and their nim-sum is 1 (an odd number of heaps of value 1), or some heap's Grundy value is
