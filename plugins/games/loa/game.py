@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import re
 
+from framework import jit
 from framework.errors import MoveParseError, PositionError
 from framework.params import Param
+from plugins.games.loa import kernel, rules
 from plugins.games.loa.rules import (BLACK, DRAW, ONGOING, PASS, WHITE, apply_move, is_capture, is_over,
                                      legal_moves, winner)
 
@@ -118,6 +120,15 @@ class LinesOfAction:
         moves = legal_moves(state)
         captures = [m for m in moves if m != PASS and enemy >> (m & 63) & 1]
         return captures + [m for m in moves if m == PASS or not enemy >> (m & 63) & 1] if captures else moves
+
+    def perft(self, state: State, depth: int) -> int:
+        """`rules.perft` (last ply counted in bulk), compiled unless `PLYGROUND_JIT=0`."""
+        return kernel.perft(state, depth) if jit.enabled() else rules.perft(state, depth)
+
+    def warmup(self) -> None:
+        """Compile or load the kernels now, so that no timed move pays for it."""
+        if jit.enabled():
+            kernel.warmup()
 
     def is_noisy(self, state: State, move: int) -> bool:
         return is_capture(state, move)
