@@ -3,7 +3,7 @@
 One source of truth: a `Kernel` takes a rules module written as plain functions over ints
 and flat tuples of ints (see DESIGN.md) and compiles *the same code objects* with
 `numba.njit(cache=True)`. Only the globals they read are rebound: bitboard constants and
-tables named in `bitboards` become `numpy.uint64` scalars and arrays, other flat int
+tables named in `bitboards` become `numpy.uint64` scalars and arrays, other (nested) int
 tuples become `int64` arrays, and every sibling function becomes its compiled twin. The
 interpreted module is untouched, so the Python plugin and the compiled path cannot drift;
 tests run both over hundreds of positions and compare every count, value and node.
@@ -71,14 +71,30 @@ def _numba() -> Any:
     return numba
 
 
+def _int_leaves(value: Any) -> bool:
+    """True for an int or a non-empty tuple nesting only ints (a table numba can hold as an array)."""
+    if type(value) is int:
+        return True
+    return isinstance(value, tuple) and bool(value) and all(_int_leaves(v) for v in value)
+
+
+def _wrap64(value: Any) -> Any:
+    """Ints as int64 bit patterns: a mask with bit 63 set becomes negative, keeping its 64 bits."""
+    if isinstance(value, tuple):
+        return [_wrap64(v) for v in value]
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
 def _compiled_value(name: str, value: Any, bitboards: frozenset[str]) -> Any:
-    """The global as compiled code sees it: bitboards as uint64, int tuples as int64 arrays."""
+    """The global as compiled code sees it: bitboards as uint64, other int tables as int64 arrays.
+
+    An int64 table may still hold masks (e.g. a mask beside an index in one row): they keep
+    their 64 bits, and `&` with a uint64 bitboard followed by `bit_count` reads them right.
+    """
     if name in bitboards:
-        if isinstance(value, tuple):
-            return np.array(value, dtype=np.uint64)
-        return np.uint64(value)
-    if isinstance(value, tuple) and value and all(type(v) is int for v in value):
-        return np.array(value, dtype=np.int64)
+        return np.array(value, dtype=np.uint64) if isinstance(value, tuple) else np.uint64(value)
+    if isinstance(value, tuple) and _int_leaves(value):
+        return np.array(_wrap64(value), dtype=np.int64)
     return value
 
 

@@ -114,16 +114,23 @@ class LinesOfAction:
     legal_moves = staticmethod(legal_moves)
     apply = staticmethod(apply_move)
 
+    def perft(self, state: State, depth: int) -> int:
+        """Leaf count at `depth` plies (the fast capability `framework.perft` uses): `rules.perft`,
+        compiled (`framework.jit`) unless `PLYGROUND_JIT=0`."""
+        black, white, mover = state
+        if depth == 0:
+            return 1
+        if is_over(black, white):
+            return 0
+        own, enemy = (white, black) if mover else (black, white)
+        return kernel.perft(own, enemy, depth) if jit.enabled() else rules.perft(own, enemy, depth)
+
     def ordered_moves(self, state: State) -> list[int]:
         """Legal moves with captures first (each group in generation order)."""
         enemy = state[0] if state[2] else state[1]
         moves = legal_moves(state)
         captures = [m for m in moves if m != PASS and enemy >> (m & 63) & 1]
         return captures + [m for m in moves if m == PASS or not enemy >> (m & 63) & 1] if captures else moves
-
-    def perft(self, state: State, depth: int) -> int:
-        """`rules.perft` (last ply counted in bulk), compiled unless `PLYGROUND_JIT=0`."""
-        return kernel.perft(state, depth) if jit.enabled() else rules.perft(state, depth)
 
     def warmup(self) -> None:
         """Compile or load the kernels now, so that no timed move pays for it."""

@@ -11,7 +11,7 @@ from framework import jit
 from plugins.games.loa import rules
 
 KERNEL = jit.Kernel(rules, bitboards=("FULL", "FILE_A", "FILE_H", "NOT_FILE_A", "NOT_FILE_H",
-                                      "LINE_MASK", "TARGET_BIT", "BETWEEN", "SQUARE_BIT"))
+                                      "TARGET_BIT", "BETWEEN", "SQUARE_BIT"))
 
 
 def kernel_state(state: tuple[int, int, int]) -> tuple:
@@ -19,11 +19,12 @@ def kernel_state(state: tuple[int, int, int]) -> tuple:
     return jit.uint64(state[0]), jit.uint64(state[1]), int(state[2])
 
 
-def perft(state: tuple[int, int, int], depth: int) -> int:
+def perft(own: int, enemy: int, depth: int) -> int:
     """`rules.perft`, compiled."""
-    return int(KERNEL.perft(kernel_state(state), depth))
+    return int(KERNEL.perft(jit.uint64(own), jit.uint64(enemy), depth))
 
 
 def warmup() -> None:
     """Compile (or load from the cache) every kernel a search or perft calls."""
-    perft((rules.SQUARE_BIT[1] | rules.SQUARE_BIT[2], rules.SQUARE_BIT[8] | rules.SQUARE_BIT[63], 0), 2)
+    perft(rules.SQUARE_BIT[1] | rules.SQUARE_BIT[2], rules.SQUARE_BIT[8] | rules.SQUARE_BIT[63], 2)
+    KERNEL.legal_moves(kernel_state((rules.SQUARE_BIT[1] | rules.SQUARE_BIT[2], rules.SQUARE_BIT[8], 0)))
