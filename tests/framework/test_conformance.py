@@ -307,3 +307,13 @@ def test_a_sample_position_must_be_written_back_as_given():
     with pytest.raises(ConformanceFailure, match="the sample position 'XXO/.X./O..  o' is written back as "
                                                  "'XXO/.X./O.. o'"):
         suite.test_random_playouts_from_sample_positions()
+
+
+def test_a_state_that_cannot_be_written_is_named_by_its_repr():
+    class Opaque(ListStates):
+        def to_text(self, state):
+            raise ValueError("no text for lists")
+
+    game = Opaque()
+    with pytest.raises(ConformanceFailure, match=r"^tictactoe at \[0, 0, 0\]: state is not hashable"):
+        cf.check_state(game, game.initial_state())
