@@ -18,11 +18,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from perft_vs_openspiel import import_pyspiel, spiel_perft_turns  # this script's folder is on sys.path
 
-from plugins.games.checkers import Checkers  # noqa: E402
+from plugins.games.checkers import Checkers
 
 PUBLISHED = {1: 7, 2: 49, 3: 302, 4: 1_469, 5: 7_361, 6: 36_768, 7: 179_740, 8: 845_931, 9: 3_963_680,
              10: 18_391_564}
@@ -37,21 +36,25 @@ def ours_expand(game: Checkers, state, depth: int) -> int:
     return sum(ours_expand(game, game.apply(state, m), depth - 1) for m in moves)
 
 
-def spiel_perft(state, depth: int, bulk: bool) -> int:
-    """Full-move perft over OpenSpiel's single-jump actions (action % 2 == 1 is a capture)."""
+def spiel_perft_bulk(state, depth: int) -> int:
+    """Full-move perft over OpenSpiel's single-jump actions, the last ply in bulk unless it holds a capture.
+
+    An OpenSpiel checkers action is odd exactly when it is a capture, and only a capture can
+    leave the same player to move.
+    """
     actions = state.legal_actions()
-    if depth == 1 and bulk and not any(a & 1 for a in actions):
+    if depth == 1 and not any(a & 1 for a in actions):
         return len(actions)
     player = state.current_player()
     total = 0
     for action in actions:
         child = state.child(action)
         if action & 1 and not child.is_terminal() and child.current_player() == player:
-            total += spiel_perft(child, depth, bulk)   # the same move goes on jumping
+            total += spiel_perft_bulk(child, depth)   # the same move goes on jumping
         elif depth == 1:
             total += 1
         else:
-            total += spiel_perft(child, depth - 1, bulk)
+            total += spiel_perft_bulk(child, depth - 1)
     return total
 
 
@@ -59,7 +62,8 @@ def timed(run) -> tuple[int, float, float]:
     """Leaves, wall seconds and CPU seconds of one run (CPU time is steadier on a shared machine)."""
     wall, cpu = time.perf_counter(), time.process_time()
     leaves = run()
-    return leaves, time.perf_counter() - wall, time.process_time() - cpu
+    tick = 1e-9  # a floor, so a run faster than the clock's resolution does not divide by zero
+    return leaves, max(time.perf_counter() - wall, tick), max(time.process_time() - cpu, tick)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,15 +76,13 @@ def main(argv: list[str] | None = None) -> int:
     depth = args.depth
     rows = [("ours", "bulk", *timed(lambda: game.perft(start, depth))),
             ("ours", "expand", *timed(lambda: ours_expand(game, start, depth)))]
-    try:
-        import pyspiel
-    except ImportError:
-        pyspiel = None
-        print("OpenSpiel (pyspiel) is not installed: skipping the peer; pip install open-spiel")
-    if pyspiel is not None:
+    pyspiel = import_pyspiel()
+    if pyspiel is None:
+        print("OpenSpiel (pyspiel) is not installed: skipping the peer; pip install -e '.[bench]'")
+    else:
         root = pyspiel.load_game("checkers").new_initial_state()
-        rows += [("openspiel", "bulk", *timed(lambda: spiel_perft(root, depth, True))),
-                 ("openspiel", "expand", *timed(lambda: spiel_perft(root, depth, False)))]
+        rows += [("openspiel", "bulk", *timed(lambda: spiel_perft_bulk(root, depth))),
+                 ("openspiel", "expand", *timed(lambda: spiel_perft_turns(root, depth)))]
     print(f"checkers perft({depth}) from the start, published {PUBLISHED.get(depth, '?'):,}")
     print(f"{'engine':<10} {'mode':<7} {'leaves':>12} {'wall s':>8} {'cpu s':>8} {'leaves/s':>11} {'leaves/cpu s':>13}")
     for engine, mode, leaves, wall, cpu in rows:

@@ -175,12 +175,32 @@ def jumper_count(own: int, own_kings: int, opp: int, empty: int, mover: int) -> 
     return n
 
 
+def _men_jumps_continue(men: int, opp: int, empty: int, mover: int) -> bool:
+    """Whether any first jump of these men (no kings) could be followed by a second one.
+
+    A man jumps forward only, so the piece it jumped lies behind it and cannot matter; a man
+    landing on the far row is crowned and stops.
+    """
+    if mover == BLACK:
+        land = (((men << 4 & opp) << 4) | ((men << 5 & opp) << 5)) & empty & ~BLACK_CROWN
+        return bool(((land << 4 & opp) << 4 | (land << 5 & opp) << 5) & empty)
+    land = (((men >> 4 & opp) >> 4) | ((men >> 5 & opp) >> 5)) & empty & ~WHITE_CROWN
+    return bool(((land >> 4 & opp) >> 4 | (land >> 5 & opp) >> 5) & empty)
+
+
 def count_moves(black: int, white: int, kings: int, mover: int) -> int:
-    """`len(generate_moves(...))` without building the steps: perft's bulk count of the last ply."""
+    """`len(generate_moves(...))` without building the moves: perft's bulk count of the last ply.
+
+    Steps are counted by population counts; so are captures when only men capture and none
+    can jump twice (each first jump is then a whole move); otherwise the paths are enumerated.
+    """
     empty = VALID & ~(black | white)
     own, opp = (black, white) if mover == BLACK else (white, black)
     own_kings = own & kings
-    if jumper_count(own, own_kings, opp, empty, mover):
+    jumps = jumper_count(own, own_kings, opp, empty, mover)
+    if jumps:
+        if not own_kings and not _men_jumps_continue(own, opp, empty, mover):
+            return jumps
         return len(_captures(own & ~kings, own_kings, opp, empty, mover))
     return step_targets(own, own_kings, empty, mover)
 

@@ -40,6 +40,24 @@ def test_bulk_counting_perft_agrees_with_expanding_every_leaf():
     assert GAME.perft(kings, 4) == naive_perft(GAME, kings, 4)
 
 
+def test_bulk_count_equals_the_number_of_generated_moves_on_random_positions():
+    rng = random.Random(5)
+    checked = captures = 0
+    for _ in range(40):
+        state = START
+        while GAME.legal_moves(state):
+            black, white, kings, mover, _ = state
+            moves = rules.generate_moves(black, white, kings, mover)
+            assert rules.count_moves(black, white, kings, mover) == len(moves), GAME.to_text(state)
+            checked += 1
+            captures += GAME.is_noisy(state, moves[0])
+            state = GAME.apply(state, rng.choice(moves))
+    assert checked > 2000 and captures > 500
+    # Men only: a double jump, and a jump that crowns (no second jump although one would fit).
+    assert rules.count_moves(*GAME.from_text("B:W14,23,15:B9,10")[:4]) == 3
+    assert rules.count_moves(*GAME.from_text("B:W25,26:B23")[:4]) == 1
+
+
 def test_black_opens_with_seven_moves():
     assert moves_of(GAME.to_text(START)) == ["10-14", "10-15", "11-15", "11-16", "12-16", "9-13", "9-14"]
 
