@@ -28,12 +28,16 @@ def _material(state: State, king_value: float) -> float:
     return 100.0 * men + king_value * crowned
 
 
+#: ADVANCE_BITS[colour][k]: the squares whose advancement (rows from that side's back row) has bit k set,
+#: so the summed advancement is three population counts: sum over k of 2**k * |men & ADVANCE_BITS[k]|.
+ADVANCE_BITS = tuple(tuple(sum(ROWS[r] for r in range(8) if (r if colour == BLACK else 7 - r) >> k & 1)
+                           for k in range(3)) for colour in (BLACK, WHITE))
+
+
 def _advancement(men: int, colour: int) -> int:
     """Rows the side's men have advanced from their own back row, summed over the men."""
-    total = 0
-    for r in range(1, 8):
-        total += (r if colour == BLACK else 7 - r) * (men & ROWS[r]).bit_count()
-    return total
+    bits = ADVANCE_BITS[colour]
+    return (men & bits[0]).bit_count() + 2 * (men & bits[1]).bit_count() + 4 * (men & bits[2]).bit_count()
 
 
 class MaterialHeuristic(BaseHeuristic):

@@ -8,7 +8,8 @@ import pytest
 from framework.protocols import WIN_SCORE
 from plugins.games.checkers import Checkers
 from plugins.games.checkers.heuristics import (HEURISTIC_PARAMS, HEURISTICS, MaterialHeuristic, MobilityHeuristic,
-                                               PositionalHeuristic)
+                                               PositionalHeuristic, _advancement)
+from plugins.games.checkers.rules import SQUARE_BIT
 
 GAME = Checkers()
 
@@ -74,3 +75,12 @@ def test_back_row_guard_fades_once_the_opponent_has_only_kings():
 
     assert guard_term("B:W22,K20:B1,2") == 16
     assert guard_term("B:WK22,K20:B1,2") == 0
+
+
+def test_advancement_counts_rows_from_each_side_s_own_back_row():
+    # Black's man on 14 has advanced 3 rows and holds the centre; White's man on 26 has advanced 1.
+    assert PositionalHeuristic(GAME).evaluate(GAME.from_text("B:W26:B14"), 0) == 5 + 1.5 * (3 - 1)
+    for state in sample_states(100):
+        for colour, men in ((0, state[0] & ~state[2]), (1, state[1] & ~state[2])):
+            rows = [(s - 1) // 4 for s in range(1, 33) if men & SQUARE_BIT[s]]
+            assert _advancement(men, colour) == sum(r if colour == 0 else 7 - r for r in rows)
