@@ -6,10 +6,17 @@ import argparse
 import sys
 from importlib import metadata
 
+<<<<<<< HEAD
 from framework.commands import list_plugins, perft, play, report, run, validate
 from framework.errors import PlygroundError
 
 COMMANDS = (list_plugins, play, perft, run, validate, report)
+=======
+from framework.commands import list_plugins, perft, play, warmup
+from framework.errors import PlygroundError
+
+COMMANDS = (list_plugins, play, perft, warmup)
+>>>>>>> main
 
 
 def build_parser() -> argparse.ArgumentParser:
