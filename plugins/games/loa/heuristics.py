@@ -142,8 +142,8 @@ def mobility_balance(black: int, white: int) -> int:
     """
     balance = 0
     for mask, multiplier, shift, width, length, base in LINE:
-        balance += MOBILITY_BALANCE[base + ((((black & mask) * multiplier >> shift) & width) << length
-                                            | (((white & mask) * multiplier >> shift) & width))]
+        balance += MOBILITY_BALANCE[base + ((((black & mask) >> shift) * multiplier >> 56 & width) << length
+                                            | (((white & mask) >> shift) * multiplier >> 56 & width))]
     return balance
 
 
