@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from itertools import product
 
 from framework.errors import ConfigError
@@ -90,12 +91,14 @@ class ExtensiveFormGame:
             node = node.actions[index][1]
         return node
 
+    @cached_property
+    def _positions(self) -> dict[int, dict[Path, int]]:
+        """For each player, the position of each decision node (by path) in their strategies."""
+        return {p: {path: i for i, path in enumerate(self.decision_paths(p))} for p in (0, 1)}
+
     def outcome(self, strategies: tuple[tuple[str, ...], tuple[str, ...]]) -> Payoffs:
         """Payoffs of the pure profile: follow each mover's choice from the root to a leaf."""
-        where = {p: {path: i for i, path in enumerate(self.decision_paths(p))} for p in (0, 1)}
-        return self._outcome(strategies, where)
-
-    def _outcome(self, strategies: tuple[tuple[str, ...], tuple[str, ...]], where: dict[int, dict[Path, int]]) -> Payoffs:
+        where = self._positions
         node, path = self.root, ()
         while not node.is_terminal:
             label = strategies[node.player][where[node.player][path]]
@@ -113,8 +116,7 @@ class ExtensiveFormGame:
         if cells > max_cells:
             raise ConfigError(f"the normal form of '{self.name}' has {len(strategies[0])} x {len(strategies[1])} "
                               f"= {cells} cells, more than the limit of {max_cells}")
-        where = {p: {path: i for i, path in enumerate(self.decision_paths(p))} for p in (0, 1)}
-        outcomes = [[self._outcome((s, t), where) for t in strategies[1]] for s in strategies[0]]
+        outcomes = [[self.outcome((s, t)) for t in strategies[1]] for s in strategies[0]]
         labels = [[strategy_label(s) for s in strategies[p]] for p in (0, 1)]
         return NormalFormGame.from_matrices([[o[0] for o in row] for row in outcomes],
                                             [[o[1] for o in row] for row in outcomes],

@@ -147,14 +147,15 @@ class NormalFormGame:
         """All pure Nash equilibria in row-major order, each marked strict or weak."""
         m, n = self.shape
         a, b = self.row_payoffs, self.column_payoffs
+        column_best = [max(a[i][j] for i in range(m)) for j in range(n)]   # row player's best against column j
+        column_ties = [sum(1 for i in range(m) if a[i][j] == column_best[j]) for j in range(n)]
         found = []
         for i in range(m):
+            row_best = max(b[i])
+            row_ties = b[i].count(row_best)
             for j in range(n):
-                column_values = [a[k][j] for k in range(m)]
-                row_values = b[i]
-                if a[i][j] == max(column_values) and b[i][j] == max(row_values):
-                    strict = column_values.count(a[i][j]) == 1 and row_values.count(b[i][j]) == 1
-                    found.append(PureEquilibrium(i, j, (a[i][j], b[i][j]), strict))
+                if a[i][j] == column_best[j] and b[i][j] == row_best:
+                    found.append(PureEquilibrium(i, j, (a[i][j], b[i][j]), column_ties[j] == 1 and row_ties == 1))
         return found
 
     def is_equilibrium(self, row: Sequence[object], column: Sequence[object]) -> bool:

@@ -10,7 +10,7 @@ from framework.gametheory.normal_form import NormalFormGame
 from framework.gametheory.support_enumeration import mixed_equilibria
 
 nashpy = pytest.importorskip("nashpy")
-pytestmark = pytest.mark.filterwarnings("ignore:.*even number:RuntimeWarning")  # nashpy's degeneracy hint
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning:nashpy")  # its "even number: degenerate?" hint
 
 # nashpy is asked for ALL support pairs (non_degenerate=False: unequal sizes too, so it also proves we
 # miss nothing) with tolerance 1e-9 (its default 1e-16 is below float rounding).
