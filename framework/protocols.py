@@ -36,7 +36,15 @@ class Game(Protocol):
     - `repetition_limit: int`: the number of occurrences of a state that draws the game
       (the match runner enforces it, since a state carries no history);
     - `is_noisy(state, move) -> bool`: moves a quiescence search should extend (captures);
-    - `ordered_moves(state) -> Sequence[Move]`: legal moves, most promising first.
+    - `ordered_moves(state) -> Sequence[Move]`: legal moves, most promising first;
+    - `perft(state, depth) -> int`: a fast count of the move paths of exactly `depth`
+      plies (e.g. bulk-counting the last ply); it must count exactly what
+      `framework.perft.generic_perft` counts: a state without legal moves is a leaf only
+      at exactly `depth` plies.
+
+    The conformance suite (`framework.conformance.GameConformance`) checks every rule
+    above on random playouts; a terminal state has no legal moves and a non-terminal
+    state has at least one (a game with passes makes the pass a legal move).
     """
 
     name: str

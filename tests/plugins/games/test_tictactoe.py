@@ -25,8 +25,8 @@ def test_three_in_a_row_wins_and_a_full_board_draws():
     assert GAME.returns(GAME.from_text("XXX/OO./... o")) == (1.0, -1.0)
     assert GAME.returns(GAME.from_text("OOO/XX./X.. x")) == (-1.0, 1.0)
     full = GAME.from_text("XOX/XOO/OXX o")
-    assert GAME.is_terminal(full) and GAME.returns(full) == (0.0, 0.0) and GAME.legal_moves(full) == []
-    assert GAME.legal_moves(GAME.from_text("XXX/OO./... o")) == []
+    assert GAME.is_terminal(full) and GAME.returns(full) == (0.0, 0.0) and GAME.legal_moves(full) == ()
+    assert GAME.legal_moves(GAME.from_text("XXX/OO./... o")) == ()
 
 
 @pytest.mark.parametrize("text, message", [

@@ -1,0 +1,139 @@
+"""Perft speed of our games against OpenSpiel's C++ games driven from Python, in the same run.
+
+    python benchmarks/perft_vs_openspiel.py [GAME ...] [--depth N] [--repeat N]
+
+For each row of ROWS it counts the leaves of perft(depth) from the initial state with
+`framework.perft.perft` (the game's own fast perft if it has one) and with OpenSpiel through
+`pyspiel` (`state.legal_actions()`, `state.child(action)`), and prints leaves, leaves/s and
+the ratio ours/OpenSpiel. Both sides count the same way: the last ply in bulk
+(`len(legal_actions)`) and terminal states not expanded. Where OpenSpiel splits one of our
+moves into several actions by the same player (checkers multi-jumps), a row sets
+`peer_counting="turns"`: a ply then ends when the player to move changes, so the leaves
+are ours leaf for leaf. A leaf-count mismatch is printed and makes the exit status 1.
+Peers that are not installed (`pip install -e '.[bench]'`) are skipped with a note.
+Figures are noisy on a shared machine; compare ratios from one run, take the best of
+`--repeat` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from framework.perft import perft
+from framework.registry import Registry
+
+
+@dataclass(frozen=True)
+class Row:
+    """One comparison: our game (with options) against an OpenSpiel game (with parameters) at a depth."""
+
+    ours: str
+    peer: str
+    depth: int
+    options: dict[str, Any] = field(default_factory=dict)
+    peer_params: dict[str, Any] = field(default_factory=dict)
+    peer_counting: str = "actions"  # or "turns": a ply ends when the player to move changes
+
+
+ROWS = (
+    Row("tictactoe", "tic_tac_toe", 9),
+    # Misère Nim is the matches game with k at least the largest heap.
+    Row("matches", "nim", 6, {"heaps": [1, 3, 5, 7], "k": 7}, {"pile_sizes": "1;3;5;7", "is_misere": True}),
+    # OpenSpiel plays a multi-jump as one action per jump; its 40-action draw rule is out of reach at depth 8.
+    # Turn counting applies each of OpenSpiel's last-ply actions (to see whether the turn goes on), where
+    # ours counts them in bulk; benchmarks/checkers_perft.py compares like with like in both modes.
+    Row("checkers", "checkers", 8, peer_counting="turns"),
+)
+
+
+def spiel_perft_actions(state: Any, depth: int) -> int:
+    """Perft over OpenSpiel actions, bulk-counting the last ply."""
+    actions = state.legal_actions()
+    if depth == 1:
+        return len(actions)
+    return sum(spiel_perft_actions(state.child(a), depth - 1) for a in actions)
+
+
+def spiel_perft_turns(state: Any, depth: int) -> int:
+    """Perft where a ply is a whole turn: actions that leave the same player to move continue the ply."""
+    player = state.current_player()
+    total = 0
+    for action in state.legal_actions():
+        child = state.child(action)
+        if not child.is_terminal() and child.current_player() == player:
+            total += spiel_perft_turns(child, depth)
+        else:
+            total += 1 if depth == 1 else spiel_perft_turns(child, depth - 1)
+    return total
+
+
+def best_time(count: Callable[[], int], repeat: int) -> tuple[int, float]:
+    leaves, best = 0, float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        leaves = count()
+        best = min(best, time.perf_counter() - start)
+    return leaves, best
+
+
+def measure(row: Row, depth: int, repeat: int, registry: Registry, pyspiel: Any | None) -> dict[str, Any]:
+    game = registry.create_game(row.ours, row.options)
+    state = game.initial_state()
+    ours, ours_s = best_time(lambda: perft(game, state, depth), repeat)
+    result = {"game": row.ours, "depth": depth, "ours": ours, "ours_s": ours_s, "peer": None, "peer_s": None}
+    if pyspiel is not None:
+        spiel_game = pyspiel.load_game(row.peer, row.peer_params)
+        count = spiel_perft_turns if row.peer_counting == "turns" else spiel_perft_actions
+        result["peer"], result["peer_s"] = best_time(lambda: count(spiel_game.new_initial_state(), depth), repeat)
+    return result
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    lines = [f"{'game':<10} {'depth':>5} {'leaves':>12} {'ours leaves/s':>14} {'OpenSpiel leaves/s':>19} "
+             f"{'ratio':>7}  check"]
+    for r in results:
+        ours_rate = r["ours"] / r["ours_s"] if r["ours_s"] > 0 else float("inf")
+        if r["peer"] is None:
+            peer_rate, ratio, check = "-", "-", "peer skipped"
+        else:
+            rate = r["peer"] / r["peer_s"] if r["peer_s"] > 0 else float("inf")
+            peer_rate, ratio = f"{rate:,.0f}", f"{ours_rate / rate:.2f}"
+            check = "same leaves" if r["peer"] == r["ours"] else f"MISMATCH: OpenSpiel {r['peer']:,}"
+        lines.append(f"{r['game']:<10} {r['depth']:>5} {r['ours']:>12,} {ours_rate:>14,.0f} {peer_rate:>19} "
+                     f"{ratio:>7}  {check}")
+    return "\n".join(lines)
+
+
+def import_pyspiel() -> Any | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    return pyspiel
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", help="our game names to run (default: every row)")
+    parser.add_argument("--depth", type=int, help="override every row's depth")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per measurement; the best time counts")
+    args = parser.parse_args(argv)
+    rows = [row for row in ROWS if not args.games or row.ours in args.games]
+    unknown = sorted(set(args.games) - {row.ours for row in ROWS})
+    if unknown:
+        parser.error(f"no benchmark row for {', '.join(unknown)}; rows: {', '.join(r.ours for r in ROWS)}")
+    pyspiel = import_pyspiel()
+    if pyspiel is None:
+        print("OpenSpiel (pyspiel) is not installed; peer columns skipped. Install: pip install -e '.[bench]'")
+    registry = Registry()
+    results = [measure(row, args.depth or row.depth, args.repeat, registry, pyspiel) for row in rows]
+    print(table(results))
+    return 1 if any(r["peer"] is not None and r["peer"] != r["ours"] for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+"""`plyground perft GAME DEPTH`: move-path counts per depth, with speed, or divided by root move."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from framework.agentspec import parse_key_values
+from framework.errors import ConfigError
+from framework.perft import divide, perft
+from framework.registry import Registry
+
+
+def _rate(nodes: int, seconds: float) -> str:
+    return f"{nodes / seconds:,.0f}" if seconds > 0 else "-"
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        depth = int(args.depth)
+    except ValueError:
+        depth = -1
+    if depth < 1:
+        raise ConfigError(f"perft DEPTH must be a positive integer, got '{args.depth}'")
+    game = Registry().create_game(args.game, parse_key_values(args.option or [], "--option"))
+    state = game.from_text(args.position) if args.position else game.initial_state()
+    if args.divide:
+        start = time.perf_counter()
+        rows = divide(game, state, depth)
+        seconds = time.perf_counter() - start
+        width = max((len(notation) for notation, _ in rows), default=5)
+        for notation, count in rows:
+            print(f"{notation:<{width}}  {count:,}")
+        total = sum(count for _, count in rows)
+        print(f"total {total:,} at depth {depth} in {seconds:.3f} s ({_rate(total, seconds)} nodes/s)")
+        return 0
+    print(f"{'depth':>5} {'nodes':>15} {'seconds':>9} {'nodes/s':>13}")
+    for d in range(1, depth + 1):
+        start = time.perf_counter()
+        count = perft(game, state, d)
+        seconds = time.perf_counter() - start
+        print(f"{d:>5} {count:>15,} {seconds:>9.3f} {_rate(count, seconds):>13}")
+    return 0
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("perft", help="count the move paths of each depth up to DEPTH, with nodes/s")
+    p.add_argument("game", help="game name (see 'plyground list')")
+    p.add_argument("depth", metavar="DEPTH", help="the deepest ply to count (a positive integer)")
+    p.add_argument("--position", help="start position in the game's text format (default: the initial state)")
+    p.add_argument("--divide", action="store_true",
+                   help="print the count below each root move in notation, at DEPTH only")
+    p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
+    p.set_defaults(func=run)

@@ -1,0 +1,145 @@
+"""English checkers (8x8 draughts, American/English rules) as a Plyground game plugin.
+
+The rules live in `rules` (bitboard functions), the PDN text in `notation` and the
+evaluations in `heuristics`; this module is the thin Game wrapper and its registration.
+
+Draw rules are game options: `repetition_limit` (default 3: the third occurrence of a
+position with the same side to move draws; the match runner enforces it) and
+`quiet_moves` (default 40: after 40 moves by each side, i.e. 80 plies, without a capture
+or a man move the game is drawn — the 40-move rule of the ACF and EDA laws, applied
+automatically). Either may be null to switch it off. A side with no legal move loses, even
+if the move that blocked it also completed the quiet-move count.
+"""
+
+from __future__ import annotations
+
+from framework.hookspecs import hookimpl
+from framework.params import Param
+from framework.specs import GameSpec, HeuristicSpec
+from plugins.games.checkers import heuristics, notation, rules
+from plugins.games.checkers.rules import BLACK, INITIAL, SQUARE_BIT, Move, State
+
+
+class Checkers:
+    """English checkers: Black (squares 1-12) moves first; no legal move loses."""
+
+    name = "checkers"
+    player_names = ("Black", "White")
+    default_heuristic = "positional"
+
+    def __init__(self, repetition_limit: int | None = 3, quiet_moves: int | None = 40) -> None:
+        self.repetition_limit = repetition_limit
+        self.quiet_moves = quiet_moves
+        self.quiet_limit = None if quiet_moves is None else 2 * quiet_moves
+
+    # -- rules -----------------------------------------------------------------
+
+    def initial_state(self) -> State:
+        return INITIAL
+
+    def to_move(self, state: State) -> int:
+        return state[3]
+
+    def legal_moves(self, state: State) -> list[Move]:
+        if self.quiet_limit is not None and state[4] >= self.quiet_limit:
+            return []
+        return rules.generate_moves(state[0], state[1], state[2], state[3])
+
+    apply = staticmethod(rules.apply_move)
+
+    def _blocked(self, state: State) -> bool:
+        return not rules.has_moves(state[0], state[1], state[2], state[3])
+
+    def is_terminal(self, state: State) -> bool:
+        return (self.quiet_limit is not None and state[4] >= self.quiet_limit) or self._blocked(state)
+
+    def returns(self, state: State) -> tuple[float, float]:
+        if self._blocked(state):
+            return (-1.0, 1.0) if state[3] == BLACK else (1.0, -1.0)
+        return (0.0, 0.0)
+
+    def end_reason(self, state: State) -> str:
+        """Why a terminal state ended the game, for the match record."""
+        if self._blocked(state):
+            loser = self.player_names[state[3]]
+            own = state[0] if state[3] == BLACK else state[1]
+            return f"{loser} has no pieces left" if not own else f"{loser} has no legal move"
+        return f"{self.quiet_moves} moves each without a capture or a man move"
+
+    # -- capabilities used by search -------------------------------------------
+
+    def hash_key(self, state: State) -> int:
+        """The position and side to move packed into one exact int (the draw counter left out,
+        so repeated positions share a key)."""
+        return state[0] | state[1] << 35 | state[2] << 70 | state[3] << 105
+
+    def is_noisy(self, state: State, move: Move) -> bool:
+        """Captures: a quiescence search extends them."""
+        return notation.is_capture(move)
+
+    def ordered_moves(self, state: State) -> list[Move]:
+        """Longest captures first, then steps that crown, then king steps, then man steps."""
+        kings = state[2]
+        crown = rules.BLACK_CROWN if state[3] == BLACK else rules.WHITE_CROWN
+
+        def rank(move: Move) -> tuple[int, int]:
+            if kings & SQUARE_BIT[move[0]]:
+                return (-len(move), 1)
+            return (-len(move), 0 if SQUARE_BIT[move[-1]] & crown else 2)
+
+        return sorted(self.legal_moves(state), key=rank)
+
+    def perft(self, state: State, depth: int) -> int:
+        """Perft with the last ply counted by population counts (see `rules.perft`)."""
+        return rules.perft(state, depth, self.quiet_limit)
+
+    # -- text ------------------------------------------------------------------
+
+    def format_move(self, state: State, move: Move) -> str:
+        return notation.format_move(move)
+
+    def parse_move(self, state: State, text: str) -> Move:
+        return notation.parse_move_text(text, self.legal_moves(state))
+
+    def to_text(self, state: State) -> str:
+        return notation.format_fen(state)
+
+    def from_text(self, text: str) -> State:
+        return notation.parse_fen(text)
+
+    def render(self, state: State) -> str:
+        """The board from White's side (square 1 top left), `b`/`w` men, `B`/`W` kings."""
+        black, white, kings, mover, quiet = state
+        lines = []
+        for row in range(8):
+            cells = []
+            for col in range(8):
+                if (row + col) % 2 == 0:
+                    cells.append(" ")
+                    continue
+                bit = SQUARE_BIT[4 * row + col // 2 + 1]
+                piece = "b" if black & bit else "w" if white & bit else "."
+                cells.append(piece.upper() if kings & bit else piece)
+            lines.append(f"{4 * row + 1:>2} " + " ".join(cells))
+        if not self.is_terminal(state):
+            lines.append(f"{self.player_names[mover]} to move" + (f" ({quiet} quiet plies)" if quiet else ""))
+        return "\n".join(lines)
+
+
+GAME_PARAMS = (
+    Param("repetition_limit", int, 3, "draw when a position occurs this often with the same side to move",
+          minimum=2, nullable=True),
+    Param("quiet_moves", int, 40, "draw after this many moves by each side without a capture or a man move",
+          minimum=1, nullable=True),
+)
+
+
+@hookimpl
+def plyground_games() -> list[GameSpec]:
+    return [GameSpec("checkers", Checkers, "English checkers (8x8 draughts); Black moves first", GAME_PARAMS)]
+
+
+@hookimpl
+def plyground_heuristics() -> list[HeuristicSpec]:
+    return [HeuristicSpec(cls.name, "checkers", cls, cls.__doc__.splitlines()[0], heuristics.HEURISTIC_PARAMS[cls.name])
+            for cls in heuristics.HEURISTICS]

@@ -1,0 +1,154 @@
+"""PDN text for checkers: FEN positions and move notation, with errors that quote the input.
+
+FEN (Portable Draughts Notation 3.0): `B:W21,22,...,32:B1,2,...,12` — the side to move
+(`B` or `W`), then one field per colour listing its squares, `K` before a king's square.
+Accepted variations: the colour fields in either order, ranges of men such as `B1-12`,
+spaces around items, and a final `.` as some PDN writers emit. One extension: an optional
+last field `:H<n>`, the plies since the last capture or man move (the draw counter), which
+`to_text` writes only when it is not zero so standard positions stay standard.
+
+Moves: `11-15` for a step; `15x24` or `15x24x31` for a capture, naming every landing
+square, so the notation names the path exactly (a jump's landing square fixes the jumped
+piece). `parse_move` also accepts the short form `15x31` (first and last square only)
+when exactly one legal capture matches it, and says which paths it could mean otherwise.
+"""
+
+from __future__ import annotations
+
+from framework.errors import MoveParseError, PositionError
+from plugins.games.checkers.rules import (BLACK, BLACK_CROWN, SQUARE_BIT, SQUARES, WHITE, WHITE_CROWN, JUMPED,
+                                          Move, State)
+
+FEN_EXAMPLE = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+_EXPECTED = (f"expected PDN FEN: the side to move (B or W), ':W' and White's squares, ':B' and Black's squares "
+             f"(1-32, comma separated, K before a king), e.g. '{FEN_EXAMPLE}'")
+MAX_PIECES = 12
+
+
+def _parse_square(item: str, text: str) -> int:
+    if not item.isdigit() or not 1 <= int(item) <= 32:
+        raise PositionError(f"'{text}': '{item}' is not a square; squares are numbered 1 to 32. {_EXPECTED}")
+    return int(item)
+
+
+def _parse_field(field: str, text: str) -> tuple[list[int], list[int]]:
+    """The men and kings listed in one colour field (without its colour letter)."""
+    men: list[int] = []
+    kings: list[int] = []
+    for raw in field.split(","):
+        item = raw.strip()
+        if not item:
+            if field.strip():
+                raise PositionError(f"'{text}' has an empty item in a square list. {_EXPECTED}")
+            continue
+        if item[0] in "Kk":
+            kings.append(_parse_square(item[1:].strip(), text))
+        elif "-" in item:
+            first, _, last = item.partition("-")
+            a, b = _parse_square(first.strip(), text), _parse_square(last.strip(), text)
+            if a > b:
+                raise PositionError(f"'{text}': the range '{item}' runs backwards; write it as '{b}-{a}'")
+            men.extend(range(a, b + 1))
+        else:
+            men.append(_parse_square(item, text))
+    return men, kings
+
+
+def parse_fen(text: str) -> State:
+    """A state from PDN FEN, or PositionError saying what is wrong and what was expected."""
+    body = text.strip()
+    if body.endswith("."):
+        body = body[:-1].rstrip()
+    parts = [p.strip() for p in body.split(":")]
+    if len(parts) < 3 or parts[0].upper() not in ("B", "W"):
+        raise PositionError(f"'{text}' is not a checkers position; {_EXPECTED}")
+    mover = BLACK if parts[0].upper() == "B" else WHITE
+    quiet = 0
+    if len(parts) == 4 and parts[3][:1].upper() == "H":
+        count = parts[3][1:].strip()
+        if not count.isdigit():
+            raise PositionError(f"'{text}': the draw counter field '{parts[3]}' must be H and a number of plies, "
+                                "e.g. 'H12'")
+        quiet = int(count)
+        parts = parts[:3]
+    if len(parts) != 3:
+        raise PositionError(f"'{text}' has {len(parts)} ':'-separated fields; {_EXPECTED}")
+    colours = sorted(p[:1].upper() for p in parts[1:])
+    if colours != ["B", "W"]:
+        raise PositionError(f"'{text}' must have one field for White (':W...') and one for Black (':B...'); "
+                            f"{_EXPECTED}")
+    pieces = {}
+    for part in parts[1:]:
+        pieces[part[0].upper()] = _parse_field(part[1:], text)
+    seen: dict[int, str] = {}
+    boards = {}
+    for colour, name in (("B", "Black"), ("W", "White")):
+        men, kings = pieces[colour]
+        if len(men) + len(kings) > MAX_PIECES:
+            raise PositionError(f"'{text}' gives {name} {len(men) + len(kings)} pieces; a side has at most "
+                                f"{MAX_PIECES}")
+        crown = BLACK_CROWN if colour == "B" else WHITE_CROWN
+        bits = king_bits = 0
+        for square in men + kings:
+            if square in seen:
+                raise PositionError(f"'{text}' puts two pieces on square {square} ({seen[square]} and {name})")
+            seen[square] = name
+            bits |= SQUARE_BIT[square]
+        for square in men:
+            if SQUARE_BIT[square] & crown:
+                raise PositionError(f"'{text}' has a {name} man on square {square}, its crowning row; "
+                                    f"a man there is a king: write K{square}")
+        for square in kings:
+            king_bits |= SQUARE_BIT[square]
+        boards[colour] = (bits, king_bits)
+    return (boards["B"][0], boards["W"][0], boards["B"][1] | boards["W"][1], mover, quiet)
+
+
+def _field(pieces: int, kings: int) -> str:
+    return ",".join(("K" if SQUARE_BIT[s] & kings else "") + str(s) for s in SQUARES if SQUARE_BIT[s] & pieces)
+
+
+def format_fen(state: State) -> str:
+    """PDN FEN of a state; the `:H<n>` draw counter only when it is not zero."""
+    black, white, kings, mover, quiet = state
+    text = f"{'BW'[mover]}:W{_field(white, kings)}:B{_field(black, kings)}"
+    return text + (f":H{quiet}" if quiet else "")
+
+
+def is_capture(move: Move) -> bool:
+    return len(move) > 2 or JUMPED[move[0]][move[1]] != 0
+
+
+def format_move(move: Move) -> str:
+    """`11-15` for a step, `15x24x31` for a capture (every landing square)."""
+    return ("x" if is_capture(move) else "-").join(map(str, move))
+
+
+def parse_move_text(text: str, legal: list) -> Move:
+    """The legal move that `text` names, or MoveParseError quoting it and listing the legal moves."""
+    cleaned = text.strip().lower()
+    separator = "x" if "x" in cleaned else "-"
+    items = cleaned.split(separator)
+    if len(items) < 2 or not all(i.strip().isdigit() and 1 <= int(i) <= 32 for i in items) \
+            or (separator == "-" and len(items) != 2):
+        raise MoveParseError(f"'{text}' is not checkers notation; expected squares 1-32 as '11-15' for a move "
+                             "or '15x24x31' for a capture (every landing square)")
+    squares = tuple(int(i) for i in items)
+    listing = " ".join(sorted(format_move(m) for m in legal)) or "none"
+    if separator == "-":
+        if squares in legal and not is_capture(squares):
+            return squares
+        if any(is_capture(m) for m in legal):
+            raise MoveParseError(f"'{text}' is not legal here: a capture is compulsory; legal moves: {listing}")
+        raise MoveParseError(f"'{text}' is not a legal move here; legal moves: {listing}")
+    matches = [m for m in legal if is_capture(m) and m == squares]
+    if not matches:
+        matches = [m for m in legal if is_capture(m) and len(squares) == 2
+                   and (m[0], m[-1]) == squares]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        paths = " ".join(sorted(format_move(m) for m in matches))
+        raise MoveParseError(f"'{text}' is ambiguous: capture paths {paths} share its first and last square; "
+                             "name every landing square")
+    raise MoveParseError(f"'{text}' is not a legal capture here; legal moves: {listing}")

@@ -1,0 +1,161 @@
+"""Three Lines of Action evaluations, each a plain function over bitboards scored for Black.
+
+The terms are the classic ones of the LOA literature (Winands, "Informed Search in Complex
+Games", 2004, ch. 3: concentration, centralisation, quads, mobility, tempo); the weights
+are ours, and none of these is any published program's evaluator. Every function returns
+a score from Black's point of view; the Heuristic classes negate it for White, so
+`evaluate(s, 0) == -evaluate(s, 1)` (zero-sum), far inside WIN_SCORE.
+"""
+
+from __future__ import annotations
+
+from framework.protocols import BaseHeuristic
+from plugins.games.loa.rules import FILE_A, NOT_FILE_A, NOT_FILE_H, generate_moves
+
+RANK_8 = 0xFF << 56
+QUAD_ANCHORS = NOT_FILE_H & ~RANK_8          # lower-left squares of the 7x7 inner 2x2 windows
+EDGE_PAIRS_H = 0x7F | 0x7F << 56              # a1-g1 and a8-g8: left square of a pair on rank 1 / rank 8
+EDGE_PAIRS_V = (FILE_A | FILE_A << 7) & ~RANK_8  # a1-a7 and h1-h7: lower square of a pair on file a / h
+CORNERS = 1 | 1 << 7 | 1 << 56 | 1 << 63
+
+
+def _chebyshev(a: int, b: int) -> int:
+    return max(abs(a // 8 - b // 8), abs(a % 8 - b % 8))
+
+
+#: RING[c*8+k]: the squares at Chebyshev distance k from square c.
+RING = tuple(sum(1 << s for s in range(64) if _chebyshev(c, s) == k) for c in range(64) for k in range(8))
+#: CENTRE_RING[k]: the squares k rings out from the four centre squares (0 = d4-e5, 3 = the edge).
+CENTRE_RING = tuple(sum(1 << s for s in range(64) if max(abs(2 * (s // 8) - 7), abs(2 * (s % 8) - 7)) == 2 * k + 1)
+                    for k in range(4))
+#: MIN_DISTANCE_SUM[n]: the least sum of distances to a centre square n pieces can have (1 + 8 + 16 ... per ring).
+MIN_DISTANCE_SUM = (0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14)
+RANKS = tuple(0xFF << (8 * r) for r in range(8))
+FILES = tuple(FILE_A << f for f in range(8))
+
+
+def count_groups(pieces: int) -> int:
+    """The number of 8-connected groups, by repeated flood fill (one dilation per step)."""
+    groups = 0
+    while pieces:
+        group = pieces & -pieces
+        while True:
+            grown = group | group << 8 | group >> 8
+            grown = (grown | (grown & NOT_FILE_H) << 1 | (grown & NOT_FILE_A) >> 1) & pieces
+            if grown == group:
+                break
+            group = grown
+        pieces ^= group
+        groups += 1
+    return groups
+
+
+def euler_number(pieces: int) -> int:
+    """Groups minus holes of the pieces under 8-connectivity, from 2x2 quad counts.
+
+    Gray's formula E = (Q1 - Q3 - 2 QD) / 4 over every 2x2 window of the board padded by an
+    empty border (Gray, "Local properties of binary images in two dimensions", IEEE Trans.
+    Computers 1971); a connected set has E <= 1. Windows on the border see one or two squares.
+    """
+    a = pieces & QUAD_ANCHORS
+    b = pieces >> 1 & QUAD_ANCHORS
+    c = pieces >> 8 & QUAD_ANCHORS
+    d = pieces >> 9 & QUAD_ANCHORS
+    odd = a ^ b ^ c ^ d
+    pairs = (a & b) | (c & d)
+    q1 = (odd & ~pairs).bit_count()
+    q3 = (odd & pairs).bit_count()
+    qd = ((a & d & ~b & ~c) | (b & c & ~a & ~d)).bit_count()
+    q1 += ((pieces ^ pieces >> 1) & EDGE_PAIRS_H).bit_count() + ((pieces ^ pieces >> 8) & EDGE_PAIRS_V).bit_count()
+    q1 += (pieces & CORNERS).bit_count()
+    return (q1 - q3 - 2 * qd) // 4
+
+
+def _centre_of_mass(pieces: int) -> int:
+    """The square nearest the pieces' centre of mass."""
+    n = pieces.bit_count()
+    rank_sum = file_sum = 0
+    for i in range(8):
+        rank_sum += i * (pieces & RANKS[i]).bit_count()
+        file_sum += i * (pieces & FILES[i]).bit_count()
+    return ((2 * rank_sum + n) // (2 * n)) * 8 + (2 * file_sum + n) // (2 * n)
+
+
+def concentration_terms(pieces: int) -> tuple[int, int, int]:
+    """(excess distance to the centre of mass, centralisation, Euler number) of one side's pieces."""
+    centre = _centre_of_mass(pieces) * 8
+    distance = 0
+    for k in range(1, 8):
+        distance += k * (pieces & RING[centre + k]).bit_count()
+    central = 0
+    for k in range(3):
+        central += (3 - k) * (pieces & CENTRE_RING[k]).bit_count()
+    return distance - MIN_DISTANCE_SUM[pieces.bit_count()], central, euler_number(pieces)
+
+
+def groups_score(black: int, white: int, mover: int) -> float:
+    """100 per group White has beyond Black's count."""
+    return 100.0 * (count_groups(white) - count_groups(black))
+
+
+def concentration_score(black: int, white: int, mover: int) -> float:
+    """Concentration per piece (excess distance to the centre of mass), centralisation and quads, for Black."""
+    bd, bc, be = concentration_terms(black)
+    wd, wc, we = concentration_terms(white)
+    nb, nw = black.bit_count(), white.bit_count()
+    return 100.0 * (wd / nw - bd / nb) + 10.0 * (bc / nb - wc / nw) + 20.0 * (we - be)
+
+
+def _bounding_box_area(pieces: int) -> int:
+    low, high = (pieces & -pieces).bit_length() - 1, pieces.bit_length() - 1
+    files = pieces | pieces >> 32
+    files |= files >> 16
+    files = (files | files >> 8) & 0xFF
+    width = files.bit_length() - (files & -files).bit_length() + 1
+    return width * ((high >> 3) - (low >> 3) + 1)
+
+
+def mobility_score(black: int, white: int, mover: int) -> float:
+    """Mobility (captures count double), bounding-box spread and a tempo bonus for the side to move, for Black."""
+    black_moves = generate_moves(black, white)
+    white_moves = generate_moves(white, black)
+    mobility = len(black_moves) - len(white_moves)
+    for m in black_moves:
+        mobility += white >> (m & 63) & 1
+    for m in white_moves:
+        mobility -= black >> (m & 63) & 1
+    spread = _bounding_box_area(white) - _bounding_box_area(black)
+    return 4.0 * mobility + 3.0 * spread + (-15.0 if mover else 15.0)
+
+
+class GroupsHeuristic(BaseHeuristic):
+    """Group count: 100 per group the opponent has beyond yours (a baseline)."""
+
+    name = "groups"
+
+    def evaluate(self, state, player: int) -> float:
+        value = groups_score(state[0], state[1], state[2])
+        return -value if player else value
+
+
+class ConcentrationHeuristic(BaseHeuristic):
+    """Concentration round the centre of mass, centralisation and quads (Euler number)."""
+
+    name = "concentration"
+
+    def evaluate(self, state, player: int) -> float:
+        value = concentration_score(state[0], state[1], state[2])
+        return -value if player else value
+
+
+class MobilityHeuristic(BaseHeuristic):
+    """Mobility (captures double), bounding-box spread and tempo."""
+
+    name = "mobility"
+
+    def evaluate(self, state, player: int) -> float:
+        value = mobility_score(state[0], state[1], state[2])
+        return -value if player else value
+
+
+HEURISTICS = (GroupsHeuristic, ConcentrationHeuristic, MobilityHeuristic)
