@@ -2,10 +2,11 @@
 
 from framework.errors import ConfigError, IllegalMoveError, MoveParseError, PlygroundError, PluginError, PositionError
 from framework.hookspecs import hookimpl
-from framework.params import HeuristicRef, Param
+from framework.params import AgentRef, HeuristicRef, Param
 from framework.protocols import WIN_SCORE, Agent, BaseHeuristic, Budget, Decision, Game, Heuristic, SearchStats
 from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
 
-__all__ = ["Agent", "AgentSpec", "BaseHeuristic", "Budget", "ConfigError", "Decision", "Game", "GameFileSpec", "GameSpec",
+__all__ = ["Agent", "AgentRef", "AgentSpec", "BaseHeuristic", "Budget", "ConfigError", "Decision", "Game",
+           "GameFileSpec", "GameSpec",
            "Heuristic", "HeuristicRef", "HeuristicSpec", "IllegalMoveError", "MoveParseError", "Param",
            "PlygroundError", "PluginError", "PositionError", "SearchStats", "WIN_SCORE", "hookimpl"]
