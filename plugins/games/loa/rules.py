@@ -184,7 +184,8 @@ def _line_tables() -> tuple[tuple[int, ...], ...]:
     long diagonal does the same rank by rank, with no carries since every partial product is a distinct power of
     two (the "kindergarten bitboard" trick, Chess Programming Wiki). Every product bit read
     lies below bit 64, so 64-bit (compiled) arithmetic gives the same patterns. MOVE_COUNT[base + (own
-    pattern << length | enemy pattern)] is the number of moves the owner has along the line.
+    pattern << length | enemy pattern)] is the number of moves the owner has along the line,
+    CAPTURE_COUNT at the same index how many of them capture.
     AFFECTED[move] are the 7 lines through the move's two squares.
     """
     squares = [[r * 8 + f for f in range(8)] for r in range(8)] + [[r * 8 + f for r in range(8)] for f in range(8)]
@@ -205,9 +206,10 @@ def _line_tables() -> tuple[tuple[int, ...], ...]:
         width.append((1 << len(line)) - 1)
         length.append(len(line))
         base.append(sum(1 << 2 * n for n in range(len(line))))
-    counts = []
+    counts, captures = [], []
     for n in range(9):
         block = [0] * (1 << 2 * n)
+        taking = [0] * (1 << 2 * n)
         for own in range(1 << n):
             for enemy in range(1 << n):
                 if own & enemy:
@@ -220,7 +222,9 @@ def _line_tables() -> tuple[tuple[int, ...], ...]:
                             if 0 <= j < n and not own >> j & 1 and not any(
                                     enemy >> k & 1 for k in range(min(i, j) + 1, max(i, j))):
                                 block[own << n | enemy] += 1
+                                taking[own << n | enemy] += enemy >> j & 1
         counts += block
+        captures += taking
     lines_of = [[i for i, line in enumerate(squares) if s in line] for s in range(64)]
     affected = []
     for move in range(64 * 64):
@@ -228,10 +232,10 @@ def _line_tables() -> tuple[tuple[int, ...], ...]:
         through = sorted(set(lines_of[frm]) | set(lines_of[to]))
         affected.append(tuple(through) if len(through) == 7 else (through[0],) * 7)  # from == to: never a move
     return (tuple(mask), tuple(multiplier), tuple(shift), tuple(width), tuple(length), tuple(base),
-            tuple(counts), tuple(affected))
+            tuple(counts), tuple(captures), tuple(affected))
 
 
-(LINE_MASK, LINE_MULTIPLIER, LINE_SHIFT, LINE_WIDTH, LINE_LENGTH, LINE_BASE, MOVE_COUNT,
+(LINE_MASK, LINE_MULTIPLIER, LINE_SHIFT, LINE_WIDTH, LINE_LENGTH, LINE_BASE, MOVE_COUNT, CAPTURE_COUNT,
  AFFECTED) = _line_tables()
 N_LINES = 46
 #: Per line, the six figures above as one tuple: one lookup instead of six in the hottest loop.
