@@ -43,6 +43,9 @@ ROWS = (
     Row("tictactoe", "tic_tac_toe", 9),
     # Misère Nim is the matches game with k at least the largest heap.
     Row("matches", "nim", 6, {"heaps": [1, 3, 5, 7], "k": 7}, {"pile_sizes": "1;3;5;7", "is_misere": True}),
+    # Lines of Action: OpenSpiel's other conventions (a repeated board draws, no move loses) cannot arise
+    # within 4 plies of the start, so both count 1,563,208 leaves.
+    Row("loa", "lines_of_action", 4),
     # OpenSpiel plays a multi-jump as one action per jump; its 40-action draw rule is out of reach at depth 8.
     # Turn counting applies each of OpenSpiel's last-ply actions (to see whether the turn goes on), where
     # ours counts them in bulk; benchmarks/checkers_perft.py compares like with like in both modes.

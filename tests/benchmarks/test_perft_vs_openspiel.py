@@ -31,7 +31,7 @@ def test_with_pyspiel_both_sides_count_the_same_leaves(capsys):
     out = capsys.readouterr().out.splitlines()
     # Misère Nim 1;3;5;7: 16 moves, and taking t matches leaves 16 - t moves: 256 - (1 + 6 + 15 + 28) = 206.
     assert [line.split()[:3] for line in out[1:]] == [["tictactoe", "2", "72"], ["matches", "2", "206"],
-                                                      ["checkers", "2", "49"]]
+                                                      ["loa", "2", "1,244"], ["checkers", "2", "49"]]
     assert all(line.endswith("same leaves") for line in out[1:])
 
 
@@ -54,4 +54,4 @@ def test_an_unknown_game_names_the_rows(capsys):
     with pytest.raises(SystemExit) as exit_info:
         bench.main(["chess"])
     assert exit_info.value.code == 2
-    assert "no benchmark row for chess; rows: tictactoe, matches, checkers" in capsys.readouterr().err
+    assert "no benchmark row for chess; rows: tictactoe, matches, loa, checkers" in capsys.readouterr().err

@@ -23,15 +23,25 @@ def _chebyshev(a: int, b: int) -> int:
     return max(abs(a // 8 - b // 8), abs(a % 8 - b % 8))
 
 
-#: RING[c*8+k]: the squares at Chebyshev distance k from square c.
-RING = tuple(sum(1 << s for s in range(64) if _chebyshev(c, s) == k) for c in range(64) for k in range(8))
-#: CENTRE_RING[k]: the squares k rings out from the four centre squares (0 = d4-e5, 3 = the edge).
-CENTRE_RING = tuple(sum(1 << s for s in range(64) if max(abs(2 * (s // 8) - 7), abs(2 * (s % 8) - 7)) == 2 * k + 1)
-                    for k in range(4))
+def _weight_bits(weight, bits: int) -> tuple[int, ...]:
+    """Masks m_j of the squares whose weight has bit j set, so sum(weight) = sum 2^j popcount(x & m_j)."""
+    return tuple(sum(1 << s for s in range(64) if weight(s) >> j & 1) for j in range(bits))
+
+
+#: DISTANCE_BITS[c*3+j]: bit j of the Chebyshev distance from square c.
+DISTANCE_BITS = tuple(m for c in range(64) for m in _weight_bits(lambda s, c=c: _chebyshev(c, s), 3))
+#: Bits of the centralisation weight: 3 on d4-e5, 2 on the ring round them, 1 on the next, 0 on the edge.
+CENTRAL_BITS = _weight_bits(lambda s: 3 - (max(abs(2 * (s // 8) - 7), abs(2 * (s % 8) - 7)) - 1) // 2, 2)
+#: Bits of the rank and of the file of each square.
+RANK_BITS = _weight_bits(lambda s: s // 8, 3)
+FILE_BITS = _weight_bits(lambda s: s % 8, 3)
 #: MIN_DISTANCE_SUM[n]: the least sum of distances to a centre square n pieces can have (1 + 8 + 16 ... per ring).
 MIN_DISTANCE_SUM = (0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14)
-RANKS = tuple(0xFF << (8 * r) for r in range(8))
-FILES = tuple(FILE_A << f for f in range(8))
+
+
+def _weighted_sum(pieces: int, masks: tuple[int, ...], i: int) -> int:
+    return ((pieces & masks[i]).bit_count() + 2 * (pieces & masks[i + 1]).bit_count()
+            + 4 * (pieces & masks[i + 2]).bit_count())
 
 
 def count_groups(pieces: int) -> int:
@@ -72,24 +82,16 @@ def euler_number(pieces: int) -> int:
 
 
 def _centre_of_mass(pieces: int) -> int:
-    """The square nearest the pieces' centre of mass."""
+    """The square nearest the pieces' centre of mass (rank and file sums from weighted popcounts)."""
     n = pieces.bit_count()
-    rank_sum = file_sum = 0
-    for i in range(8):
-        rank_sum += i * (pieces & RANKS[i]).bit_count()
-        file_sum += i * (pieces & FILES[i]).bit_count()
-    return ((2 * rank_sum + n) // (2 * n)) * 8 + (2 * file_sum + n) // (2 * n)
+    rank = (2 * _weighted_sum(pieces, RANK_BITS, 0) + n) // (2 * n)
+    return rank * 8 + (2 * _weighted_sum(pieces, FILE_BITS, 0) + n) // (2 * n)
 
 
 def concentration_terms(pieces: int) -> tuple[int, int, int]:
     """(excess distance to the centre of mass, centralisation, Euler number) of one side's pieces."""
-    centre = _centre_of_mass(pieces) * 8
-    distance = 0
-    for k in range(1, 8):
-        distance += k * (pieces & RING[centre + k]).bit_count()
-    central = 0
-    for k in range(3):
-        central += (3 - k) * (pieces & CENTRE_RING[k]).bit_count()
+    distance = _weighted_sum(pieces, DISTANCE_BITS, _centre_of_mass(pieces) * 3)
+    central = (pieces & CENTRAL_BITS[0]).bit_count() + 2 * (pieces & CENTRAL_BITS[1]).bit_count()
     return distance - MIN_DISTANCE_SUM[pieces.bit_count()], central, euler_number(pieces)
 
 

@@ -1,13 +1,16 @@
 """Lines of Action: rules facts, perft, text format, notation and heuristics."""
 
+import random
+
 import pytest
 
 from framework import ConfigError, MoveParseError, PositionError
+from framework.perft import generic_perft
 from framework.protocols import WIN_SCORE
 from plugins.games.loa.game import SCRAMBLED_START, STANDARD_START, LinesOfAction
 from plugins.games.loa.heuristics import (ConcentrationHeuristic, GroupsHeuristic, MobilityHeuristic,
                                           count_groups, euler_number)
-from plugins.games.loa.rules import PASS, is_connected
+from plugins.games.loa.rules import N_LINES, PASS, generate_moves, is_connected, line_moves
 
 from tests.plugins.games.test_loa_conformance import MIDGAME_POSITIONS
 
@@ -44,6 +47,7 @@ def test_connecting_all_pieces_wins():
     assert GAME.end_reason(after) == "Black connected all pieces"
 
 
+PASS_POSITION = "......bw/......bb/......../......../......../......../bb....../wb...... w"
 SIMULTANEOUS = ".......w/.......w/......../......../.b....../......../.w....../b....... b"
 
 
@@ -63,7 +67,7 @@ def test_capturing_the_last_stray_enemy_piece_connects_and_so_wins_for_the_enemy
 
 
 def test_a_side_without_moves_passes():
-    state = GAME.from_text("......bw/......bb/......../......../......../......../bb....../wb...... w")
+    state = GAME.from_text(PASS_POSITION)
     assert not GAME.is_terminal(state)
     assert GAME.legal_moves(state) == [PASS] and GAME.format_move(state, PASS) == "pass"
     assert GAME.parse_move(state, "pass") == PASS
@@ -186,3 +190,24 @@ def test_heuristic_facts():
     assert GroupsHeuristic(GAME).evaluate(three, 0) == 200.0
     # A tight block beats the same number of pieces scattered.
     assert ConcentrationHeuristic(GAME).evaluate(three, 0) > 0
+
+
+@pytest.mark.parametrize("text", [PASS_POSITION, PASS_POSITION[:-1] + "b", SIMULTANEOUS,
+                                  SIMULTANEOUS.replace("b....... b", "b......b b"), MIDGAME])
+def test_the_fast_perft_agrees_with_the_generic_one_round_passes_and_connections(text):
+    state = GAME.from_text(text)
+    for depth in range(5):
+        assert GAME.perft(state, depth) == generic_perft(GAME, state, depth), depth
+
+
+def test_move_counts_per_line_add_up_to_the_generated_moves():
+    rng = random.Random(7)
+    for _ in range(50):
+        state = GAME.initial_state()
+        for _ in range(rng.randrange(60)):
+            if GAME.is_terminal(state):
+                break
+            state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+        black, white, _ = state
+        for own, enemy in ((black, white), (white, black)):
+            assert sum(line_moves(line, own, enemy) for line in range(N_LINES)) == len(generate_moves(own, enemy))
