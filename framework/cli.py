@@ -6,10 +6,10 @@ import argparse
 import sys
 from importlib import metadata
 
-from framework.commands import list_plugins, perft, play
+from framework.commands import list_plugins, perft, play, warmup
 from framework.errors import PlygroundError
 
-COMMANDS = (list_plugins, play, perft)
+COMMANDS = (list_plugins, play, perft, warmup)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -70,3 +70,16 @@ def test_a_human_is_reprompted_with_the_legal_moves(capsys, monkeypatch):
 def test_bad_input_gets_a_clear_error_and_no_traceback(capsys, argv, message):
     code, _, err = run(capsys, *argv)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_warmup_compiles_the_games_that_have_kernels(capsys):
+    assert main(["warmup"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("loa") and "kernels ready" in line for line in lines)
+    assert any(line.startswith("tictactoe") and "no compiled kernels" in line for line in lines)
+
+
+def test_warmup_with_kernels_off_does_nothing(capsys, monkeypatch):
+    monkeypatch.setenv("PLYGROUND_JIT", "0")
+    assert main(["warmup"]) == 0
+    assert "nothing to warm up" in capsys.readouterr().out

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import re
 
+from framework import jit
 from framework.errors import MoveParseError, PositionError
 from framework.params import Param
+from plugins.games.loa import kernel, rules
 from plugins.games.loa.rules import (BLACK, DRAW, ONGOING, PASS, WHITE, apply_move, is_capture, is_over,
                                      legal_moves, winner)
-from plugins.games.loa.rules import perft as rules_perft
 
 State = tuple[int, int, int]
 
@@ -114,13 +115,15 @@ class LinesOfAction:
     apply = staticmethod(apply_move)
 
     def perft(self, state: State, depth: int) -> int:
-        """Leaf count at `depth` plies (the fast capability `framework.perft` uses)."""
+        """Leaf count at `depth` plies (the fast capability `framework.perft` uses): `rules.perft`,
+        compiled (`framework.jit`) unless `PLYGROUND_JIT=0`."""
         black, white, mover = state
         if depth == 0:
             return 1
         if is_over(black, white):
             return 0
-        return rules_perft(white, black, depth) if mover else rules_perft(black, white, depth)
+        own, enemy = (white, black) if mover else (black, white)
+        return kernel.perft(own, enemy, depth) if jit.enabled() else rules.perft(own, enemy, depth)
 
     def ordered_moves(self, state: State) -> list[int]:
         """Legal moves with captures first (each group in generation order)."""
@@ -128,6 +131,11 @@ class LinesOfAction:
         moves = legal_moves(state)
         captures = [m for m in moves if m != PASS and enemy >> (m & 63) & 1]
         return captures + [m for m in moves if m == PASS or not enemy >> (m & 63) & 1] if captures else moves
+
+    def warmup(self) -> None:
+        """Compile or load the kernels now, so that no timed move pays for it."""
+        if jit.enabled():
+            kernel.warmup()
 
     def is_noisy(self, state: State, move: int) -> bool:
         return is_capture(state, move)

@@ -30,6 +30,9 @@ BLACK, WHITE, DRAW, ONGOING = 0, 1, 2, -1
 #: (0 file, 1 rank, 2 a1-h8 diagonal, 3 a8-h1 diagonal).
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1), (-1, 0), (0, -1), (-1, -1), (-1, 1))
 
+#: SQUARE_BIT[s] is the bit of square s (a table, so compiled code builds bitboards as uint64).
+SQUARE_BIT = tuple(1 << s for s in range(64))
+
 #: Longest possible move plus one: a line holds at most 8 pieces.
 STRIDE = 9
 
@@ -149,7 +152,7 @@ def legal_moves(state: tuple[int, int, int]) -> list[int]:
     `[PASS]` for a side that cannot move."""
     black, white, mover = state
     if is_connected(black) or is_connected(white):
-        return []
+        return generate_moves(0, 0)  # no pieces, no moves: an empty list of a type compiled code can infer
     moves = generate_moves(white, black) if mover else generate_moves(black, white)
     return moves if moves else [PASS]
 
@@ -159,10 +162,10 @@ def apply_move(state: tuple[int, int, int], move: int) -> tuple[int, int, int]:
     black, white, mover = state
     if move == PASS:
         return black, white, 1 - mover
-    to = 1 << (move & 63)
+    to = SQUARE_BIT[move & 63]
     if mover:
-        return black & ~to, white ^ (1 << (move >> 6)) ^ to, 0
-    return black ^ (1 << (move >> 6)) ^ to, white & ~to, 1
+        return black & ~to, white ^ SQUARE_BIT[move >> 6] ^ to, 0
+    return black ^ SQUARE_BIT[move >> 6] ^ to, white & ~to, 1
 
 
 def is_capture(state: tuple[int, int, int], move: int) -> bool:
@@ -256,8 +259,8 @@ def perft(own: int, enemy: int, depth: int) -> int:
         return perft(enemy, own, depth - 1)
     total = 0
     for m in moves:
-        to = 1 << (m & 63)
-        after = own ^ (1 << (m >> 6)) ^ to
+        to = SQUARE_BIT[m & 63]
+        after = own ^ SQUARE_BIT[m >> 6] ^ to
         if is_connected(after):
             continue
         if enemy & to:

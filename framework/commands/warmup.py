@@ -1,0 +1,35 @@
+"""`plyground warmup`: compile (or load from numba's cache) every game's kernels ahead of time.
+
+Compiled kernels (`framework.jit`) are compiled on first use and cached on disk; running
+this once after installing means no perft, search or timed move pays the compile cost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from framework import jit
+from framework.registry import Registry
+
+
+def run(args: argparse.Namespace) -> int:
+    if not jit.enabled():
+        print("compiled kernels are off (PLYGROUND_JIT=0): nothing to warm up")
+        return 0
+    registry = Registry()
+    for name in sorted(registry.games):
+        game = registry.create_game(name)
+        warmup = getattr(game, "warmup", None)
+        if warmup is None:
+            print(f"{name:<16} no compiled kernels (runs interpreted)")
+            continue
+        start = time.perf_counter()
+        warmup()
+        print(f"{name:<16} kernels ready in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("warmup", help="compile and cache the compiled kernels of every game now")
+    p.set_defaults(func=run)

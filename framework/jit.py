@@ -1,0 +1,138 @@
+"""Compiled kernels: a game's plain rule functions compiled by numba, from the very same code.
+
+One source of truth: a `Kernel` takes a rules module written as plain functions over ints
+and flat tuples of ints (see DESIGN.md) and compiles *the same code objects* with
+`numba.njit(cache=True)`. Only the globals they read are rebound: bitboard constants and
+tables named in `bitboards` become `numpy.uint64` scalars and arrays, other (nested) int
+tuples become `int64` arrays, and every sibling function becomes its compiled twin. The
+interpreted module is untouched, so the Python plugin and the compiled path cannot drift;
+tests run both over hundreds of positions and compare every count, value and node.
+
+Where Python ints and uint64 differ the rules must stay on the safe side, which the
+equality tests check: bitboards never go negative, a left shift that overflows 64 bits is
+masked before it matters, and a bitboard is never built from an int literal (`1 << s`
+types as int64 under numba, whose right shift then sign-extends), so rules take single
+bits from a table instead. `int.bit_count()` and `int.bit_length()` compile to the LLVM
+`ctpop` and `ctlz` intrinsics (registered here), so rules keep the Python spelling.
+
+numba is imported lazily (it costs half a second) and compiled code is cached on disk,
+so the compile cost is paid once per machine; `plyground warmup` pays it ahead of time.
+`PLYGROUND_JIT=0` in the environment turns every kernel off (the interpreted path runs).
+"""
+
+from __future__ import annotations
+
+import os
+import types
+from functools import cached_property
+from typing import Any, Callable
+
+import numpy as np
+
+_REGISTERED = False
+
+
+def enabled() -> bool:
+    """Whether compiled kernels are used (set `PLYGROUND_JIT=0` to run everything interpreted)."""
+    return os.environ.get("PLYGROUND_JIT", "1") != "0"
+
+
+def _numba() -> Any:
+    """Import numba and teach it `int.bit_count()` / `int.bit_length()` (once)."""
+    global _REGISTERED
+    import numba
+    if _REGISTERED:
+        return numba
+    from numba import types as nbtypes
+    from numba.core import cgutils
+    from numba.extending import intrinsic, overload_method
+
+    @intrinsic
+    def ctpop(typingctx, x):
+        def codegen(context, builder, signature, args):
+            return builder.ctpop(args[0])
+        return x(x), codegen
+
+    @intrinsic
+    def ctlz(typingctx, x):
+        def codegen(context, builder, signature, args):
+            return builder.ctlz(args[0], cgutils.false_bit)
+        return x(x), codegen
+
+    @overload_method(nbtypes.Integer, "bit_count")
+    def bit_count(x):
+        return lambda x: np.int64(ctpop(np.uint64(x)))
+
+    @overload_method(nbtypes.Integer, "bit_length")
+    def bit_length(x):
+        return lambda x: 64 - np.int64(ctlz(np.uint64(x)))
+
+    _REGISTERED = True
+    return numba
+
+
+def _int_leaves(value: Any) -> bool:
+    """True for an int or a non-empty tuple nesting only ints (a table numba can hold as an array)."""
+    if type(value) is int:
+        return True
+    return isinstance(value, tuple) and bool(value) and all(_int_leaves(v) for v in value)
+
+
+def _wrap64(value: Any) -> Any:
+    """Ints as int64 bit patterns: a mask with bit 63 set becomes negative, keeping its 64 bits."""
+    if isinstance(value, tuple):
+        return [_wrap64(v) for v in value]
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def _compiled_value(name: str, value: Any, bitboards: frozenset[str]) -> Any:
+    """The global as compiled code sees it: bitboards as uint64, other int tables as int64 arrays.
+
+    An int64 table may still hold masks (e.g. a mask beside an index in one row): they keep
+    their 64 bits, and `&` with a uint64 bitboard followed by `bit_count` reads them right.
+    """
+    if name in bitboards:
+        return np.array(value, dtype=np.uint64) if isinstance(value, tuple) else np.uint64(value)
+    if isinstance(value, tuple) and _int_leaves(value):
+        return np.array(_wrap64(value), dtype=np.int64)
+    return value
+
+
+class Kernel:
+    """The functions of a rules module, compiled lazily from their own code objects.
+
+    `kernel.fn` is the compiled twin of `module.fn`, compiled (or loaded from numba's
+    on-disk cache) on its first call.
+    """
+
+    def __init__(self, module: types.ModuleType, bitboards: tuple[str, ...] = ()) -> None:
+        self.module = module
+        self.bitboards = frozenset(bitboards)
+
+    @cached_property
+    def _namespace(self) -> dict[str, Any]:
+        numba = _numba()
+        env = {name: _compiled_value(name, value, self.bitboards) for name, value in vars(self.module).items()}
+        functions = [f for f in vars(self.module).values()
+                     if isinstance(f, types.FunctionType) and f.__module__ == self.module.__name__]
+        compiled = {}
+        for f in functions:
+            twin = types.FunctionType(f.__code__, env, f.__name__, f.__defaults__, f.__closure__)
+            twin.__qualname__ = f.__qualname__
+            twin.__module__ = f.__module__
+            compiled[f.__name__] = numba.njit(cache=True)(twin)
+        env.update(compiled)
+        return compiled
+
+    def __getattr__(self, name: str) -> Callable:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return self._namespace[name]
+        except KeyError:
+            raise AttributeError(f"{self.module.__name__} has no function {name!r} to compile") from None
+
+
+def uint64(value: int) -> np.uint64:
+    """A Python bitboard as the uint64 a kernel takes."""
+    return np.uint64(value)

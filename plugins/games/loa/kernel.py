@@ -1,0 +1,30 @@
+"""The compiled twin of the Lines of Action rules: `rules.py` itself, compiled by `framework.jit`.
+
+Nothing here restates a rule: `KERNEL.legal_moves` is `rules.legal_moves` compiled, with
+the bitboard tables below read as uint64. The Game plugin calls these when compiled
+kernels are enabled and the interpreted `rules` functions otherwise.
+"""
+
+from __future__ import annotations
+
+from framework import jit
+from plugins.games.loa import rules
+
+KERNEL = jit.Kernel(rules, bitboards=("FULL", "FILE_A", "FILE_H", "NOT_FILE_A", "NOT_FILE_H",
+                                      "TARGET_BIT", "BETWEEN", "SQUARE_BIT"))
+
+
+def kernel_state(state: tuple[int, int, int]) -> tuple:
+    """A state as the kernel takes it: the two bitboards as uint64."""
+    return jit.uint64(state[0]), jit.uint64(state[1]), int(state[2])
+
+
+def perft(own: int, enemy: int, depth: int) -> int:
+    """`rules.perft`, compiled."""
+    return int(KERNEL.perft(jit.uint64(own), jit.uint64(enemy), depth))
+
+
+def warmup() -> None:
+    """Compile (or load from the cache) every kernel a search or perft calls."""
+    perft(rules.SQUARE_BIT[1] | rules.SQUARE_BIT[2], rules.SQUARE_BIT[8] | rules.SQUARE_BIT[63], 2)
+    KERNEL.legal_moves(kernel_state((rules.SQUARE_BIT[1] | rules.SQUARE_BIT[2], rules.SQUARE_BIT[8], 0)))

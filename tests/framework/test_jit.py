@@ -1,0 +1,34 @@
+"""framework.jit compiles a module's own functions with Python-int semantics kept on uint64 bitboards."""
+
+import pytest
+
+from framework import jit
+from tests.framework import jit_sample
+
+KERNEL = jit.Kernel(jit_sample, bitboards=("TOP", "MASKS"))
+VALUES = (0, 1, 6, 1 << 62, 1 << 63, (1 << 64) - 1, 0x8000_0000_0000_0001, 0x0123_4567_89AB_CDEF)
+
+
+@pytest.mark.parametrize("x", VALUES)
+def test_bit_methods_and_negation_match_python_ints_up_to_bit_63(x):
+    assert KERNEL.popcount(jit.uint64(x)) == jit_sample.popcount(x)
+    assert KERNEL.lowest_bit(jit.uint64(x)) == jit_sample.lowest_bit(x)
+    if x:
+        assert KERNEL.highest(jit.uint64(x)) == jit_sample.highest(x)
+    for i in range(3):
+        assert KERNEL.masked(jit.uint64(x), i) == jit_sample.masked(x, i)
+
+
+def test_int_tables_become_arrays_and_functions_call_their_compiled_siblings():
+    assert [KERNEL.step(i) for i in range(3)] == [jit_sample.step(i) for i in range(3)] == [62, 63, 70]
+
+
+def test_asking_for_a_function_the_module_lacks_names_it():
+    with pytest.raises(AttributeError, match="tests.framework.jit_sample has no function 'missing' to compile"):
+        KERNEL.missing
+
+
+def test_the_environment_switch(monkeypatch):
+    assert jit.enabled()
+    monkeypatch.setenv("PLYGROUND_JIT", "0")
+    assert not jit.enabled()
