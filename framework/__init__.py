@@ -2,10 +2,10 @@
 
 from framework.errors import ConfigError, IllegalMoveError, MoveParseError, PlygroundError, PluginError, PositionError
 from framework.hookspecs import hookimpl
-from framework.params import HeuristicRef, Param
+from framework.params import AgentRef, HeuristicRef, Param
 from framework.protocols import WIN_SCORE, Agent, BaseHeuristic, Budget, Decision, Game, Heuristic, SearchStats
 from framework.specs import AgentSpec, GameSpec, HeuristicSpec
 
-__all__ = ["Agent", "AgentSpec", "BaseHeuristic", "Budget", "ConfigError", "Decision", "Game", "GameSpec",
+__all__ = ["Agent", "AgentRef", "AgentSpec", "BaseHeuristic", "Budget", "ConfigError", "Decision", "Game", "GameSpec",
            "Heuristic", "HeuristicRef", "HeuristicSpec", "IllegalMoveError", "MoveParseError", "Param",
            "PlygroundError", "PluginError", "PositionError", "SearchStats", "WIN_SCORE", "hookimpl"]

@@ -16,8 +16,14 @@ class HeuristicRef(str):
     """Marker type: the parameter names a heuristic registered for the agent's game."""
 
 
+class AgentRef(str):
+    """Marker type: the parameter names another agent, `NAME`, `NAME:key=value,...` or a
+    mapping `{agent: NAME, key: value, ...}`; the registry builds it (same game, same seed)
+    and the factory receives the Agent, so an agent never needs the registry itself."""
+
+
 _TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
-               HeuristicRef: "a heuristic name"}
+               HeuristicRef: "a heuristic name", AgentRef: "an agent (NAME, NAME:key=value or {agent: NAME, ...})"}
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,14 @@ class Param:
             value = float(value)
         elif self.type in (str, HeuristicRef):
             if not isinstance(value, str):
+                raise ConfigError(f"{where}: '{self.name}' must be {expected}, got {value!r}")
+        elif self.type is AgentRef:
+            if isinstance(value, Mapping):
+                if not isinstance(value.get("agent"), str):
+                    raise ConfigError(f"{where}: '{self.name}' must name its agent under the key 'agent', "
+                                      f"got {dict(value)!r}")
+                value = dict(value)
+            elif not isinstance(value, str):
                 raise ConfigError(f"{where}: '{self.name}' must be {expected}, got {value!r}")
         elif self.type in (list, tuple):
             if not isinstance(value, (list, tuple)):

@@ -23,12 +23,15 @@ from typing import Any, Generic, Iterable, Mapping, TypeVar
 import pluggy
 
 from framework import hookspecs
+from framework.agentspec import parse_agent_spec
 from framework.errors import ConfigError, PluginError
-from framework.params import HeuristicRef, resolve_params
+from framework.params import AgentRef, HeuristicRef, resolve_params
 from framework.protocols import Agent, Game, Heuristic
 from framework.specs import AgentSpec, GameSpec, HeuristicSpec
 
 ENTRY_POINT_GROUP = "plyground"
+#: Agents naming agents (a fallback's fallback ...) nest at most this deep; deeper is taken for a cycle.
+MAX_AGENT_NESTING = 8
 DISABLE_AUTOLOAD_ENV = "PLYGROUND_DISABLE_PLUGIN_AUTOLOAD"
 PLUGINS_ENV = "PLYGROUND_PLUGINS"
 
@@ -197,8 +200,9 @@ class Registry:
         return spec.factory(game, **resolve_params(spec.params, options or {}, f"{where} '{name}'"))
 
     def create_agent(self, name: str, game: Game, params: Mapping[str, Any] | None = None,
-                     seed: int = 0, where: str = "agent") -> Agent:
-        """Build an agent for `game`, resolving heuristic names to heuristic objects."""
+                     seed: int = 0, where: str = "agent", _nesting: int = 0) -> Agent:
+        """Build an agent for `game`, resolving heuristic names to heuristic objects and agent
+        references (AgentRef parameters) to agents built here with the same game and seed."""
         spec = self.agent_spec(name)
         context = f"{where} '{name}'"
         resolved = resolve_params(spec.params, params or {}, context)
@@ -208,7 +212,24 @@ class Registry:
                     resolved[param.name] = self.create_heuristic(game, resolved[param.name])
                 except PluginError as exc:
                     raise ConfigError(f"{context}: '{param.name}': {exc}") from None
+            elif param.type is AgentRef and resolved[param.name] is not None:
+                resolved[param.name] = self._agent_ref(resolved[param.name], game, seed,
+                                                       f"{context}: '{param.name}'", _nesting)
         return spec.factory(game=game, seed=seed, **resolved)
+
+    def _agent_ref(self, value: str | Mapping[str, Any], game: Game, seed: int, where: str, nesting: int) -> Agent:
+        if nesting >= MAX_AGENT_NESTING:
+            raise ConfigError(f"{where}: agents naming agents nest more than {MAX_AGENT_NESTING} deep; "
+                              "is there a cycle?")
+        if isinstance(value, str):
+            name, params = parse_agent_spec(value, where)
+        else:
+            params = dict(value)
+            name = params.pop("agent")
+        try:
+            return self.create_agent(name, game, params, seed=seed, where=where, _nesting=nesting + 1)
+        except PluginError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
 
 
 def _lookup(table: Mapping[str, Registered[T]], name: str, kind: str) -> Registered[T]:

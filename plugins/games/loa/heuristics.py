@@ -10,7 +10,7 @@ a score from Black's point of view; the Heuristic classes negate it for White, s
 from __future__ import annotations
 
 from framework.protocols import BaseHeuristic
-from plugins.games.loa.rules import FILE_A, NOT_FILE_A, NOT_FILE_H, generate_moves
+from plugins.games.loa.rules import CAPTURE_COUNT, FILE_A, LINE, MOVE_COUNT, NOT_FILE_A, NOT_FILE_H
 
 RANK_8 = 0xFF << 56
 QUAD_ANCHORS = NOT_FILE_H & ~RANK_8          # lower-left squares of the 7x7 inner 2x2 windows
@@ -117,17 +117,40 @@ def _bounding_box_area(pieces: int) -> int:
     return width * ((high >> 3) - (low >> 3) + 1)
 
 
+def _mobility_balance() -> tuple[int, ...]:
+    """MOBILITY_BALANCE[base + (black pattern << length | white pattern)]: along one line, Black's moves
+    plus captures minus White's (same indexing as rules.MOVE_COUNT)."""
+    table = [0] * len(MOVE_COUNT)
+    for n in range(9):
+        base = sum(1 << 2 * k for k in range(n))
+        for black in range(1 << n):
+            for white in range(1 << n):
+                if not black & white:
+                    forward, backward = base + (black << n | white), base + (white << n | black)
+                    table[forward] = (MOVE_COUNT[forward] + CAPTURE_COUNT[forward]
+                                      - MOVE_COUNT[backward] - CAPTURE_COUNT[backward])
+    return tuple(table)
+
+
+MOBILITY_BALANCE = _mobility_balance()
+
+
+def mobility_balance(black: int, white: int) -> int:
+    """Black's moves minus White's, captures counting double, summed line by line from one table.
+
+    Profiled: one lookup per line for both sides is twice as fast as generating both move lists.
+    """
+    balance = 0
+    for mask, multiplier, shift, width, length, base in LINE:
+        balance += MOBILITY_BALANCE[base + ((((black & mask) >> shift) * multiplier >> 56 & width) << length
+                                            | (((white & mask) >> shift) * multiplier >> 56 & width))]
+    return balance
+
+
 def mobility_score(black: int, white: int, mover: int) -> float:
     """Mobility (captures count double), bounding-box spread and a tempo bonus for the side to move, for Black."""
-    black_moves = generate_moves(black, white)
-    white_moves = generate_moves(white, black)
-    mobility = len(black_moves) - len(white_moves)
-    for m in black_moves:
-        mobility += white >> (m & 63) & 1
-    for m in white_moves:
-        mobility -= black >> (m & 63) & 1
     spread = _bounding_box_area(white) - _bounding_box_area(black)
-    return 4.0 * mobility + 3.0 * spread + (-15.0 if mover else 15.0)
+    return 4.0 * mobility_balance(black, white) + 3.0 * spread + (-15.0 if mover else 15.0)
 
 
 class GroupsHeuristic(BaseHeuristic):

@@ -11,7 +11,8 @@ from framework import jit
 from plugins.games.loa import rules
 
 KERNEL = jit.Kernel(rules, bitboards=("FULL", "FILE_A", "FILE_H", "NOT_FILE_A", "NOT_FILE_H",
-                                      "TARGET_BIT", "BETWEEN", "SQUARE_BIT"))
+                                      "TARGET_BIT", "BETWEEN", "SQUARE_BIT", "LINE_MASK", "LINE_MULTIPLIER",
+                                      "LINE_SHIFT", "LINE_WIDTH", "LINE_LENGTH", "LINE_BASE", "LINE"))
 
 
 def kernel_state(state: tuple[int, int, int]) -> tuple:

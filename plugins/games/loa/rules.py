@@ -178,11 +178,14 @@ def _line_tables() -> tuple[tuple[int, ...], ...]:
     """Tables of the 46 lines (8 ranks, 8 files, 15 diagonals each way) for counting moves per line.
 
     A line's pieces are gathered into a compact pattern (bit i = the line's i-th square) by
-    `((x & mask) * multiplier >> shift) & width`: a rank is a shift; a diagonal times the
-    a-file collects one bit per file in the top byte, and a file times the long diagonal does
-    the same rank by rank, with no carries since every partial product is a distinct power of
-    two (the "kindergarten bitboard" trick, Chess Programming Wiki). MOVE_COUNT[base + (own
-    pattern << length | enemy pattern)] is the number of moves the owner has along the line.
+    `((x & mask) >> shift) * multiplier >> 56 & width`: a rank is shifted down to bit 0 and
+    then to the top byte; a diagonal, shifted so it starts on the a-file, times the a-file
+    collects one bit per file in the top byte, and a file, shifted to the a-file, times the
+    long diagonal does the same rank by rank, with no carries since every partial product is a distinct power of
+    two (the "kindergarten bitboard" trick, Chess Programming Wiki). Every product bit read
+    lies below bit 64, so 64-bit (compiled) arithmetic gives the same patterns. MOVE_COUNT[base + (own
+    pattern << length | enemy pattern)] is the number of moves the owner has along the line,
+    CAPTURE_COUNT at the same index how many of them capture.
     AFFECTED[move] are the 7 lines through the move's two squares.
     """
     squares = [[r * 8 + f for f in range(8)] for r in range(8)] + [[r * 8 + f for r in range(8)] for f in range(8)]
@@ -192,20 +195,21 @@ def _line_tables() -> tuple[tuple[int, ...], ...]:
     for line in squares:
         mask.append(_bits(line))
         if len({s // 8 for s in line}) == 1:
-            multiplier.append(1)
+            multiplier.append(1 << 56)
             shift.append(line[0])
         elif len({s % 8 for s in line}) == 1:
             multiplier.append(0x8040201008040201)
-            shift.append(56 + line[0] % 8)
+            shift.append(line[0] % 8)
         else:
             multiplier.append(FILE_A)
-            shift.append(56 + min(s % 8 for s in line))
+            shift.append(min(s % 8 for s in line))
         width.append((1 << len(line)) - 1)
         length.append(len(line))
         base.append(sum(1 << 2 * n for n in range(len(line))))
-    counts = []
+    counts, captures = [], []
     for n in range(9):
         block = [0] * (1 << 2 * n)
+        taking = [0] * (1 << 2 * n)
         for own in range(1 << n):
             for enemy in range(1 << n):
                 if own & enemy:
@@ -218,7 +222,9 @@ def _line_tables() -> tuple[tuple[int, ...], ...]:
                             if 0 <= j < n and not own >> j & 1 and not any(
                                     enemy >> k & 1 for k in range(min(i, j) + 1, max(i, j))):
                                 block[own << n | enemy] += 1
+                                taking[own << n | enemy] += enemy >> j & 1
         counts += block
+        captures += taking
     lines_of = [[i for i, line in enumerate(squares) if s in line] for s in range(64)]
     affected = []
     for move in range(64 * 64):
@@ -226,10 +232,10 @@ def _line_tables() -> tuple[tuple[int, ...], ...]:
         through = sorted(set(lines_of[frm]) | set(lines_of[to]))
         affected.append(tuple(through) if len(through) == 7 else (through[0],) * 7)  # from == to: never a move
     return (tuple(mask), tuple(multiplier), tuple(shift), tuple(width), tuple(length), tuple(base),
-            tuple(counts), tuple(affected))
+            tuple(counts), tuple(captures), tuple(affected))
 
 
-(LINE_MASK, LINE_MULTIPLIER, LINE_SHIFT, LINE_WIDTH, LINE_LENGTH, LINE_BASE, MOVE_COUNT,
+(LINE_MASK, LINE_MULTIPLIER, LINE_SHIFT, LINE_WIDTH, LINE_LENGTH, LINE_BASE, MOVE_COUNT, CAPTURE_COUNT,
  AFFECTED) = _line_tables()
 N_LINES = 46
 #: Per line, the six figures above as one tuple: one lookup instead of six in the hottest loop.
@@ -239,8 +245,8 @@ LINE = tuple(zip(LINE_MASK, LINE_MULTIPLIER, LINE_SHIFT, LINE_WIDTH, LINE_LENGTH
 def line_moves(line: int, own: int, enemy: int) -> int:
     """The number of moves the owner of `own` has along `line` (a table lookup on its pattern)."""
     mask, multiplier, shift, width = LINE_MASK[line], LINE_MULTIPLIER[line], LINE_SHIFT[line], LINE_WIDTH[line]
-    return MOVE_COUNT[LINE_BASE[line] + ((((own & mask) * multiplier >> shift) & width) << LINE_LENGTH[line]
-                                         | (((enemy & mask) * multiplier >> shift) & width))]
+    return MOVE_COUNT[LINE_BASE[line] + ((((own & mask) >> shift) * multiplier >> 56 & width) << LINE_LENGTH[line]
+                                         | (((enemy & mask) >> shift) * multiplier >> 56 & width))]
 
 
 def perft(own: int, enemy: int, depth: int) -> int:
@@ -286,8 +292,8 @@ def _perft2(own: int, enemy: int) -> int:
     everywhere = sum(here)
     total = 0
     for m in moves:
-        to = 1 << (m & 63)
-        after = own ^ (1 << (m >> 6)) ^ to
+        to = SQUARE_BIT[m & 63]
+        after = own ^ SQUARE_BIT[m >> 6] ^ to
         if is_connected(after):
             continue
         remaining = enemy
@@ -298,7 +304,7 @@ def _perft2(own: int, enemy: int) -> int:
         replies = everywhere
         for line in AFFECTED[m]:  # line_moves inlined: the call cost a quarter of the time
             mask, multiplier, shift, width, length, base = LINE[line]
-            replies += MOVE_COUNT[base + ((((remaining & mask) * multiplier >> shift) & width) << length
-                                          | (((after & mask) * multiplier >> shift) & width))] - here[line]
+            replies += MOVE_COUNT[base + ((((remaining & mask) >> shift) * multiplier >> 56 & width) << length
+                                          | (((after & mask) >> shift) * multiplier >> 56 & width))] - here[line]
         total += replies or 1
     return total

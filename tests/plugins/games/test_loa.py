@@ -9,7 +9,7 @@ from framework.perft import generic_perft
 from framework.protocols import WIN_SCORE
 from plugins.games.loa.game import SCRAMBLED_START, STANDARD_START, LinesOfAction
 from plugins.games.loa.heuristics import (ConcentrationHeuristic, GroupsHeuristic, MobilityHeuristic,
-                                          count_groups, euler_number)
+                                          count_groups, euler_number, mobility_balance)
 from plugins.games.loa.rules import N_LINES, PASS, generate_moves, is_connected, line_moves
 
 from tests.plugins.games.test_loa_conformance import MIDGAME_POSITIONS
@@ -201,6 +201,9 @@ def test_the_fast_perft_agrees_with_the_generic_one_round_passes_and_connections
 
 
 def test_move_counts_per_line_add_up_to_the_generated_moves():
+    def weighted(own, enemy):  # moves, captures counting double
+        return sum(1 + (enemy >> (m & 63) & 1) for m in generate_moves(own, enemy))
+
     rng = random.Random(7)
     for _ in range(50):
         state = GAME.initial_state()
@@ -211,3 +214,4 @@ def test_move_counts_per_line_add_up_to_the_generated_moves():
         black, white, _ = state
         for own, enemy in ((black, white), (white, black)):
             assert sum(line_moves(line, own, enemy) for line in range(N_LINES)) == len(generate_moves(own, enemy))
+        assert mobility_balance(black, white) == weighted(black, white) - weighted(white, black)

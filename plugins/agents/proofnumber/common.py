@@ -1,0 +1,183 @@
+"""What the proof-number solvers share: the binary target, leaf evaluation, the budget, the
+three-valued answer built from binary searches, and the agent that plays proven moves.
+
+A proof-number search answers a *binary* question: "can the `prover` force a win from this
+state?" (Allis 1994, "Searching for Solutions in Games and Artificial Intelligence", ch. 3).
+A draw counts as a failure for the prover, so a disproof alone does not tell a loss from a
+draw; `solve_three_valued` runs a second search for the other side when it must (see there).
+
+Node convention (the DESIGN definition "a state visited by a search", applied to searches
+that generate all children at once): every state a search *generates* counts one node, the
+root included, each time it is generated. Tree searches (pns, pn2) generate each state of
+their tree once, so their count is the number of tree nodes they created; depth-first
+searches (dfpn) count again each time they re-expand a state, and PN² counts its
+second-level trees too. A node budget is checked *before* an expansion against the number
+of children it would create, so it is never exceeded; the clock is read before every
+expansion, so a time budget is overshot by at most one expansion.
+
+Repetitions: a state that repeats one on the current path is scored a draw (so never a
+proof for the prover). A proof for the prover never rests on such a leaf, so proofs are
+path-independent and safe to share through a transposition table; a disproof that rests
+on one is path-dependent (the graph-history-interaction problem, Palay 1983) and is never
+stored as final.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable
+
+from framework.errors import ConfigError
+from framework.protocols import Budget, Decision, Game, Move, Proof, SearchStats, SolveResult, State
+from framework.search import SearchAborted, SearchLimits, Stopwatch
+
+#: An "infinite" proof or disproof number: larger than any sum of real ones, still an int.
+INF = 1 << 48
+
+
+def state_key(game: Game) -> Callable[[State], Hashable]:
+    """The game's fast `hash_key` when it has one, else the (hashable) state itself."""
+    return getattr(game, "hash_key", None) or (lambda state: state)
+
+
+def leaf_numbers(game: Game, state: State, prover: int) -> tuple[int, int, bool]:
+    """(proof, disproof, drawn) of a newly generated state, from the prover's side.
+
+    Terminal states are proved (the prover won) or disproved (lost or drawn). Other
+    states get the mobility initialisation of Winands, Uiterwijk & van den Herik
+    ("PDS-PN: A New Proof-Number Search Algorithm", CG 2002, §2, after Allis 1994): at an
+    OR node (the prover to move) proof 1 and disproof the number of legal moves; at an
+    AND node the converse. `drawn` says a drawn terminal was seen (see `solve_three_valued`).
+    """
+    if game.is_terminal(state):
+        result = game.returns(state)[prover]
+        if result > 0:
+            return 0, INF, False
+        return INF, 0, result == 0
+    mobility = len(game.legal_moves(state))
+    if game.to_move(state) == prover:
+        return 1, mobility, False
+    return mobility, 1, False
+
+
+class Spend:
+    """Nodes generated so far in one decision, checked against its limits before each expansion."""
+
+    __slots__ = ("limits", "nodes")
+
+    def __init__(self, limits: SearchLimits) -> None:
+        self.limits = limits
+        self.nodes = 0
+
+    def charge(self, children: int) -> None:
+        """Account for an expansion that generates `children` states, or raise SearchAborted first."""
+        if self.nodes + children > self.limits.node_limit or time.perf_counter() >= self.limits.deadline:
+            raise SearchAborted
+        self.nodes += children
+
+
+@dataclass
+class BinaryResult:
+    """The answer of one binary search: proved (True), disproved (False) or unknown (None).
+
+    `move` is the root move that proves (at an OR root) or disproves (at an AND root) it;
+    unsolved, it is the search's most promising root move. `drawn` says a drawn leaf was seen.
+    """
+
+    proved: bool | None
+    move: Move | None
+    drawn: bool
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+#: A binary search: (game, state, prover, spend) -> BinaryResult. Each solver module provides one.
+BinarySearch = Callable[[Game, State, int, Spend], BinaryResult]
+
+
+def solve_three_valued(search: BinarySearch, game: Game, state: State, budget: Budget) -> SolveResult:
+    """Win, loss or draw for the side to move, from one or two binary searches sharing the budget.
+
+    First "the mover wins?". Proved: WIN. Disproved with no drawn leaf anywhere in the search:
+    every leaf of the disproof is a loss, so the disproof is a proof of LOSS and no second
+    search is needed (games without draws pay for one search only). Otherwise a second search
+    asks "the opponent wins?": proved is LOSS, disproved is DRAW (its disproving root move is a
+    drawing move). A budget that runs out gives UNKNOWN. The move is the winning move for WIN,
+    a drawing move for DRAW, None for LOSS, and the first search's most promising move for UNKNOWN.
+    """
+    watch = Stopwatch()
+    spend = Spend(SearchLimits.start(budget))
+    mover = game.to_move(state)
+    if game.is_terminal(state):
+        result = game.returns(state)[mover]
+        value = Proof.WIN if result > 0 else Proof.LOSS if result < 0 else Proof.DRAW
+        return SolveResult(value, None, SearchStats(nodes=1, wall_time=watch.wall(), cpu_time=watch.cpu()))
+    first = search(game, state, mover, spend)
+    extra: dict[str, Any] = {"searches": 1, **first.extra}
+    if first.proved is True:
+        value, move = Proof.WIN, first.move
+    elif first.proved is None:
+        value, move = Proof.UNKNOWN, first.move
+    elif not first.drawn:
+        value, move = Proof.LOSS, None
+    else:
+        second = search(game, state, 1 - mover, spend)
+        extra = {"searches": 2, **second.extra, "first_search": first.extra}
+        if second.proved is True:
+            value, move = Proof.LOSS, None
+        elif second.proved is False:
+            value, move = Proof.DRAW, second.move
+        else:
+            value, move = Proof.UNKNOWN, first.move
+    extra["proof"] = value.value
+    return SolveResult(value, move, SearchStats(nodes=spend.nodes, wall_time=watch.wall(), cpu_time=watch.cpu(),
+                                                extra=extra))
+
+
+def split_budget(budget: Budget, share: float) -> Budget:
+    """The part of a decision's budget the solver may use before the fallback agent moves."""
+    return Budget(time=None if budget.time is None else budget.time * share,
+                  nodes=None if budget.nodes is None else max(1, int(budget.nodes * share)))
+
+
+def remaining_budget(budget: Budget, nodes_used: int, seconds_used: float) -> Budget:
+    """What is left of `budget` after the solver spent `nodes_used` and `seconds_used`."""
+    return Budget(time=None if budget.time is None else max(budget.time - seconds_used, 1e-3),
+                  nodes=None if budget.nodes is None else max(1, budget.nodes - nodes_used))
+
+
+class ProofNumberAgent:
+    """Plays a proven winning (or, in a proven draw, drawing) move; otherwise asks the fallback agent.
+
+    The solver gets `solve_share` of each decision's budget; the fallback agent (any registered
+    agent, named by the `fallback` parameter and built by the registry) gets what is left. With
+    no fallback the solver's most promising root move is played.
+    """
+
+    search: BinarySearch
+
+    def __init__(self, game: Game, seed: int = 0, fallback: Any = None, solve_share: float = 0.5) -> None:
+        if not 0 < solve_share <= 1:
+            raise ConfigError(f"solve_share must be in (0, 1], got {solve_share!r}")
+        self.fallback = fallback
+        self.solve_share = solve_share
+
+    def solve(self, game: Game, state: State, budget: Budget) -> SolveResult:
+        return solve_three_valued(self.search, game, state, budget)
+
+    def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
+        watch = Stopwatch()
+        solved = self.solve(game, state, split_budget(budget, self.solve_share))
+        extra = dict(solved.stats.extra)
+        if solved.value in (Proof.WIN, Proof.DRAW) or self.fallback is None:
+            move = solved.move if solved.move is not None else game.legal_moves(state)[0]
+            score = {Proof.WIN: 1.0, Proof.DRAW: 0.0, Proof.LOSS: -1.0}.get(solved.value)
+            return Decision(move, SearchStats(nodes=solved.stats.nodes, score=score, pv=(move,),
+                                              wall_time=watch.wall(), cpu_time=watch.cpu(), extra=extra))
+        rest = remaining_budget(budget, solved.stats.nodes, watch.wall())
+        decision = self.fallback.select_move(game, state, rest)
+        fb = decision.stats
+        extra.update(solver_nodes=solved.stats.nodes, fallback_nodes=fb.nodes, fallback_extra=dict(fb.extra))
+        return Decision(decision.move, SearchStats(nodes=solved.stats.nodes + fb.nodes, depth=fb.depth,
+                                                   score=fb.score, pv=fb.pv, wall_time=watch.wall(),
+                                                   cpu_time=watch.cpu(), extra=extra))

@@ -1,0 +1,245 @@
+"""Proof-number search (Allis 1994) and its two-level form PN² (Breuker 1998).
+
+PN search: L. V. Allis, "Searching for Solutions in Games and Artificial Intelligence",
+PhD thesis, Maastricht 1994, ch. 3 (also Allis, van der Meulen & van den Herik, "Proof-Number
+Search", Artificial Intelligence 66, 1994). The tree is kept in memory; each iteration walks
+from the *current node* to the most-proving node (at OR nodes the child of least proof number,
+at AND nodes the child of least disproof number, the first in move order on ties), expands it,
+evaluates every child (`common.leaf_numbers`: mobility initialisation) and updates the
+ancestors until a node's numbers do not change; that node becomes the current node, which is
+Allis' enhancement and selects exactly the same most-proving nodes as restarting at the root.
+
+PN²: D. M. Breuker, "Memory versus Search in Games", PhD thesis, Maastricht 1998, ch. 4
+(Breuker, Uiterwijk & van den Herik, "The PN²-search algorithm", Advances in Computer Games 9,
+2001). The first-level tree expands its most-proving node by running a second PN search from
+it, limited to as many nodes as the first-level tree holds; the children of the second-level
+root, with their numbers, join the first-level tree and the rest is discarded.
+
+The tree is stored as parallel lists indexed by node id (children of a node are contiguous),
+plain ints so the same layout can move to numba later. Proved and path-independently disproved
+nodes go into a transposition table (key -> proved?) shared by both levels of PN², so a state
+reached again by another path is evaluated as solved. A tree never holds more than
+`tree_limit` nodes: reaching it stops the search with the answer unknown.
+"""
+
+from __future__ import annotations
+
+from typing import Hashable
+
+from framework.errors import ConfigError
+from framework.protocols import Game, State
+from framework.search import SearchAborted
+from plugins.agents.proofnumber.common import INF, BinaryResult, ProofNumberAgent, Spend, leaf_numbers, state_key
+
+
+class TreeFull(Exception):
+    """Internal control flow: the tree reached its node limit."""
+
+
+class ProofTree:
+    """One PN search tree for the binary question "does `prover` win from `root`?"."""
+
+    def __init__(self, game: Game, root: State, prover: int, spend: Spend, table: dict[Hashable, bool],
+                 tree_limit: int, path: frozenset = frozenset(), count_root: bool = True) -> None:
+        self.game, self.prover, self.spend, self.table = game, prover, spend, table
+        self.tree_limit = tree_limit
+        self.key = state_key(game)
+        self.path = path          # keys of the states above the root (PN²'s first-level path)
+        self.drawn = False
+        rk = self.key(root)
+        if count_root:
+            spend.charge(1)
+        if rk in table:
+            pn, dn = (0, INF) if table[rk] else (INF, 0)
+        else:
+            pn, dn, self.drawn = leaf_numbers(game, root, prover)
+        self.states, self.keys, self.moves = [root], [rk], [None]
+        self.parent, self.first, self.count = [-1], [0], [0]      # count 0: not expanded
+        self.pn, self.dn, self.ghi = [pn], [dn], [False]
+        self.is_or = [game.to_move(root) == prover]
+
+    # -- the PN loop -------------------------------------------------------------
+
+    def run(self, expand=None) -> bool | None:
+        """Search until the root is solved (True/False); budget or tree limit raise SearchAborted/TreeFull."""
+        expand = expand or self.expand
+        current = 0
+        while self.pn[0] and self.dn[0]:
+            node = self.select(current)
+            expand(node)
+            current = self.update(node)
+        return self.pn[0] == 0
+
+    def select(self, node: int) -> int:
+        pn, dn, first, count, is_or = self.pn, self.dn, self.first, self.count, self.is_or
+        while count[node]:
+            lo, hi = first[node], first[node] + count[node]
+            numbers = pn if is_or[node] else dn
+            best = lo
+            for child in range(lo + 1, hi):
+                if numbers[child] < numbers[best]:
+                    best = child
+            node = best
+        return node
+
+    def path_keys(self, node: int) -> set:
+        keys, parent = set(self.path), self.parent
+        while node >= 0:
+            keys.add(self.keys[node])
+            node = parent[node]
+        return keys
+
+    def expand(self, node: int) -> None:
+        """Generate and evaluate every child of `node` (one node each)."""
+        game, state = self.game, self.states[node]
+        moves = game.legal_moves(state)
+        if len(self.states) + len(moves) > self.tree_limit:
+            raise TreeFull
+        self.spend.charge(len(moves))
+        above = self.path_keys(node)
+        children = []
+        for move in moves:
+            child = game.apply(state, move)
+            key = self.key(child)
+            if key in above:                       # a repetition: a draw, never a proof for the prover
+                children.append((move, child, key, INF, 0, True))
+                self.drawn = True
+            elif key in self.table:
+                children.append((move, child, key, *((0, INF) if self.table[key] else (INF, 0)), False))
+            else:
+                pn, dn, drawn = leaf_numbers(game, child, self.prover)
+                self.drawn |= drawn
+                children.append((move, child, key, pn, dn, False))
+        self.attach(node, children)
+
+    def attach(self, node: int, children: list[tuple]) -> None:
+        """Append `children` (move, state, key, pn, dn, ghi) to the tree under `node`."""
+        self.first[node], self.count[node] = len(self.states), len(children)
+        prover, to_move = self.prover, self.game.to_move
+        for move, child, key, pn, dn, ghi in children:
+            self.states.append(child)
+            self.keys.append(key)
+            self.moves.append(move)
+            self.parent.append(node)
+            self.first.append(0)
+            self.count.append(0)
+            self.pn.append(pn)
+            self.dn.append(dn)
+            self.ghi.append(ghi)
+            self.is_or.append(to_move(child) == prover)
+
+    def update(self, node: int) -> int:
+        """Recompute ancestors of an expanded node; return the first one whose numbers did not change."""
+        pn, dn, ghi = self.pn, self.dn, self.ghi
+        while True:
+            lo, hi = self.first[node], self.first[node] + self.count[node]
+            if self.is_or[node]:
+                new_pn, new_dn = min(pn[lo:hi]), min(INF, sum(dn[lo:hi]))
+            else:
+                new_pn, new_dn = min(INF, sum(pn[lo:hi])), min(dn[lo:hi])
+            if new_pn == pn[node] and new_dn == dn[node]:
+                return node
+            pn[node], dn[node] = new_pn, new_dn
+            if new_pn == 0:
+                self.table[self.keys[node]] = True
+            elif new_dn == 0:
+                ghi[node] = any(ghi[lo:hi])
+                if not ghi[node]:
+                    self.table[self.keys[node]] = False
+            if node == 0:
+                return 0
+            node = self.parent[node]
+
+    def best_root_move(self):
+        """The proving (OR root) or disproving (AND root) move; unsolved, the most promising one."""
+        if not self.count[0]:
+            return None
+        return self.moves[self.select_child(0)]
+
+    def select_child(self, node: int) -> int:
+        lo, hi = self.first[node], self.first[node] + self.count[node]
+        solved = self.pn if self.pn[node] == 0 else self.dn if self.dn[node] == 0 else None
+        if solved is not None:
+            return next(c for c in range(lo, hi) if solved[c] == 0)
+        numbers = self.pn if self.is_or[node] else self.dn
+        return min(range(lo, hi), key=numbers.__getitem__)
+
+
+def _answer(tree: ProofTree, proved: bool | None, reason: str, extra: dict) -> BinaryResult:
+    extra = {"tree_nodes": len(tree.states), "stopped_by": reason, **extra}
+    return BinaryResult(proved, tree.best_root_move(), tree.drawn, extra)
+
+
+def pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
+    """Allis' PN search for "does `prover` win from `state`?"."""
+    tree = ProofTree(game, state, prover, spend, {}, tree_limit)
+    try:
+        return _answer(tree, tree.run(), "solved", {})
+    except SearchAborted:
+        return _answer(tree, None, "budget", {})
+    except TreeFull:
+        return _answer(tree, None, "tree_limit", {})
+
+
+def pn2_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
+    """Breuker's PN²: each first-level expansion is a second-level PN search as large as the first tree."""
+    table: dict[Hashable, bool] = {}
+    tree = ProofTree(game, state, prover, spend, table, tree_limit)
+    second_level = {"nodes": 0, "searches": 0}
+
+    def expand(node: int) -> None:
+        if len(tree.states) + len(game.legal_moves(tree.states[node])) > tree_limit:
+            raise TreeFull
+        before = spend.nodes
+        inner = ProofTree(game, tree.states[node], prover, spend, table, INF,
+                          path=frozenset(tree.path_keys(tree.parent[node])),
+                          count_root=False)
+        inner_limit = len(tree.states)
+        try:
+            inner.expand(0)
+            inner.update(0)
+            current = 0
+            while inner.pn[0] and inner.dn[0] and spend.nodes - before < inner_limit:
+                leaf = inner.select(current)
+                inner.expand(leaf)
+                current = inner.update(leaf)
+        finally:
+            tree.drawn |= inner.drawn
+            second_level["nodes"] += spend.nodes - before
+            second_level["searches"] += 1
+        lo, hi = inner.first[0], inner.first[0] + inner.count[0]
+        tree.attach(node, [(inner.moves[c], inner.states[c], inner.keys[c], inner.pn[c], inner.dn[c],
+                            inner.ghi[c]) for c in range(lo, hi)])
+
+    try:
+        proved, reason = tree.run(expand), "solved"
+    except SearchAborted:
+        proved, reason = None, "budget"
+    except TreeFull:
+        proved, reason = None, "tree_limit"
+    extra = {"second_level_nodes": second_level["nodes"], "second_level_searches": second_level["searches"]}
+    return _answer(tree, proved, reason, extra)
+
+
+class PNSAgent(ProofNumberAgent):
+    """Allis' proof-number search as a solver and agent (see the module docstring)."""
+
+    def __init__(self, game: Game, seed: int = 0, fallback=None, solve_share: float = 0.5,
+                 tree_limit: int = 1_000_000) -> None:
+        super().__init__(game, seed, fallback, solve_share)
+        if tree_limit < 2:
+            raise ConfigError(f"tree_limit must be at least 2 nodes, got {tree_limit!r}")
+        self.tree_limit = tree_limit
+
+    def search(self, game: Game, state: State, prover: int, spend: Spend) -> BinaryResult:
+        return pn_search(game, state, prover, spend, self.tree_limit)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(tree_limit={self.tree_limit}, fallback={self.fallback!r})"
+
+
+class PN2Agent(PNSAgent):
+    """Breuker's PN² as a solver and agent; `tree_limit` bounds the first-level tree."""
+
+    def search(self, game: Game, state: State, prover: int, spend: Spend) -> BinaryResult:
+        return pn2_search(game, state, prover, spend, self.tree_limit)

@@ -1,0 +1,157 @@
+"""Small games and a retrograde-analysis oracle for testing solvers on positions we can solve by brute force.
+
+`retrograde` is independent of every search agent: it labels each reachable state from the
+terminal states backwards (a state is a win if some move reaches a state lost for the
+opponent, a loss if every move reaches a state won by the opponent) until nothing changes;
+what is left is a draw (neither side can force a result; in cyclic games, endless play).
+"""
+
+from __future__ import annotations
+
+import random
+
+from framework.errors import MoveParseError
+
+
+class Subtraction:
+    """The misère subtraction game on heaps: take 1..k matches from one heap; taking the last match loses.
+
+    State: (heaps tuple, mover). The player to move in the empty position has won (the
+    opponent took the last match). Moves: (heap index, count).
+    """
+
+    name = "subtraction"
+    player_names = ("first", "second")
+
+    def __init__(self, heaps=(3, 5, 7), k=3):
+        self.heaps, self.k = tuple(heaps), k
+
+    def initial_state(self):
+        return (self.heaps, 0)
+
+    def to_move(self, state):
+        return state[1]
+
+    def legal_moves(self, state):
+        return [(i, n) for i, h in enumerate(state[0]) for n in range(1, min(h, self.k) + 1)]
+
+    def apply(self, state, move):
+        heaps = list(state[0])
+        heaps[move[0]] -= move[1]
+        return (tuple(heaps), 1 - state[1])
+
+    def is_terminal(self, state):
+        return not any(state[0])
+
+    def returns(self, state):
+        return (1.0, -1.0) if state[1] == 0 else (-1.0, 1.0)
+
+    def format_move(self, state, move):
+        return f"{move[0]}:{move[1]}"
+
+    def parse_move(self, state, text):
+        for move in self.legal_moves(state):
+            if self.format_move(state, move) == text.strip():
+                return move
+        raise MoveParseError(f"'{text}' is not a legal move")
+
+    def render(self, state):
+        return f"{state[0]} {self.player_names[state[1]]} to move"
+
+    def to_text(self, state):
+        return ",".join(map(str, state[0])) + f" {state[1]}"
+
+    def from_text(self, text):
+        heaps, mover = text.split()
+        return (tuple(int(h) for h in heaps.split(",")), int(mover))
+
+
+class GraphGame:
+    """Players alternately move a token along the edges of a directed graph (cycles allowed).
+
+    State: (vertex, mover). A vertex without edges ends the game with `outcome[vertex]`
+    for player 0 (+1, 0 or -1).
+    """
+
+    name = "graph"
+    player_names = ("zero", "one")
+    repetition_limit = 3  # positions can repeat: solvers must treat cycles
+
+    def __init__(self, edges, outcome, start=0):
+        self.edges, self.outcome, self.start = edges, outcome, start
+
+    def initial_state(self):
+        return (self.start, 0)
+
+    def to_move(self, state):
+        return state[1]
+
+    def legal_moves(self, state):
+        return list(self.edges.get(state[0], ()))
+
+    def apply(self, state, move):
+        return (move, 1 - state[1])
+
+    def is_terminal(self, state):
+        return not self.edges.get(state[0])
+
+    def returns(self, state):
+        v = float(self.outcome[state[0]])
+        return (v, -v)
+
+    def format_move(self, state, move):
+        return str(move)
+
+    parse_move = Subtraction.parse_move
+
+    def render(self, state):
+        return str(state)
+
+    def to_text(self, state):
+        return f"{state[0]} {state[1]}"
+
+    def from_text(self, text):
+        vertex, mover = text.split()
+        return (int(vertex), int(mover))
+
+
+def random_graph_game(rng: random.Random, vertices: int = 9) -> GraphGame:
+    """A random digraph with cycles; about a third of the vertices are terminal."""
+    edges, outcome = {}, {}
+    for v in range(vertices):
+        if v and rng.random() < 0.35:
+            outcome[v] = rng.choice((-1, 0, 1))
+        else:
+            edges[v] = rng.sample(range(vertices), rng.randint(1, 3))
+    return GraphGame(edges, outcome)
+
+
+def retrograde(game, start) -> dict:
+    """Value (+1 win, 0 draw, -1 loss) for the side to move of every state reachable from `start`."""
+    states, frontier = {start}, [start]
+    while frontier:
+        state = frontier.pop()
+        if game.is_terminal(state):
+            continue
+        for move in game.legal_moves(state):
+            child = game.apply(state, move)
+            if child not in states:
+                states.add(child)
+                frontier.append(child)
+    value = {}
+    for state in states:
+        if game.is_terminal(state):
+            r = game.returns(state)[game.to_move(state)]
+            value[state] = 1 if r > 0 else -1 if r < 0 else 0
+    changed = True
+    while changed:
+        changed = False
+        for state in states:
+            if state in value:
+                continue
+            children = [value.get(game.apply(state, m)) for m in game.legal_moves(state)]
+            if -1 in children:
+                value[state], changed = 1, True
+            elif all(c == 1 for c in children):
+                value[state], changed = -1, True
+    return {state: value.get(state, 0) for state in states}

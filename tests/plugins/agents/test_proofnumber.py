@@ -1,0 +1,148 @@
+"""Proof-number solvers (pns, pn2, dfpn) against brute-force values, exact node counts and budgets."""
+
+import random
+
+import pytest
+
+from framework import Budget, ConfigError
+from framework.protocols import UNLIMITED, Proof
+from plugins.agents.proofnumber.dfpn import DFPNAgent
+from plugins.agents.proofnumber.pns import PN2Agent, PNSAgent
+from plugins.games.tictactoe import TicTacToe
+from tests.plugins.agents.small_games import GraphGame, Subtraction, random_graph_game, retrograde
+
+SOLVERS = [PNSAgent, PN2Agent, DFPNAgent]
+PROOF = {1: Proof.WIN, 0: Proof.DRAW, -1: Proof.LOSS}
+TTT = TicTacToe()
+
+
+def check_answer(game, state, result, oracle):
+    """The solver's value is the oracle's, and its move achieves that value."""
+    assert result.value == PROOF[oracle[state]], game.to_text(state)
+    if game.is_terminal(state) or result.value is Proof.LOSS:
+        assert result.move is None
+    elif result.value is Proof.WIN:
+        assert oracle[game.apply(state, result.move)] == -1
+    elif result.value is Proof.DRAW:
+        assert oracle[game.apply(state, result.move)] == 0
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_tictactoe_from_the_empty_board_is_a_draw_and_the_move_given_keeps_it(solver):
+    state = TTT.initial_state()
+    result = solver(TTT).solve(TTT, state, UNLIMITED)
+    check_answer(TTT, state, result, retrograde(TTT, state))
+    assert result.stats.extra["searches"] == 2  # "X wins?" disproved, then "O wins?" disproved
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_tictactoe_values_of_random_positions_match_retrograde_analysis(solver):
+    oracle = retrograde(TTT, TTT.initial_state())
+    positions = sorted((s for s in oracle if not TTT.is_terminal(s)), key=TTT.hash_key)
+    for state in random.Random(7).sample(positions, 80):
+        check_answer(TTT, state, solver(TTT).solve(TTT, state, UNLIMITED), oracle)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_every_misere_subtraction_position_up_to_heaps_3_4_5_is_solved_as_brute_force_says(solver):
+    game = Subtraction((3, 4, 5), k=3)
+    oracle = retrograde(game, game.initial_state())
+    for state in sorted(oracle):
+        check_answer(game, state, solver(game).solve(game, state, UNLIMITED), oracle)
+
+
+def test_single_heap_misere_subtraction_is_lost_exactly_when_the_heap_is_1_mod_k_plus_1():
+    """Closed-form theory: with one heap of n and takes of 1..k, the mover loses iff n = 1 (mod k + 1)."""
+    for k in (2, 3, 4):
+        for n in range(1, 14):
+            game = Subtraction((n,), k)
+            for solver in SOLVERS:
+                value = solver(game).solve(game, game.initial_state(), UNLIMITED).value
+                assert value is (Proof.LOSS if n % (k + 1) == 1 else Proof.WIN), (k, n, solver)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_cyclic_games_with_draws_match_retrograde_analysis_from_every_vertex(solver):
+    """Repetitions are draws on the path; transpositions through cycles must not leak wrong disproofs."""
+    rng = random.Random(11)
+    for _ in range(40):
+        game = random_graph_game(rng)
+        for vertex in range(9):
+            for mover in (0, 1):
+                state = (vertex, mover)
+                oracle = retrograde(game, state)
+                check_answer(game, state, solver(game).solve(game, state, UNLIMITED), oracle)
+
+
+# A tree where mobility initialisation matters: A -> B (two replies) or C (one reply, a win).
+#   A: prover (player 0) to move; B -> b1 (win) | b2 -> b21 (win); C -> c1 (win).
+SMALL = GraphGame({0: [1, 2], 1: [3, 4], 4: [5], 2: [6]}, {3: 1, 5: 1, 6: 1})
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_mobility_initialisation_proves_the_small_tree_in_4_nodes_through_the_narrow_branch(solver):
+    # root A, its children B (proof 2: two replies) and C (proof 1), then C's only child c1: 4 nodes.
+    # With uniform (1, 1) leaves B would be expanded first and cost at least 6 nodes.
+    result = solver(SMALL).solve(SMALL, SMALL.initial_state(), UNLIMITED)
+    assert result.value is Proof.WIN and result.move == 2
+    assert result.stats.nodes == 4
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_the_thesis_position_is_lost_for_o_in_17_nodes_with_one_search(solver):
+    # root + 4 O moves + 3 X replies to each, one of which completes X's line: 1 + 4 + 12 = 17.
+    # Every leaf is an X win, so the disproof of "O wins" is a proof of the loss: no second search.
+    state = TTT.from_text("XXO/.X./O.. o")
+    result = solver(TTT).solve(TTT, state, UNLIMITED)
+    assert result.value is Proof.LOSS and result.stats.nodes == 17
+    assert result.stats.extra["searches"] == 1
+
+
+def test_node_counts_on_the_empty_board_are_fixed_and_pn_tree_counts_equal_tree_sizes():
+    counts = {solver.__name__: solver(TTT).solve(TTT, TTT.initial_state(), UNLIMITED).stats.nodes
+              for solver in SOLVERS}
+    assert counts == {"PNSAgent": 8307, "PN2Agent": 7065, "DFPNAgent": 14225}
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("limit", [1, 9, 10, 100, 1000])
+def test_a_node_budget_is_never_exceeded(solver, limit):
+    result = solver(TTT).solve(TTT, TTT.initial_state(), Budget(nodes=limit))
+    assert result.value is Proof.UNKNOWN and result.stats.nodes <= limit
+    assert result.stats.nodes > limit - 10  # stopped at the expansion that would not fit
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_a_time_budget_is_kept_within_ten_percent(solver):
+    game = Subtraction((40, 40, 40), k=3)
+    result = solver(game).solve(game, game.initial_state(), Budget(time=0.3))
+    assert result.value is Proof.UNKNOWN
+    assert 0.3 * 0.9 <= result.stats.wall_time <= 0.3 * 1.1
+
+
+def test_pns_stops_at_its_tree_limit_with_the_answer_unknown():
+    result = PNSAgent(TTT, tree_limit=50).solve(TTT, TTT.initial_state(), UNLIMITED)
+    assert result.value is Proof.UNKNOWN
+    assert result.stats.extra["stopped_by"] == "tree_limit" and result.stats.extra["tree_nodes"] <= 50
+
+
+def test_dfpn_solves_with_a_tiny_table_by_searching_again():
+    state = TTT.from_text("X../.O./... x")
+    small = DFPNAgent(TTT, tt_size=16).solve(TTT, state, UNLIMITED)
+    large = DFPNAgent(TTT).solve(TTT, state, UNLIMITED)
+    assert small.value is large.value is Proof.DRAW
+    assert small.stats.nodes > large.stats.nodes
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"solve_share": 0.0}, "solve_share must be in (0, 1], got 0.0"),
+    ({"tree_limit": 1}, "tree_limit must be at least 2 nodes, got 1"),
+])
+def test_bad_parameters_are_rejected(params, message):
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        PNSAgent(TTT, **params)
+
+
+def test_dfpn_rejects_an_empty_table():
+    with pytest.raises(ConfigError, match="tt_size must be at least 1 entry, got 0"):
+        DFPNAgent(TTT, tt_size=0)
