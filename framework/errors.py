@@ -27,3 +27,7 @@ class MoveParseError(PlygroundError, ValueError):
 
 class IllegalMoveError(PlygroundError, ValueError):
     """An agent returned a move that is not among the legal moves."""
+
+
+class WorkerError(PlygroundError, RuntimeError):
+    """A task failed in a worker for a reason other than an agent's misbehaviour (which is a forfeit)."""

@@ -1,0 +1,1 @@
+"""Analysis of stored results: ratings, pair statistics, standings, plots and reports."""

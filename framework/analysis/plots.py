@@ -1,0 +1,58 @@
+"""PNG plots of a tournament with matplotlib's Agg backend (no display needed, safe in workers and CI)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+
+def crosstable_heatmap(scores: pd.DataFrame, path: Path) -> Path:
+    """Score fraction of each row participant against each column participant."""
+    n = len(scores)
+    fig, ax = plt.subplots(figsize=(1.2 * n + 2.5, 1.0 * n + 1.5))
+    image = ax.imshow(scores.to_numpy(dtype=float), cmap="RdYlGn", vmin=0, vmax=1)
+    ax.set_xticks(range(n), scores.columns, rotation=45, ha="right")
+    ax.set_yticks(range(n), scores.index)
+    for i in range(n):
+        for j in range(n):
+            value = scores.iat[i, j]
+            if not np.isnan(value):
+                ax.text(j, i, f"{100 * value:.0f}%", ha="center", va="center", fontsize=9)
+    ax.set_title("Score of row against column")
+    fig.colorbar(image, ax=ax, fraction=0.046)
+    return _save(fig, path)
+
+
+def rating_bars(standings: pd.DataFrame, path: Path) -> Path:
+    """Elo per participant (field mean 0) with 95% confidence intervals as error bars."""
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(standings) + 2), 3.5))
+    ax.bar(standings["participant"], standings["elo"], yerr=standings["elo_ci95"], capsize=4, color="#4c72b0")
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_ylabel("Elo (field mean 0), 95% CI")
+    ax.tick_params(axis="x", rotation=45)
+    return _save(fig, path)
+
+
+def nodes_per_move(moves: pd.DataFrame, path: Path) -> Path:
+    """Distribution of nodes per move for each participant (log scale)."""
+    groups = [(pid, group["nodes"].clip(lower=1).to_numpy()) for pid, group in moves.groupby("participant")]
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(groups) + 2), 3.5))
+    if groups:
+        ax.boxplot([g for _, g in groups], tick_labels=[pid for pid, _ in groups])
+    ax.set_yscale("log")
+    ax.set_ylabel("nodes per move")
+    ax.tick_params(axis="x", rotation=45)
+    return _save(fig, path)
+
+
+def _save(fig: plt.Figure, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

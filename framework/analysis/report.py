@@ -1,0 +1,100 @@
+"""The tournament report: terminal tables, and a Markdown file with PNG plots in the results folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from framework.analysis import plots
+from framework.tournament.tables import Results
+
+REPORT = "report.md"
+
+
+def _fmt(table: pd.DataFrame) -> pd.DataFrame:
+    return table.round(1)
+
+
+def terminal_summary(results: Results) -> str:
+    """Standings and crosstable as plain-text tables."""
+    standings = _fmt(results.standings())
+    lines = [f"{results.config['name']}: {len(results.games)} games of {results.config['game']}",
+             "", "Standings (Elo: Bradley-Terry fit, field mean 0, ± 95% CI)",
+             standings.to_string(index=False), "", "Crosstable (W-D-L of row against column)",
+             results.crosstable().to_string()]
+    if standings.attrs.get("elo_prior_draws"):
+        lines.insert(3, "(a participant is unbeaten, so one virtual draw per pairing keeps the Elo finite)")
+    return "\n".join(lines)
+
+
+def _markdown(table: pd.DataFrame, index: bool = False) -> str:
+    return _fmt(table).to_markdown(index=index) if len(table) else "(none)"
+
+
+def write_report(results: Results, folder: Path | None = None) -> Path:
+    """Write report.md, the PNG plots and every table as CSV into `folder` (default: the results folder)."""
+    folder = Path(folder or results.folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    standings = results.standings()
+    plots.crosstable_heatmap(results.crosstable_scores(), folder / "crosstable.png")
+    plots.rating_bars(standings, folder / "ratings.png")
+    plots.nodes_per_move(results.moves, folder / "nodes_per_move.png")
+    config = results.config
+    participants = pd.DataFrame([{"participant": p["id"], "agent": p["agent"],
+                                  "params": ", ".join(f"{k}={v}" for k, v in p["params"].items() if v is not None),
+                                  "budget": ", ".join(f"{k}={v}" for k, v in p["budget"].items() if v is not None)}
+                                 for p in config["participants"]])
+    prior = standings.attrs.get("elo_prior_draws")
+    text = f"""# {config['name']}
+
+{len(results.games)} games of {config['game']}, {config['format']}, {config['games_per_pairing']} games per pairing
+in colour-swapped pairs, seed {config['seed']}.
+
+## Participants
+
+{_markdown(participants)}
+
+## Standings
+
+Elo from a Bradley-Terry maximum-likelihood fit (draws count half), shifted so the field averages 0;
+`elo_ci95` is the half-width of the 95% confidence interval.{' One virtual draw per pairing was added because a participant is unbeaten.' if prior else ''}
+
+{_markdown(standings)}
+
+![ratings](ratings.png)
+
+## Crosstable
+
+W-D-L of the row participant against the column participant.
+
+{_markdown(results.crosstable(), index=True)}
+
+![crosstable](crosstable.png)
+
+## Game pairs (pentanomial)
+
+Ptnml(0-2) counts colour-swapped pairs by the row participant's pair score [0, 0.5, 1, 1.5, 2].
+
+{_markdown(results.pairs())}
+
+## Terminations
+
+{_markdown(results.terminations())}
+
+Forfeits:
+
+{_markdown(results.forfeits())}
+
+## Search statistics
+
+{_markdown(results.search_stats())}
+
+![nodes per move](nodes_per_move.png)
+
+Plugin versions: {', '.join(f'{k}: {v}' for k, v in results.meta.get('plugin_versions', {}).items())}.
+"""
+    path = folder / REPORT
+    path.write_text(text, encoding="utf-8")
+    results.export(folder / "tables")
+    return path

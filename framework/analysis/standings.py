@@ -1,0 +1,124 @@
+"""Tables over a tournament's games and moves: standings, crosstable, pairs, terminations, search statistics.
+
+Every function takes the `games` / `moves` DataFrames of framework.tournament.tables and
+returns a new DataFrame; a row is always labelled with the participant it describes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from framework.analysis.pairs import pair_stats, pentanomial
+from framework.analysis.ratings import fit_elo
+
+
+def _long(games: pd.DataFrame) -> pd.DataFrame:
+    """One row per participant per game: who, against whom, as which colour, and the points scored."""
+    first = pd.DataFrame({"participant": games["first"], "opponent": games["second"], "colour": 0,
+                          "points": games["score_first"], "key": games["key"]})
+    second = pd.DataFrame({"participant": games["second"], "opponent": games["first"], "colour": 1,
+                           "points": 1.0 - games["score_first"], "key": games["key"]})
+    return pd.concat([first, second], ignore_index=True)
+
+
+def _wdl(points: pd.Series) -> tuple[int, int, int]:
+    return int((points == 1).sum()), int((points == 0.5).sum()), int((points == 0).sum())
+
+
+def standings(games: pd.DataFrame, ids: list[str]) -> pd.DataFrame:
+    """Games, W/D/L, score %, results by colour and Elo (field mean 0) with its 95% interval."""
+    long = _long(games)
+    index = {pid: i for i, pid in enumerate(ids)}
+    points = np.zeros((len(ids), len(ids)))
+    played = np.zeros((len(ids), len(ids)))
+    for row in long.itertuples():
+        points[index[row.participant], index[row.opponent]] += row.points
+        played[index[row.participant], index[row.opponent]] += 1
+    fit = fit_elo(ids, points, played) if len(games) else None
+    rows = []
+    for i, pid in enumerate(ids):
+        mine = long[long["participant"] == pid]
+        w, d, l = _wdl(mine["points"])
+        fw, fd, fl = _wdl(mine[mine["colour"] == 0]["points"])
+        sw, sd, sl = _wdl(mine[mine["colour"] == 1]["points"])
+        n = len(mine)
+        rows.append({"participant": pid, "games": n, "wins": w, "draws": d, "losses": l,
+                     "points": float(mine["points"].sum()), "score_pct": 100 * mine["points"].mean() if n else np.nan,
+                     "first_wdl": f"{fw}-{fd}-{fl}", "second_wdl": f"{sw}-{sd}-{sl}",
+                     "elo": fit.elo[i] if fit else np.nan, "elo_ci95": fit.ci95[i] if fit else np.nan})
+    table = pd.DataFrame(rows).sort_values(["points", "elo"], ascending=False, kind="stable")
+    table.attrs["elo_prior_draws"] = fit.prior_draws if fit else 0.0
+    return table.reset_index(drop=True)
+
+
+def crosstable(games: pd.DataFrame, ids: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(text, score): 'W-D-L' of each row participant against each column one, and its score fraction."""
+    long = _long(games)
+    text = pd.DataFrame("", index=pd.Index(ids, name="participant"), columns=ids)
+    score = pd.DataFrame(np.nan, index=pd.Index(ids, name="participant"), columns=ids)
+    for (pid, opp), group in long.groupby(["participant", "opponent"]):
+        w, d, l = _wdl(group["points"])
+        text.loc[pid, opp] = f"{w}-{d}-{l}"
+        score.loc[pid, opp] = group["points"].mean()
+    return text, score
+
+
+def pair_table(games: pd.DataFrame) -> pd.DataFrame:
+    """Pentanomial statistics per pairing over its complete colour-swapped pairs (games 2k and 2k+1).
+
+    `wl_dd_ratio` splits Ptnml's middle bucket: pairs each side won once over pairs of two draws.
+    """
+    rows = []
+    for (a, b), group in games.groupby(["pairing_a", "pairing_b"], sort=False):
+        pairs, wl, dd = [], 0, 0
+        for _, pair in group.groupby("pair"):
+            if len(pair) != 2:
+                continue
+            mine = sorted(np.where(pair["first"] == a, pair["score_first"], 1 - pair["score_first"]))
+            pairs.append(sum(mine))
+            wl += mine == [0.0, 1.0]
+            dd += mine == [0.5, 0.5]
+        if not pairs:
+            continue
+        ptnml = pentanomial(pairs)
+        stats = pair_stats(ptnml)
+        rows.append({"participant": a, "opponent": b, "pairs": stats.pairs, "ptnml": list(ptnml),
+                     "score_pct": 100 * stats.score, "elo": stats.elo, "elo_error": stats.elo_error,
+                     "nelo": stats.nelo, "los_pct": 100 * stats.los, "wl_dd_ratio": wl / dd if dd else np.nan})
+    return pd.DataFrame(rows, columns=["participant", "opponent", "pairs", "ptnml", "score_pct", "elo", "elo_error",
+                                       "nelo", "los_pct", "wl_dd_ratio"])
+
+
+def terminations(games: pd.DataFrame) -> pd.DataFrame:
+    """How games ended: counts and share per termination, split into first-player wins, draws, second wins."""
+    rows = []
+    for termination, group in games.groupby("termination"):
+        rows.append({"termination": termination, "games": len(group),
+                     "share_pct": 100 * len(group) / len(games),
+                     "first_wins": int((group["score_first"] == 1).sum()),
+                     "draws": int((group["score_first"] == 0.5).sum()),
+                     "second_wins": int((group["score_first"] == 0).sum())})
+    return pd.DataFrame(rows, columns=["termination", "games", "share_pct", "first_wins", "draws", "second_wins"])
+
+
+def forfeits(games: pd.DataFrame) -> pd.DataFrame:
+    """Forfeited games: who lost them, how and why."""
+    lost = games[games["forfeit"]]
+    loser = np.where(lost["score_first"] == 0, lost["first"], lost["second"])
+    return pd.DataFrame({"key": lost["key"], "participant": loser, "termination": lost["termination"],
+                         "reason": lost["reason"]}).reset_index(drop=True)
+
+
+def search_stats(moves: pd.DataFrame) -> pd.DataFrame:
+    """Per participant: moves, mean and median nodes per move, nodes per second, mean depth, mean time."""
+    grouped = moves.groupby("participant", sort=True)
+    table = pd.DataFrame({
+        "moves": grouped.size(),
+        "mean_nodes": grouped["nodes"].mean(),
+        "median_nodes": grouped["nodes"].median(),
+        "nodes_per_s": grouped["nodes"].sum() / grouped["wall_time"].sum().replace(0, np.nan),
+        "mean_depth": grouped["depth"].mean(),
+        "mean_time_ms": 1000 * grouped["wall_time"].mean(),
+    })
+    return table.reset_index()

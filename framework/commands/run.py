@@ -1,0 +1,65 @@
+"""`plyground run FILE`: play a tournament into its results folder, resuming where it stopped."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import signal
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from framework.registry import Registry
+from framework.tournament.config import load_config
+from framework.tournament.runner import run_tournament
+from framework.tournament.store import Store
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def resume_command(args: argparse.Namespace) -> str:
+    """The command line that continues this run (run-time options kept, --quiet too)."""
+    argv = ["plyground", "run", args.file]
+    if args.results:
+        argv += ["--results", args.results]
+    if args.workers:
+        argv += ["--workers", str(args.workers)]
+    if args.quiet:
+        argv.append("--quiet")
+    return shlex.join(argv)
+
+
+def run(args: argparse.Namespace) -> int:
+    registry = Registry()
+    config = load_config(args.file, registry)
+    if args.results:
+        config = replace(config, results=Path(args.results))
+    if args.workers:
+        config = replace(config, workers=args.workers)
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        summary = run_tournament(config, quiet=args.quiet, registry=registry)
+    except KeyboardInterrupt:
+        store = Store(config.results)
+        stored = len(store.done())
+        store.close()
+        print(f"\ninterrupted: {stored} games are stored in {config.results}; resume with:\n"
+              f"  {resume_command(args)}", file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    print(f"{config.name}: {summary.total} games in {config.results} ({summary.resumed} already stored, "
+          f"{summary.played} played now)")
+    print(f"standings, crosstable and report: plyground report {shlex.quote(str(config.results))}")
+    return 0
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("run", help="run a tournament from a YAML file (resumes an interrupted run)")
+    p.add_argument("file", help="tournament file, e.g. tournaments/tictactoe-quick.yaml")
+    p.add_argument("--results", help="results folder (overrides the file's 'results' key)")
+    p.add_argument("--workers", type=int, help="parallel workers (overrides the file's 'workers' key)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (for CI and logs)")
+    p.set_defaults(func=run)

@@ -1,0 +1,1 @@
+"""The tournament runner: config, scheduler, executors, results store and tables (see DESIGN.md)."""

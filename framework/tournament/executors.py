@@ -1,0 +1,124 @@
+"""Executors run independent tasks in parallel and yield their results as they finish.
+
+- `LocalExecutor`: `workers` threads, each supervising one worker process (guard.py).
+- `DaskExecutor`: the same guarded tasks on Dask distributed — a `LocalCluster` when no
+  address is given, or the scheduler at `address` (workers need Plyground and the plugins
+  installed). Dask does the distribution; Plyground adds no layer of its own.
+
+Results are the same whatever the executor: every task carries its own seed.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from typing import Any, Iterator, Protocol, Sequence
+
+from framework.errors import ConfigError
+from framework.tournament.config import ExecutorConfig
+from framework.tournament.guard import GuardedWorker
+from framework.tournament.tasks import Task
+
+
+class Executor(Protocol):
+    def results(self, tasks: Sequence[Task]) -> Iterator[Any]: ...
+    def close(self) -> None: ...
+
+
+class LocalExecutor:
+    """Tasks on `workers` guarded worker processes of this machine."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.guards: list[GuardedWorker] = []
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
+
+    def _run(self, task: Task) -> Any:
+        guard = getattr(self._local, "guard", None)
+        if guard is None:
+            guard = self._local.guard = GuardedWorker()
+            with self._lock:
+                self.guards.append(guard)
+        return guard.run(task)
+
+    def results(self, tasks: Sequence[Task]) -> Iterator[Any]:
+        self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="plyground-worker")
+        futures = [self._pool.submit(self._run, task) for task in tasks]
+        for future in as_completed(futures):
+            yield future.result()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            guards = list(self.guards)
+        for guard in guards:
+            guard.interrupt()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+        for guard in guards:
+            guard.close()
+
+
+_dask_local = threading.local()
+_dask_guards: list[GuardedWorker] = []
+
+
+def run_guarded(task: Task) -> Any:
+    """Run `task` in a guarded worker process of the calling Dask worker thread."""
+    guard = getattr(_dask_local, "guard", None)
+    if guard is None or guard.closed:
+        guard = _dask_local.guard = GuardedWorker()
+        _dask_guards.append(guard)
+    return guard.run(task)
+
+
+def close_guards() -> None:
+    """Stop the guarded worker processes of this Dask worker (run on every worker at the end)."""
+    while _dask_guards:
+        _dask_guards.pop().interrupt()
+
+
+class DaskExecutor:
+    """Tasks on a Dask cluster: a LocalCluster of `workers` threads, or the scheduler at `address`."""
+
+    def __init__(self, workers: int, address: str | None = None) -> None:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise ConfigError("executor 'dask' needs Dask distributed: pip install 'plyground[dask]'") from None
+        self.cluster = None
+        if address is None:
+            # Threads suffice: every task runs in its own guarded worker process anyway.
+            self.cluster = LocalCluster(n_workers=1, threads_per_worker=workers, processes=False,
+                                        dashboard_address=None)
+            self.client = Client(self.cluster)
+        else:
+            try:
+                self.client = Client(address, timeout="10s")
+            except OSError as exc:
+                raise ConfigError(f"cannot reach the Dask scheduler at '{address}': {exc}") from None
+        self._futures: list = []
+
+    def results(self, tasks: Sequence[Task]) -> Iterator[Any]:
+        from distributed import as_completed as dask_completed
+
+        self._futures = [self.client.submit(run_guarded, task, pure=False) for task in tasks]
+        for future in dask_completed(self._futures):
+            yield future.result()
+
+    def close(self) -> None:
+        if self._futures:
+            self.client.cancel(self._futures)
+        self.client.run(close_guards)
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def make_executor(config: ExecutorConfig, workers: int) -> Executor:
+    if config.kind == "dask":
+        return DaskExecutor(workers, config.address)
+    return LocalExecutor(workers)

@@ -1,0 +1,46 @@
+"""The scheduler: a tournament config to the list of independent game tasks.
+
+Pairings: round-robin plays every pair of participants; a gauntlet plays the champion
+against each other participant. Each pairing plays `games_per_pairing` games in colour-
+swapped pairs: game 2k has the pairing's first-named participant as player 0, game 2k+1
+the other, both from the same start (start position k mod P when P positions are given).
+Seeds come from the tournament seed and the task key alone, so a task's result does not
+depend on which worker runs it or when. Tasks are ordered round by round, so partial
+results stay balanced across pairings.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from framework.tournament.config import TournamentConfig
+from framework.tournament.tasks import GameTask, derive_seed
+
+
+def pairings(config: TournamentConfig) -> list[tuple[str, str]]:
+    """The pairs of participant ids that meet, in config order."""
+    ids = [p.id for p in config.participants]
+    if config.format == "gauntlet":
+        return [(config.champion, other) for other in ids if other != config.champion]
+    return list(combinations(ids, 2))
+
+
+def game_key(pairing: tuple[str, str], index: int) -> str:
+    return f"{pairing[0]} vs {pairing[1]} #{index}"
+
+
+def schedule(config: TournamentConfig) -> list[GameTask]:
+    """Every game of the tournament, as tasks in round order."""
+    tasks = []
+    for index in range(config.games_per_pairing):
+        for pairing in pairings(config):
+            a, b = (config.participant(pid) for pid in pairing)
+            first, second = (a, b) if index % 2 == 0 else (b, a)
+            start = (config.start_positions[index // 2 % len(config.start_positions)]
+                     if config.start_positions else None)
+            key = game_key(pairing, index)
+            tasks.append(GameTask(key=key, pairing=pairing, index=index, game=config.game, first=first,
+                                  second=second, start=start, seed=derive_seed(config.seed, key),
+                                  max_plies=config.max_plies, move_time_limit=config.move_time_limit,
+                                  game_options=dict(config.game_options), plugins=config.plugins))
+    return tasks

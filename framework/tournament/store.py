@@ -1,0 +1,100 @@
+"""The results store: an SQLite database in the results folder, one transaction per finished task.
+
+SQLite commits are atomic and durable, so killing the runner at any moment loses nothing
+committed and never leaves half a game. The `meta` table holds the resolved config, its
+fingerprint and the plugin versions that produced the games; opening a folder with a
+different config is refused, so one folder never mixes two tournaments.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+from framework.errors import ConfigError
+from framework.tournament.tasks import GameResult
+
+DATABASE = "results.sqlite"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    key TEXT PRIMARY KEY, pairing_a TEXT NOT NULL, pairing_b TEXT NOT NULL, game_index INTEGER NOT NULL,
+    game TEXT NOT NULL, first TEXT NOT NULL, second TEXT NOT NULL, seed INTEGER NOT NULL,
+    start TEXT NOT NULL, final TEXT NOT NULL, result_first REAL NOT NULL, result_second REAL NOT NULL,
+    winner TEXT, termination TEXT NOT NULL, reason TEXT NOT NULL, plies INTEGER NOT NULL,
+    wall_time REAL NOT NULL, finished_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS moves (
+    key TEXT NOT NULL REFERENCES games(key), ply INTEGER NOT NULL, mover INTEGER NOT NULL,
+    participant TEXT NOT NULL, move TEXT NOT NULL, nodes INTEGER NOT NULL, depth INTEGER NOT NULL,
+    score REAL, wall_time REAL NOT NULL, cpu_time REAL NOT NULL, pv TEXT NOT NULL,
+    PRIMARY KEY (key, ply));
+"""
+
+
+class Store:
+    """Open (creating if needed) the store of one results folder."""
+
+    def __init__(self, folder: str | Path, *, create: bool = True) -> None:
+        self.folder = Path(folder)
+        path = self.folder / DATABASE
+        if not path.exists() and not create:
+            raise ConfigError(f"'{self.folder}' holds no results (no {DATABASE}); run a tournament into it first")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(path)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.executescript(SCHEMA)
+
+    def meta(self) -> dict[str, Any]:
+        return {k: json.loads(v) for k, v in self.conn.execute("SELECT key, value FROM meta")}
+
+    def bind(self, config: dict[str, Any], fingerprint: str, versions: dict[str, str]) -> None:
+        """Record the config for a new folder, or refuse one that holds results of another config."""
+        meta = self.meta()
+        if "fingerprint" not in meta:
+            with self.conn:
+                self.conn.executemany("INSERT INTO meta VALUES (?, ?)", [
+                    ("config", json.dumps(config)), ("fingerprint", json.dumps(fingerprint)),
+                    ("plugin_versions", json.dumps(versions)), ("created_at", json.dumps(time.time()))])
+            return
+        if meta["fingerprint"] != fingerprint:
+            changed = sorted(k for k in set(config) | set(meta["config"])
+                             if config.get(k) != meta["config"].get(k))
+            raise ConfigError(f"'{self.folder}' holds results of a different configuration (changed: "
+                              f"{', '.join(changed)}); run into a new folder (--results DIR or the 'results' key) "
+                              "or delete this one to start over")
+        if meta["plugin_versions"] != versions:
+            changed = sorted(k for k in set(versions) | set(meta["plugin_versions"])
+                             if versions.get(k) != meta["plugin_versions"].get(k))
+            raise ConfigError(f"'{self.folder}' holds results made by other plugin versions ({', '.join(changed)}: "
+                              f"{meta['plugin_versions'].get(changed[0])} then, {versions.get(changed[0])} now); "
+                              "run into a new folder")
+
+    def done(self) -> set[str]:
+        """Keys of the tasks whose results are stored."""
+        return {key for (key,) in self.conn.execute("SELECT key FROM games")}
+
+    def save(self, result: GameResult) -> None:
+        """Store one finished game and its moves in a single transaction."""
+        task, record = result.task, result.record
+        winner = None if record.winner is None else record.players[record.winner]
+        with self.conn:
+            self.conn.execute("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (
+                task.key, task.pairing[0], task.pairing[1], task.index, record.game, record.players[0],
+                record.players[1], task.seed, record.start, record.final, record.result[0], record.result[1],
+                winner, record.termination.value, record.reason, record.plies, sum(m.wall_time for m in record.moves),
+                time.time()))
+            self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?)", _move_rows(task.key, record))
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _move_rows(key: str, record: Any) -> Iterable[tuple]:
+    for m in record.moves:
+        yield (key, m.ply, m.mover, record.players[m.mover], m.move, m.nodes, m.depth,
+               None if m.score is None else float(m.score), m.wall_time, m.cpu_time, " ".join(m.pv))

@@ -1,0 +1,84 @@
+"""A results folder as pandas DataFrames: games and moves from the store, and the analysis tables over them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from framework.analysis import standings as analysis
+from framework.errors import ConfigError
+from framework.match import Termination
+from framework.tournament.store import Store
+
+FORFEITS = {t.value for t in Termination if t.is_forfeit}
+
+
+class Results:
+    """The stored results of one tournament: `games`, `moves`, `meta`, and tables computed from them."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        store = Store(self.folder, create=False)
+        try:
+            self.meta = store.meta()
+            self.games = pd.read_sql_query("SELECT * FROM games ORDER BY game_index, pairing_a, pairing_b",
+                                           store.conn)
+            self.moves = pd.read_sql_query("SELECT * FROM moves ORDER BY key, ply", store.conn)
+        finally:
+            store.close()
+        if "config" not in self.meta:
+            raise ConfigError(f"'{self.folder}' holds no tournament results")
+        self.config = self.meta["config"]
+        self.ids = [p["id"] for p in self.config["participants"]]
+        self.games["pair"] = self.games["game_index"] // 2
+        self.games["score_first"] = (self.games["result_first"] > self.games["result_second"]) + \
+            0.5 * (self.games["result_first"] == self.games["result_second"])
+        self.games["forfeit"] = self.games["termination"].isin(FORFEITS)
+
+    def standings(self) -> pd.DataFrame:
+        return analysis.standings(self.games, self.ids)
+
+    def crosstable(self) -> pd.DataFrame:
+        return analysis.crosstable(self.games, self.ids)[0]
+
+    def crosstable_scores(self) -> pd.DataFrame:
+        return analysis.crosstable(self.games, self.ids)[1]
+
+    def pairs(self) -> pd.DataFrame:
+        return analysis.pair_table(self.games)
+
+    def terminations(self) -> pd.DataFrame:
+        return analysis.terminations(self.games)
+
+    def forfeits(self) -> pd.DataFrame:
+        return analysis.forfeits(self.games)
+
+    def search_stats(self) -> pd.DataFrame:
+        return analysis.search_stats(self.moves)
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """Every table by name, as exported."""
+        return {"games": self.games, "moves": self.moves, "standings": self.standings(),
+                "crosstable": self.crosstable(), "pairs": self.pairs(), "terminations": self.terminations(),
+                "forfeits": self.forfeits(), "search_stats": self.search_stats()}
+
+    def export(self, folder: str | Path, formats: tuple[str, ...] = ("csv",)) -> list[Path]:
+        """Write every table as CSV and/or Parquet (Parquet needs the `parquet` extra, pyarrow)."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        if "parquet" in formats:
+            try:
+                import pyarrow  # noqa: F401
+            except ImportError:
+                raise ConfigError("Parquet export needs pyarrow: pip install 'plyground[parquet]'") from None
+        written = []
+        for name, table in self.tables().items():
+            for fmt in formats:
+                path = folder / f"{name}.{fmt}"
+                if fmt == "csv":
+                    table.to_csv(path, index=name == "crosstable")
+                else:
+                    table.to_parquet(path, index=name == "crosstable")
+                written.append(path)
+        return written

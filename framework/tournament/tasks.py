@@ -1,0 +1,150 @@
+"""Tasks: independent units of work an executor runs in a guarded worker process.
+
+A task is plain, picklable data with a stable `key` (the store's primary key, so a resumed
+run skips what is done). Its `run(context, beat)` executes in a worker; before each step it
+calls `beat(limit, progress)` to say "the next step may take at most `limit` seconds". When
+the supervisor has to stop a step, or the worker dies, it asks the task to turn the last
+progress into a result (`timed_out`, `died`), so a hung or crashing agent costs one task.
+
+`GameTask` plays one game. A solve task (one position, one solver) fits the same protocol.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol
+
+from framework.match import GameRecord, MoveRecord, Termination, play_game
+from framework.registry import Registry
+from framework.tournament.config import Participant, load_plugin_file
+
+Beat = Callable[[float, Any], None]
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from the parts' text: independent of scheduling order, process and platform."""
+    digest = hashlib.blake2b("/".join(map(str, parts)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+class WorkerContext:
+    """What a worker process keeps between tasks: a registry per plugin-file set and built games."""
+
+    def __init__(self) -> None:
+        self._registries: dict[tuple[str, ...], Registry] = {}
+        self._games: dict[tuple, Any] = {}
+
+    def registry(self, plugins: tuple[str, ...]) -> Registry:
+        if plugins not in self._registries:
+            registry = Registry()
+            for file in plugins:
+                load_plugin_file(registry, file)
+            self._registries[plugins] = registry
+        return self._registries[plugins]
+
+    def game(self, plugins: tuple[str, ...], name: str, options: Mapping[str, Any]) -> Any:
+        key = (plugins, name, tuple(sorted(options.items())))
+        if key not in self._games:
+            self._games[key] = self.registry(plugins).create_game(name, options)
+        return self._games[key]
+
+
+class Task(Protocol):
+    """The protocol executors and the store rely on."""
+
+    key: str
+
+    def run(self, context: WorkerContext, beat: Beat) -> Any: ...
+    def timed_out(self, progress: list, limit: float) -> Any: ...
+    def died(self, progress: list, reason: str) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A game's state between moves: the move just played (None at the start) and who moves next."""
+
+    record: MoveRecord | None
+    mover: int
+    mover_name: str
+    position: str
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game task: the task that produced it and its record."""
+
+    task: "GameTask"
+    record: GameRecord
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game of a pairing: `first` plays player 0 from `start` (None: the initial state)."""
+
+    key: str
+    pairing: tuple[str, str]
+    index: int
+    game: str
+    first: Participant
+    second: Participant
+    start: str | None
+    seed: int
+    max_plies: int | None
+    move_time_limit: float
+    game_options: Mapping[str, Any] = field(default_factory=dict)
+    plugins: tuple[str, ...] = ()
+
+    @property
+    def players(self) -> tuple[Participant, Participant]:
+        return (self.first, self.second)
+
+    def hard_limit(self, mover: int) -> float:
+        """Seconds after which the supervisor stops a move: twice the time budget plus a second, capped."""
+        budget_time = self.players[mover].budget.time
+        if budget_time is None:
+            return self.move_time_limit
+        return min(self.move_time_limit, 2 * budget_time + 1.0)
+
+    def run(self, context: WorkerContext, beat: Beat) -> GameResult:
+        registry = context.registry(self.plugins)
+        game = context.game(self.plugins, self.game, self.game_options)
+        state = game.from_text(self.start) if self.start is not None else game.initial_state()
+        ids = (self.first.id, self.second.id)
+
+        def announce(position: Any, record: MoveRecord | None) -> None:
+            mover = game.to_move(position)
+            beat(self.hard_limit(mover), Progress(record, mover, game.player_names[mover], game.to_text(position)))
+
+        announce(state, None)
+        agents = []
+        for i, p in enumerate(self.players):
+            try:
+                agents.append(registry.create_agent(p.agent, game, p.params, seed=derive_seed(self.seed, i)))
+            except Exception as exc:  # a constructor that raises forfeits like a crash in a move
+                reason = f"{game.player_names[i]} ({p.id}) crashed when created: {type(exc).__name__}: {exc}"
+                return self._forfeit(i, game.to_text(state), Termination.CRASH, reason, [])
+        record = play_game(game, agents, budgets=(self.first.budget, self.second.budget), start=state,
+                           players=ids, max_plies=self.max_plies,
+                           on_move=lambda before, move, after: announce(after, move))
+        return GameResult(self, record)
+
+    def timed_out(self, progress: list[Progress], limit: float) -> GameResult:
+        last = progress[-1]
+        reason = (f"{last.mover_name} ({self.players[last.mover].id}) was stopped after {limit:g}s on one move "
+                  "(hard time limit)")
+        return self._forfeit(last.mover, last.position, Termination.TIME, reason, progress)
+
+    def died(self, progress: list[Progress], reason: str) -> GameResult:
+        last = progress[-1]
+        text = f"{last.mover_name} ({self.players[last.mover].id}) crashed: {reason}"
+        return self._forfeit(last.mover, last.position, Termination.CRASH, text, progress)
+
+    def _forfeit(self, loser: int, final: str, termination: Termination, reason: str,
+                 progress: list[Progress]) -> GameResult:
+        result = (-1.0, 1.0) if loser == 0 else (1.0, -1.0)
+        moves = tuple(p.record for p in progress if p.record is not None)
+        start = progress[0].position if progress else final
+        record = GameRecord(self.game, (self.first.id, self.second.id), start, final, result, 1 - loser,
+                            termination, reason, moves)
+        return GameResult(self, record)

@@ -1,0 +1,48 @@
+"""The worker process: `python -m framework.tournament.worker IN_FD OUT_FD` runs tasks sent over a pipe.
+
+It runs one task at a time on its main thread and reports progress beats, so its
+supervisor (framework/tournament/guard.py) can stop it when a step overruns. It ignores
+SIGINT: an interruption is the supervisor's to handle, and must not turn into forfeits.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import traceback
+from multiprocessing.connection import Connection
+
+from framework.tournament.tasks import WorkerContext
+
+
+def serve(inbox: Connection, outbox: Connection) -> int:
+    """Answer each task with ("done", result) or ("error", traceback) until the inbox closes."""
+    context = WorkerContext()
+
+    def beat(limit: float, progress: object) -> None:
+        outbox.send(("beat", (limit, progress)))
+
+    outbox.send(("ready", None))
+    while True:
+        try:
+            task = inbox.recv()
+        except EOFError:
+            return 0
+        try:
+            outbox.send(("done", task.run(context, beat)))
+        except Exception:
+            outbox.send(("error", traceback.format_exc()))
+
+
+def main(argv: list[str]) -> int:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    inbox = Connection(int(argv[1]), writable=False)
+    outbox = Connection(int(argv[2]), readable=False)
+    try:
+        return serve(inbox, outbox)
+    except (BrokenPipeError, EOFError):  # the supervisor went away
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

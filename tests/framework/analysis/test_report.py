@@ -1,0 +1,49 @@
+"""The README's tournament example runs as documented, and `plyground report` writes what it promises."""
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from framework.cli import main
+from framework.tournament.config import load_config
+from framework.tournament.runner import run_tournament
+from framework.tournament.tables import Results
+
+README = Path(__file__).parents[3] / "README.md"
+
+
+def readme_yaml() -> str:
+    section = README.read_text().split("## Tournaments", 1)[1]
+    return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+
+
+def test_the_readme_example_runs_and_the_report_is_written(tmp_path, capsys):
+    (tmp_path / "example.yaml").write_text(readme_yaml())
+    config = replace(load_config(tmp_path / "example.yaml"), results=tmp_path / "out")
+    assert yaml.safe_load(readme_yaml())["results"] == "results/readme-example"
+    summary = run_tournament(config, quiet=True)
+    assert (summary.total, summary.played) == (12, 12)
+
+    assert main(["report", str(tmp_path / "out"), "--parquet"]) == 0
+    out = capsys.readouterr().out
+    assert "Standings (Elo: Bradley-Terry fit, field mean 0, ± 95% CI)" in out
+    assert "Crosstable (W-D-L of row against column)" in out
+    report = (tmp_path / "out" / "report.md").read_text()
+    for heading in ("## Standings", "## Crosstable", "## Game pairs (pentanomial)", "## Terminations",
+                    "## Search statistics"):
+        assert heading in report
+    for png in ("crosstable.png", "ratings.png", "nodes_per_move.png"):
+        assert (tmp_path / "out" / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    results = Results(tmp_path / "out")
+    standings = pd.read_csv(tmp_path / "out" / "tables" / "standings.csv")
+    assert standings["participant"].tolist() == results.standings()["participant"].tolist()
+    assert pd.read_parquet(tmp_path / "out" / "tables" / "games.parquet")["key"].tolist() == \
+        results.games["key"].tolist()
+    stats = results.search_stats().set_index("participant")
+    assert stats.loc["random", "mean_nodes"] == 1.0 and stats.loc["mm2", "mean_depth"] <= 2
+    assert stats.loc["ab3", "nodes_per_s"] > 0
+    table = results.standings()
+    assert table["games"].tolist() == [8, 8, 8] and table["points"].sum() == 12
