@@ -1,0 +1,23 @@
+"""Alpha-beta: the agent a serious engine would ship, every enhancement switchable.
+
+One concept per module: `settings` (declared parameters), `table` (transposition table),
+`ordering` (killer and history heuristics), `search` (negamax with the enhancements and the
+definition of a node), `solver` (win/loss proving with both node-count conventions) and
+`agent` (the Agent and Solver the registry builds).
+"""
+
+from __future__ import annotations
+
+from framework.hookspecs import hookimpl
+from framework.specs import AgentSpec
+from plugins.agents.alphabeta.agent import AlphaBetaAgent
+from plugins.agents.alphabeta.settings import ALL_OFF, EXACT_ONLY, PARAMS
+
+__all__ = ["ALL_OFF", "EXACT_ONLY", "PARAMS", "AlphaBetaAgent"]
+
+
+@hookimpl
+def plyground_agents() -> list[AgentSpec]:
+    return [AgentSpec("alphabeta", AlphaBetaAgent,
+                      "negamax alpha-beta: iterative deepening, transposition table, move ordering, PVS, "
+                      "aspiration, quiescence, LMR, singular extensions (each switchable); also a solver", PARAMS)]

@@ -1,0 +1,83 @@
+"""The alpha-beta agent: picks a move with `AlphaBetaSearch`, and can solve positions.
+
+Depth and budget: under a time or node budget, iterative deepening searches depth 1, 2, ...
+up to `depth` (with `depth` null, until an iteration is exhausted: it met no heuristic leaf,
+so its value is the game-theoretic one under the heuristic's terminal scores). When the
+budget runs out, the move and score are those of the deepest completed iteration (or, if
+none completed, the first move in the game's order, its `ordered_moves` hints if any).
+Without a budget the requested depth (null: the end of the game) is searched directly:
+deepening would only buy move ordering, which on small trees costs more nodes than it
+saves. Without a heuristic there is no horizon to stop at, so the search goes to the end.
+
+Every decision starts from an empty transposition table and empty killer and history
+tables, so a decision depends only on the state, the parameters and the budget.
+"""
+
+from __future__ import annotations
+
+from framework.errors import ConfigError, PositionError
+from framework.protocols import Budget, Decision, Game, Heuristic, SearchStats, SolveResult, State
+from framework.search import SearchLimits, Stopwatch
+from plugins.agents.alphabeta.ordering import MoveOrderer
+from plugins.agents.alphabeta.search import UNBOUNDED, AlphaBetaSearch
+from plugins.agents.alphabeta.settings import Settings
+from plugins.agents.alphabeta.solver import solve
+from plugins.agents.alphabeta.table import TranspositionTable
+
+
+class AlphaBetaAgent:
+    """Fail-soft negamax alpha-beta with switchable enhancements (see `settings.py`)."""
+
+    def __init__(self, game: Game, seed: int = 0, depth: int | None = None, heuristic: Heuristic | None = None,
+                 **enhancements: object) -> None:
+        if depth is not None and heuristic is None:
+            raise ConfigError(f"alphabeta with depth {depth} needs a heuristic, and {game.name} has none")
+        self.depth = depth
+        self.heuristic = heuristic
+        self.settings = Settings.resolve(enhancements)
+        self.table = TranspositionTable(self.settings.tt_size) if self.settings.transposition_table else None
+        self.orderer = MoveOrderer(self.settings.killers, self.settings.history)
+
+    def new_search(self, game: Game, heuristic: Heuristic | None, budget: Budget,
+                   proof_score: float | None = None) -> AlphaBetaSearch:
+        """A search for one decision, with the tables emptied."""
+        if self.table is not None:
+            self.table.clear()
+        self.orderer.reset()
+        return AlphaBetaSearch(game, heuristic, self.settings, SearchLimits.start(budget), self.table,
+                               self.orderer, proof_score)
+
+    def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
+        watch = Stopwatch()
+        moves = game.legal_moves(state)
+        if not moves:
+            raise PositionError(f"alphabeta cannot choose a move in '{game.to_text(state)}': the game is over")
+        search = self.new_search(game, self.heuristic, budget)
+        max_depth = self.depth if self.depth is not None else UNBOUNDED
+        iterate = (self.settings.iterative_deepening and self.heuristic is not None
+                   and (budget.time is not None or budget.nodes is not None))
+        iterations = search.deepen(state, max_depth, iterate)
+        last = iterations[-1] if iterations else None
+        complete = last is not None and (last.depth >= max_depth or last.exhausted)
+        stats = SearchStats(
+            nodes=search.nodes, depth=last.depth if last else 0, score=last.score + 0.0 if last else None,  # + 0.0 turns negamax's -0.0 into 0.0
+            pv=last.pv if last else (), wall_time=watch.wall(), cpu_time=watch.cpu(),
+            extra={"complete": complete, "seldepth": _seldepth(search.ply_nodes),
+                   "iteration_nodes": tuple(i.nodes for i in iterations)})
+        return Decision(last.move if last else search.moves_of(state)[0], stats)
+
+    def solve(self, game: Game, state: State, budget: Budget) -> SolveResult:
+        """Prove the value of `state` for the side to move (see `solver.py`)."""
+        return solve(self, game, state, budget)
+
+    def __repr__(self) -> str:
+        return f"AlphaBetaAgent(depth={self.depth}, heuristic={self.heuristic!r})"
+
+
+def _seldepth(ply_nodes: list[int]) -> int:
+    """The deepest ply any node was visited at (quiescence and extensions included)."""
+    deepest = 0
+    for ply, count in enumerate(ply_nodes):
+        if count:
+            deepest = ply
+    return deepest

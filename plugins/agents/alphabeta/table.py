@@ -1,0 +1,65 @@
+"""A fixed-size transposition table with depth-preferred replacement.
+
+Greenblatt, Eastlake & Crocker (1967) introduced the table; the bound flags follow Marsland
+(1986, "A review of game-tree pruning") and the replacement scheme is "Deep" of Breuker,
+Uiterwijk & van den Herik (1994, "Replacement schemes for transposition tables"): a slot
+keeps the entry searched deeper unless the new one is for the same state.
+
+Entries live in parallel lists indexed by `hash % size`, so storing allocates nothing per
+node. The key is the game's `hash_key(state)` when it has one (trusted as the identity of
+the state, as engines trust a 64-bit Zobrist key), otherwise the state itself.
+
+An entry records the remaining depth *and* the ply it was searched at, and a flag: EXACT,
+LOWER (value >= the true value's lower bound, a fail-high) or UPPER (a fail-low), plus the
+HORIZON bit when the subtree evaluated a heuristic leaf (otherwise every leaf under it was a
+terminal state and the bound holds for the whole game).
+"""
+
+from __future__ import annotations
+
+from typing import Hashable
+
+EXACT, LOWER, UPPER = 0, 1, 2
+BOUND = 3     # mask of the bound kind within a flag
+HORIZON = 4   # the subtree stood on at least one heuristic (non-terminal) leaf
+
+
+class TranspositionTable:
+    """`size` slots; `probe` finds a state's slot, `store` writes one, `clear` empties the table."""
+
+    __slots__ = ("size", "keys", "depth", "ply", "flag", "value", "move")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.keys: list = [None] * size
+        self.depth = [0] * size
+        self.ply = [0] * size
+        self.flag = [0] * size
+        self.value = [0.0] * size
+        self.move: list = [None] * size
+
+    def clear(self) -> None:
+        """Forget every entry (the other lists are only read after a key matches)."""
+        self.keys = [None] * self.size
+
+    def probe(self, key: Hashable, h: int) -> int:
+        """The slot holding `key` (whose hash is `h`), or -1."""
+        slot = h % self.size
+        return slot if self.keys[slot] == key else -1
+
+    def store(self, key: Hashable, h: int, depth: int, ply: int, flag: int, value: float, move: object) -> None:
+        """Write an entry unless its slot holds another state searched deeper (depth-preferred)."""
+        slot = h % self.size
+        old = self.keys[slot]
+        if old is not None and self.depth[slot] > depth and old != key:
+            return
+        self.keys[slot] = key
+        self.depth[slot] = depth
+        self.ply[slot] = ply
+        self.flag[slot] = flag
+        self.value[slot] = value
+        self.move[slot] = move
+
+    def filled(self) -> int:
+        """Number of occupied slots."""
+        return self.size - self.keys.count(None)
