@@ -252,9 +252,8 @@ def line_moves(line: int, own: int, enemy: int) -> int:
 def perft(own: int, enemy: int, depth: int) -> int:
     """Move paths of `depth` >= 1 plies from a position that is not over, `own` to move.
 
-    Terminal children end their paths; a side without moves passes (one path). The enemy's
-    connection is tested only after a capture (a quiet move cannot connect a side that was not
-    connected). The last two plies are counted by `_perft2`.
+    Terminal children end their paths; a side without moves passes (one path). The last two
+    plies are counted by `_perft2`.
     """
     if depth == 1:
         return len(generate_moves(own, enemy)) or 1
@@ -265,17 +264,19 @@ def perft(own: int, enemy: int, depth: int) -> int:
         return perft(enemy, own, depth - 1)
     total = 0
     for m in moves:
-        to = SQUARE_BIT[m & 63]
-        after = own ^ SQUARE_BIT[m >> 6] ^ to
-        if is_connected(after):
-            continue
-        if enemy & to:
-            if is_connected(enemy ^ to):
-                continue
-            total += perft(enemy ^ to, after, depth - 1)
-        else:
-            total += perft(enemy, after, depth - 1)
+        after, remaining, over = _play_on(own, enemy, m)
+        if not over:
+            total += perft(remaining, after, depth - 1)
     return total
+
+
+def _play_on(own: int, enemy: int, move: int) -> tuple[int, int, bool]:
+    """(own, enemy) after `move` and whether it ends the game; the enemy's connection is tested
+    only after a capture (a quiet move cannot connect a side that was not connected)."""
+    to = SQUARE_BIT[move & 63]
+    after = own ^ SQUARE_BIT[move >> 6] ^ to
+    remaining = enemy & ~to
+    return after, remaining, is_connected(after) or (remaining != enemy and is_connected(remaining))
 
 
 def _perft2(own: int, enemy: int) -> int:
@@ -292,15 +293,9 @@ def _perft2(own: int, enemy: int) -> int:
     everywhere = sum(here)
     total = 0
     for m in moves:
-        to = SQUARE_BIT[m & 63]
-        after = own ^ SQUARE_BIT[m >> 6] ^ to
-        if is_connected(after):
+        after, remaining, over = _play_on(own, enemy, m)
+        if over:
             continue
-        remaining = enemy
-        if enemy & to:
-            remaining = enemy ^ to
-            if is_connected(remaining):
-                continue
         replies = everywhere
         for line in AFFECTED[m]:  # line_moves inlined: the call cost a quarter of the time
             mask, multiplier, shift, width, length, base = LINE[line]
