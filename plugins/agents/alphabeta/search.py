@@ -177,10 +177,8 @@ class AlphaBetaSearch:
         tt_move = None
         if table is not None:
             hash_key = self.hash_key
-            key = h = hash_key(state) if hash_key is not None else state
-            if hash_key is None:
-                h = hash(state)
-            slot = table.probe(key, h)
+            h = hash_key(state) if hash_key is not None else hash(state)
+            slot = table.probe(state, h)
             if slot >= 0:
                 flag = table.flag[slot]
                 value = table.value[slot]
@@ -237,7 +235,7 @@ class AlphaBetaSearch:
             flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
             if self.horizon != horizon0:
                 flag |= HORIZON
-            table.store(key, h, depth, ply, flag, best, best_move)
+            table.store(state, h, depth, ply, flag, best, best_move)
         if not ply:
             self.root_move = best_move
         return best
