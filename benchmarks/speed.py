@@ -8,7 +8,7 @@ from Python (`pyspiel`: `legal_actions`, `child`; checkers counted by turns, as 
 `benchmarks/perft_vs_openspiel.py`). All three must count the same leaves, or the row
 says MISMATCH and the exit status is 1.
 
-Search (nodes/s): `pns` on Lines of Action endgame positions (the last plies of seeded
+Search (nodes/s): `pns` and `pn2` on Lines of Action endgame positions (the last plies of seeded
 random games), interpreted vs compiled, each position with the same node budget; the two
 must visit the same number of nodes and give the same answers (checked). Alpha-beta has no
 compiled path yet; its interpreted nodes/s at a fixed depth is printed for reference.
@@ -107,28 +107,30 @@ def endgames(game: Any, count: int, seed: int) -> list:
 def search_rows(registry: Registry, positions: int, nodes: int, quick: bool) -> list[dict[str, Any]]:
     game = registry.create_game("loa")
     sample = endgames(game, positions, seed=2002)
-    agent = registry.create_agent("pns", game, {"tree_limit": nodes + 100})   # built: its kernel is warm
+    rows = []
+    for name in ("pns", "pn2"):
+        agent = registry.create_agent(name, game, {"tree_limit": nodes + 100})   # built: its kernel is warm
 
-    def solve_all():
-        results = [agent.solve(game, s, Budget(nodes=nodes)) for s in sample]
-        return (sum(r.stats.nodes for r in results), [(r.value, r.move) for r in results])
+        def solve_all():
+            results = [agent.solve(game, s, Budget(nodes=nodes)) for s in sample]
+            return (sum(r.stats.nodes for r in results), [(r.value, r.move) for r in results])
 
-    py_start = time.perf_counter()
-    py = interpreted(solve_all)()
-    py_s = time.perf_counter() - py_start
-    jit_start = time.perf_counter()
-    jit = solve_all()
-    jit_s = time.perf_counter() - jit_start
-    solved = sum(value.value != "unknown" for value, _ in jit[1])
-    row = {"what": f"pns loa {positions} endgames", "py": (py[0], py_s), "jit": (jit[0], jit_s),
-           "check": f"{py[0]:,} nodes, {solved} solved" if py == jit else "MISMATCH"}
+        py_start = time.perf_counter()
+        py = interpreted(solve_all)()
+        py_s = time.perf_counter() - py_start
+        jit_start = time.perf_counter()
+        jit = solve_all()
+        jit_s = time.perf_counter() - jit_start
+        solved = sum(value.value != "unknown" for value, _ in jit[1])
+        rows.append({"what": f"{name} loa {positions} endgames", "py": (py[0], py_s), "jit": (jit[0], jit_s),
+                     "check": f"{py[0]:,} nodes, {solved} solved" if py == jit else "MISMATCH"})
     ab_depth = 2 if quick else 3
     ab = registry.create_agent("alphabeta", game, {"depth": ab_depth})
     start = time.perf_counter()
     decision = ab.select_move(game, game.initial_state(), Budget())
     ab_row = {"what": f"alphabeta loa start d{ab_depth}", "py": (decision.stats.nodes, time.perf_counter() - start),
               "check": "no compiled path yet"}
-    return [row, ab_row]
+    return rows + [ab_row]
 
 
 def table(rows: list[dict[str, Any]]) -> str:
