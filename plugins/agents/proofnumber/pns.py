@@ -26,9 +26,11 @@ from __future__ import annotations
 
 from typing import Hashable
 
+from framework import jit
 from framework.errors import ConfigError
-from framework.protocols import Game, State
-from framework.search import SearchAborted
+from framework.protocols import Budget, Game, State
+from framework.search import SearchAborted, SearchLimits
+from plugins.agents.proofnumber import compiled
 from plugins.agents.proofnumber.common import INF, BinaryResult, ProofNumberAgent, Spend, leaf_numbers, state_key
 
 
@@ -174,8 +176,37 @@ def _answer(tree: ProofTree, proved: bool | None, reason: str, extra: dict) -> B
     return BinaryResult(proved, tree.best_root_move(), tree.drawn, extra)
 
 
+#: The compiled PN search of each game with a kernel, by tag (compiled on first use, then cached).
+_COMPILED: dict[str, jit.Kernel] = {}
+_REASONS = {compiled.SOLVED: "solved", compiled.BUDGET: "budget", compiled.TREE_FULL: "tree_limit"}
+
+
+def compiled_pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
+    """`pn_search` run by `compiled.pn_search` over the game's kernel: the same answer, move and nodes."""
+    kernel = game.kernel
+    search = _COMPILED.get(kernel.tag)
+    if search is None:
+        search = _COMPILED[kernel.tag] = jit.Kernel(compiled, rules=kernel.rules, tag=kernel.tag)
+    node_limit = spend.limits.node_limit - spend.nodes
+    status, proved, nodes, size, drawn, move = search.pn_search(
+        kernel.to_kernel(state), prover, kernel.option, tree_limit, int(min(node_limit, 1 << 62)),
+        spend.limits.deadline)
+    if status == compiled.ROOT_OVER_BUDGET:
+        raise SearchAborted
+    spend.nodes += nodes
+    return BinaryResult(bool(proved) if status == compiled.SOLVED else None, None if move < 0 else int(move),
+                        bool(drawn), {"tree_nodes": int(size), "stopped_by": _REASONS[status]})
+
+
 def pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
-    """Allis' PN search for "does `prover` win from `state`?"."""
+    """Allis' PN search for "does `prover` win from `state`?" (compiled when the game has a kernel)."""
+    if jit.enabled() and hasattr(game, "kernel"):
+        return compiled_pn_search(game, state, prover, spend, tree_limit)
+    return interpreted_pn_search(game, state, prover, spend, tree_limit)
+
+
+def interpreted_pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
+    """Allis' PN search over the Game protocol."""
     tree = ProofTree(game, state, prover, spend, {}, tree_limit)
     try:
         return _answer(tree, tree.run(), "solved", {})
@@ -234,6 +265,9 @@ class PNSAgent(ProofNumberAgent):
         if tree_limit < 2:
             raise ConfigError(f"tree_limit must be at least 2 nodes, got {tree_limit!r}")
         self.tree_limit = tree_limit
+        if jit.enabled() and hasattr(game, "kernel"):
+            # Compile (or load) the compiled search now, so no timed move pays for it.
+            compiled_pn_search(game, game.initial_state(), 0, Spend(SearchLimits.start(Budget(nodes=2))), 2)
 
     def search(self, game: Game, state: State, prover: int, spend: Spend) -> BinaryResult:
         return pn_search(game, state, prover, spend, self.tree_limit)
