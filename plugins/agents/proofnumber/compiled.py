@@ -5,8 +5,8 @@ their table in a dict, calling the Game protocol; these are the same algorithms 
 with the current-node enhancement and the mobility initialisation; Breuker 1998; see `pns`),
 function by function (`ProofTree.select`, `expand`, `update`, `run`), over a game's compiled rules, for
 games that provide a kernel (`game.kernel`, see `framework.jit`). It is compiled per game
-by `framework.jit.Kernel` with the game's compiled `legal_moves`, `apply_move`, `to_move`
-and `outcome` bound as its globals, so it never calls back into Python.
+by `framework.jit.Kernel` with the game's compiled `legal_moves`, `apply_move`, `to_move`,
+`outcome` and `search_key` bound as its globals, so it never calls back into Python.
 
 Same definitions, so the same answers: the same most-proving node (first child of least
 number), the same node count (every generated state, the root included), the same
@@ -46,10 +46,10 @@ def leaf(state, prover: int, option: int) -> tuple[int, int, bool]:
     return mobility, 1, False
 
 
-def on_path(states, parent, node: int, child) -> bool:
-    """True when `child` equals `node` or one of its ancestors (a repetition)."""
+def on_path(states, parent, node: int, key) -> bool:
+    """True when `node` or one of its ancestors has the search key `key` (a repetition)."""
     while node >= 0:
-        if states[node] == child:
+        if search_key(states[node]) == key:
             return True
         node = parent[node]
     return False
@@ -58,8 +58,9 @@ def on_path(states, parent, node: int, child) -> bool:
 def new_tree(root, prover: int, option: int, table):
     """A one-node tree (`ProofTree`): parallel lists states, moves, parent, first, count, pn, dn, ghi,
     is_or, and whether the root's evaluation met a drawn end."""
-    if root in table:
-        pn0, dn0, drawn = (0, INF, False) if table[root] else (INF, 0, False)
+    key = search_key(root)
+    if key in table:
+        pn0, dn0, drawn = (0, INF, False) if table[key] else (INF, 0, False)
     else:
         pn0, dn0, drawn = leaf(root, prover, option)
     return ([root], [-1], [-1], [0], [0], [pn0], [dn0], [False], [to_move(root) == prover]), drawn
@@ -120,11 +121,12 @@ def expand(tree, node: int, prover: int, option: int, table, outer, outer_node: 
     outer_states, outer_parent = outer[0], outer[2]
     for move in children:
         child = apply_move(state, move)
-        if on_path(states, parent, node, child) or on_path(outer_states, outer_parent, outer_node, child):
+        key = search_key(child)
+        if on_path(states, parent, node, key) or on_path(outer_states, outer_parent, outer_node, key):
             add_child(tree, node, move, child, INF, 0, True, prover)
             drawn = True
-        elif child in table:
-            if table[child]:
+        elif key in table:
+            if table[key]:
                 add_child(tree, node, move, child, 0, INF, False, prover)
             else:
                 add_child(tree, node, move, child, INF, 0, False, prover)
@@ -156,14 +158,14 @@ def update(tree, node: int, table) -> int:
             return node
         pn[node], dn[node] = new_pn, new_dn
         if new_pn == 0:
-            table[states[node]] = True
+            table[search_key(states[node])] = True
         elif new_dn == 0:
             any_ghi = False
             for c in range(lo, hi):
                 any_ghi = any_ghi or ghi[c]
             ghi[node] = any_ghi
             if not any_ghi:
-                table[states[node]] = False
+                table[search_key(states[node])] = False
         if node == 0:
             return 0
         node = parent[node]
@@ -190,8 +192,8 @@ def pn_search(root, prover: int, option: int, tree_limit: int, node_limit: int, 
     if node_limit < 1 or clock() >= deadline:
         return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0
     spend = [1, 0]
-    table = {root: True}
-    table.pop(root)
+    table = {search_key(root): True}
+    table.pop(search_key(root))
     tree, drawn = new_tree(root, prover, option, table)
     status, seen = grow(tree, prover, option, table, tree, -1, spend, tree_limit, node_limit, deadline, 0, INF)
     return (status, tree[5][0] == 0, spend[0], len(tree[0]), drawn or seen, best_root_move(tree), 0, 0)
@@ -204,8 +206,8 @@ def pn2_search(root, prover: int, option: int, tree_limit: int, node_limit: int,
     if node_limit < 1 or clock() >= deadline:
         return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0
     spend = [1, 0]
-    table = {root: True}
-    table.pop(root)
+    table = {search_key(root): True}
+    table.pop(search_key(root))
     tree, drawn = new_tree(root, prover, option, table)
     states, moves, parent, first, count, pn, dn, ghi, is_or = tree
     inner_nodes, searches = 0, 0
