@@ -56,14 +56,19 @@ def on_path(states, parent, node: int, key) -> bool:
 
 
 def new_tree(root, prover: int, option: int, table):
-    """A one-node tree (`ProofTree`): parallel lists states, moves, parent, first, count, pn, dn, ghi,
-    is_or, and whether the root's evaluation met a drawn end."""
+    """A one-node tree (`ProofTree`) and whether the root's evaluation met a drawn end."""
     key = search_key(root)
     if key in table:
         pn0, dn0, drawn = (0, INF, False) if table[key] else (INF, 0, False)
     else:
         pn0, dn0, drawn = leaf(root, prover, option)
-    return ([root], [-1], [-1], [0], [0], [pn0], [dn0], [False], [to_move(root) == prover]), drawn
+    return rooted_tree(root, pn0, dn0, prover), drawn
+
+
+def rooted_tree(root, pn0: int, dn0: int, prover: int):
+    """A one-node tree with known root numbers: parallel lists states, moves, parent, first, count,
+    pn, dn, ghi (a repetition below), is_or."""
+    return ([root], [-1], [-1], [0], [0], [pn0], [dn0], [False], [to_move(root) == prover])
 
 
 def select(tree, node: int) -> int:
@@ -98,11 +103,12 @@ def add_child(tree, node: int, move: int, child, cpn: int, cdn: int, cghi: bool,
 
 
 def expand(tree, node: int, prover: int, option: int, table, outer, outer_node: int, spend, tree_limit: int,
-           node_limit: int, deadline: float) -> tuple[int, bool]:
+           node_limit: int, deadline: float, cyclic: bool) -> tuple[int, bool]:
     """`ProofTree.expand`: generate and evaluate every child of `node`; returns (status, drawn seen).
 
     `outer`/`outer_node` continue the path above the root (PN²'s first-level path); `spend`
-    holds [nodes generated, expansions] for the whole search.
+    holds [nodes generated, expansions] for the whole search; repetitions are looked for only
+    in a `cyclic` game (one that declares a repetition limit).
     """
     states, moves, parent, first, count, pn, dn, ghi, is_or = tree
     state = states[node]
@@ -122,7 +128,7 @@ def expand(tree, node: int, prover: int, option: int, table, outer, outer_node: 
     for move in children:
         child = apply_move(state, move)
         key = search_key(child)
-        if on_path(states, parent, node, key) or on_path(outer_states, outer_parent, outer_node, key):
+        if cyclic and (on_path(states, parent, node, key) or on_path(outer_states, outer_parent, outer_node, key)):
             add_child(tree, node, move, child, INF, 0, True, prover)
             drawn = True
         elif key in table:
@@ -172,14 +178,14 @@ def update(tree, node: int, table) -> int:
 
 
 def grow(tree, prover: int, option: int, table, outer, outer_node: int, spend, tree_limit: int,
-         node_limit: int, deadline: float, current: int, stop_at: int) -> tuple[int, bool]:
+         node_limit: int, deadline: float, cyclic: bool, current: int, stop_at: int) -> tuple[int, bool]:
     """`ProofTree.run` from `current` until the root is solved or `stop_at` nodes were generated."""
     pn, dn = tree[5], tree[6]
     drawn = False
     while pn[0] and dn[0] and spend[0] < stop_at:
         node = select(tree, current)
         status, seen = expand(tree, node, prover, option, table, outer, outer_node, spend, tree_limit,
-                              node_limit, deadline)
+                              node_limit, deadline, cyclic)
         drawn = drawn or seen
         if status != SOLVED:
             return status, drawn
@@ -187,7 +193,7 @@ def grow(tree, prover: int, option: int, table, outer, outer_node: int, spend, t
     return SOLVED, drawn
 
 
-def pn_search(root, prover: int, option: int, tree_limit: int, node_limit: int, deadline: float):
+def pn_search(root, prover: int, option: int, tree_limit: int, node_limit: int, deadline: float, cyclic: bool):
     """Does `prover` win from `root`? Returns (status, proved, nodes, tree size, drawn, root move or -1, 0, 0)."""
     if node_limit < 1 or clock() >= deadline:
         return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0
@@ -195,11 +201,12 @@ def pn_search(root, prover: int, option: int, tree_limit: int, node_limit: int, 
     table = {search_key(root): True}
     table.pop(search_key(root))
     tree, drawn = new_tree(root, prover, option, table)
-    status, seen = grow(tree, prover, option, table, tree, -1, spend, tree_limit, node_limit, deadline, 0, INF)
+    status, seen = grow(tree, prover, option, table, tree, -1, spend, tree_limit, node_limit, deadline, cyclic,
+                        0, INF)
     return (status, tree[5][0] == 0, spend[0], len(tree[0]), drawn or seen, best_root_move(tree), 0, 0)
 
 
-def pn2_search(root, prover: int, option: int, tree_limit: int, node_limit: int, deadline: float):
+def pn2_search(root, prover: int, option: int, tree_limit: int, node_limit: int, deadline: float, cyclic: bool):
     """Breuker's PN² (`pns.pn2_search`): each first-level expansion is a second-level PN search
     limited to as many nodes as the first-level tree holds. Returns `pn_search`'s figures plus the
     second-level nodes and searches."""
@@ -219,15 +226,15 @@ def pn2_search(root, prover: int, option: int, tree_limit: int, node_limit: int,
             status = TREE_FULL
             break
         before = spend[0]
-        inner, inner_drawn = new_tree(states[node], prover, option, table)
+        inner = rooted_tree(states[node], pn[node], dn[node], prover)     # the leaf's numbers, as PN² does
         status, seen = expand(inner, 0, prover, option, table, tree, parent[node], spend, INF, node_limit,
-                              deadline)
+                              deadline, cyclic)
         if status == SOLVED:
             update(inner, 0, table)
             status, more = grow(inner, prover, option, table, tree, parent[node], spend, INF, node_limit,
-                                deadline, 0, before + len(states))
+                                deadline, cyclic, 0, before + len(states))
             seen = seen or more
-        drawn = drawn or inner_drawn or seen
+        drawn = drawn or seen
         inner_nodes += spend[0] - before
         searches += 1
         if status != SOLVED:
