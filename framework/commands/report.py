@@ -10,6 +10,14 @@ def run(args: argparse.Namespace) -> int:
     from framework.analysis.report import terminal_summary, write_report
     from framework.tournament.tables import Results
 
+    if _is_solve_run(args.results):
+        from framework.analysis.solve_table import SolveResults
+        from framework.analysis.thesis import write_thesis_report
+
+        solved = SolveResults(args.results)
+        print(solved.table().to_string(index=False))
+        print(f"\nreport: {write_thesis_report(solved)} (plots and tables/*.csv beside it)")
+        return 0
     results = Results(args.results)
     print(terminal_summary(results))
     path = write_report(results)
@@ -17,6 +25,16 @@ def run(args: argparse.Namespace) -> int:
         results.export(results.folder / "tables", ("parquet",))
     print(f"\nreport: {path} (plots and tables/*.csv{' and *.parquet' if args.parquet else ''} beside it)")
     return 0
+
+
+def _is_solve_run(folder: str) -> bool:
+    from framework.tournament.store import Store
+
+    store = Store(folder, create=False)
+    try:
+        return store.meta().get("config", {}).get("mode") == "solve"
+    finally:
+        store.close()
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from framework.registry import Registry
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
+from framework.tournament.solve import is_solve_file, load_solve_config, run_solves
 from framework.tournament.store import Store
 
 
@@ -32,6 +33,8 @@ def resume_command(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if is_solve_file(args.file):
+        return run_solve(args)
     registry = Registry()
     config = load_config(args.file, registry)
     if args.results:
@@ -53,6 +56,31 @@ def run(args: argparse.Namespace) -> int:
     print(f"{config.name}: {summary.total} games in {config.results} ({summary.resumed} already stored, "
           f"{summary.played} played now)")
     print(f"standings, crosstable and report: plyground report {shlex.quote(str(config.results))}")
+    return 0
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """A `mode: solve` file: every position against every solver (framework/tournament/solve.py)."""
+    config = load_solve_config(args.file)
+    if args.results:
+        config = replace(config, results=Path(args.results))
+    if args.workers:
+        config = replace(config, workers=args.workers)
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        summary = run_solves(config, quiet=args.quiet)
+    except KeyboardInterrupt:
+        store = Store(config.results)
+        stored = len(store.done())
+        store.close()
+        print(f"\ninterrupted: {stored} solve tasks are stored in {config.results}; resume with:\n"
+              f"  {resume_command(args)}", file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    print(f"{config.name}: {summary.total} solve tasks in {config.results} ({summary.resumed} already stored, "
+          f"{summary.solved_now} run now)")
+    print(f"table and report: plyground report {shlex.quote(str(config.results))}")
     return 0
 
 

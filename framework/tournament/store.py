@@ -32,6 +32,11 @@ CREATE TABLE IF NOT EXISTS moves (
     participant TEXT NOT NULL, move TEXT NOT NULL, nodes INTEGER NOT NULL, depth INTEGER NOT NULL,
     score REAL, wall_time REAL NOT NULL, cpu_time REAL NOT NULL, pv TEXT NOT NULL,
     PRIMARY KEY (key, ply));
+CREATE TABLE IF NOT EXISTS solves (
+    key TEXT PRIMARY KEY, position_index INTEGER NOT NULL, solver TEXT NOT NULL, agent TEXT NOT NULL,
+    position TEXT NOT NULL, value TEXT NOT NULL, move TEXT, nodes INTEGER NOT NULL, nodes_first INTEGER NOT NULL,
+    depth INTEGER NOT NULL, wall_time REAL NOT NULL, cpu_time REAL NOT NULL, reason TEXT NOT NULL,
+    extra TEXT NOT NULL, finished_at REAL NOT NULL);
 """
 
 
@@ -74,9 +79,14 @@ class Store:
                               f"{meta['plugin_versions'].get(changed[0])} then, {versions.get(changed[0])} now); "
                               "run into a new folder")
 
+    def note(self, key: str, value: Any) -> None:
+        """Record a fact about the run that does not determine its results (e.g. the machine's load)."""
+        with self.conn:
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+
     def done(self) -> set[str]:
         """Keys of the tasks whose results are stored."""
-        return {key for (key,) in self.conn.execute("SELECT key FROM games")}
+        return {key for (key,) in self.conn.execute("SELECT key FROM games UNION SELECT key FROM solves")}
 
     def save(self, result: GameResult) -> None:
         """Store one finished game and its moves in a single transaction."""
@@ -89,6 +99,19 @@ class Store:
                 winner, record.termination.value, record.reason, record.plies, sum(m.wall_time for m in record.moves),
                 time.time()))
             self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?)", _move_rows(task.key, record))
+
+    def save_solve(self, outcome: Any) -> None:
+        """Store one finished solve task (framework/tournament/solve.py) in a single transaction."""
+        task = outcome.task
+        with self.conn:
+            self.conn.execute("INSERT INTO solves VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (
+                task.key, task.index, task.solver.id, task.solver.agent, task.position, outcome.value, outcome.move,
+                outcome.nodes, outcome.nodes_first, outcome.depth, outcome.wall_time, outcome.cpu_time,
+                outcome.reason, outcome.extra, time.time()))
+
+    def solve_values(self) -> list[tuple[int, str, str]]:
+        """(position index, solver id, value) of every stored solve task."""
+        return [tuple(row) for row in self.conn.execute("SELECT position_index, solver, value FROM solves")]
 
     def close(self) -> None:
         self.conn.close()
