@@ -21,6 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 import pandas as pd  # noqa: E402
 
 from framework.analysis.branching import SEARCHES, branching_summary, nodes_by_depth  # noqa: E402
+from framework.analysis.plots import _save  # noqa: E402
 from framework.analysis.solve_table import SolveResults  # noqa: E402
 from framework.protocols import Budget, Game, State  # noqa: E402
 from framework.registry import Registry  # noqa: E402
@@ -110,13 +111,6 @@ def depth_plot(table: pd.DataFrame, path: Path) -> Path:
     axes[0].set_ylabel("nodes")
     axes[0].legend(fontsize=7)
     return _save(fig, path)
-
-
-def _save(fig: plt.Figure, path: Path) -> Path:
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
 
 
 def _ratio(a: float, b: float) -> float:

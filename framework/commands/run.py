@@ -33,54 +33,34 @@ def resume_command(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if is_solve_file(args.file):
-        return run_solve(args)
+    solve = is_solve_file(args.file)
     registry = Registry()
-    config = load_config(args.file, registry)
+    config = load_solve_config(args.file, registry) if solve else load_config(args.file, registry)
     if args.results:
         config = replace(config, results=Path(args.results))
     if args.workers:
         config = replace(config, workers=args.workers)
+    what = "solve tasks" if solve else "games"
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        summary = run_tournament(config, quiet=args.quiet, registry=registry)
+        if solve:
+            summary = run_solves(config, quiet=args.quiet)
+            done_now = f"{summary.solved_now} run now"
+        else:
+            summary = run_tournament(config, quiet=args.quiet, registry=registry)
+            done_now = f"{summary.played} played now"
     except KeyboardInterrupt:
         store = Store(config.results)
         stored = len(store.done())
         store.close()
-        print(f"\ninterrupted: {stored} games are stored in {config.results}; resume with:\n"
+        print(f"\ninterrupted: {stored} {what} are stored in {config.results}; resume with:\n"
               f"  {resume_command(args)}", file=sys.stderr)
         return 130
     finally:
         signal.signal(signal.SIGTERM, previous)
-    print(f"{config.name}: {summary.total} games in {config.results} ({summary.resumed} already stored, "
-          f"{summary.played} played now)")
-    print(f"standings, crosstable and report: plyground report {shlex.quote(str(config.results))}")
-    return 0
-
-
-def run_solve(args: argparse.Namespace) -> int:
-    """A `mode: solve` file: every position against every solver (framework/tournament/solve.py)."""
-    config = load_solve_config(args.file)
-    if args.results:
-        config = replace(config, results=Path(args.results))
-    if args.workers:
-        config = replace(config, workers=args.workers)
-    previous = signal.signal(signal.SIGTERM, _terminate)
-    try:
-        summary = run_solves(config, quiet=args.quiet)
-    except KeyboardInterrupt:
-        store = Store(config.results)
-        stored = len(store.done())
-        store.close()
-        print(f"\ninterrupted: {stored} solve tasks are stored in {config.results}; resume with:\n"
-              f"  {resume_command(args)}", file=sys.stderr)
-        return 130
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-    print(f"{config.name}: {summary.total} solve tasks in {config.results} ({summary.resumed} already stored, "
-          f"{summary.solved_now} run now)")
-    print(f"table and report: plyground report {shlex.quote(str(config.results))}")
+    print(f"{config.name}: {summary.total} {what} in {config.results} ({summary.resumed} already stored, {done_now})")
+    report = "table and report" if solve else "standings, crosstable and report"
+    print(f"{report}: plyground report {shlex.quote(str(config.results))}")
     return 0
 
 

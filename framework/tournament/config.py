@@ -227,17 +227,7 @@ def _participants(r: _Reader, entries: Any, registry: Registry, game: Any, game_
     for i, entry in enumerate(entries):
         key = f"participants[{i}]"
         entry = r.mapping(entry, key, {"id": 1, "agent": 1, "params": 1, "budget": 1})
-        agent = r.string(entry.get("agent"), f"{key}.agent")
-        pid = entry.get("id", agent)
-        if not isinstance(pid, str) or not ID_PATTERN.match(pid):
-            raise r.fail(f"{key}.id", f"expected an id of letters, digits and _.+- , got {pid!r}")
-        if any(p.id == pid for p in out):
-            raise r.fail(f"{key}.id", f"'{pid}' is already the id of another participant; ids must be unique")
-        try:
-            spec = registry.agent_spec(agent)
-        except PluginError as exc:
-            raise r.fail(f"{key}.agent", str(exc)) from None
-        params = r.params(spec.params, entry.get("params"), f"{key}.params", f"agent '{agent}'")
+        pid, agent, spec, params = agent_entry(r, entry, key, registry, [p.id for p in out], "participant")
         for param in spec.params:
             if param.type is HeuristicRef and params[param.name] is not None:
                 try:
@@ -251,6 +241,22 @@ def _participants(r: _Reader, entries: Any, registry: Registry, game: Any, game_
             raise r.fail(key, str(exc)) from None
         out.append(Participant(pid, agent, params, budget))
     return tuple(out)
+
+
+def agent_entry(r: _Reader, entry: Mapping[str, Any], key: str, registry: Registry, taken: list[str],
+                kind: str) -> tuple[str, str, Any, dict[str, Any]]:
+    """(id, agent name, agent spec, checked params) of an `{id, agent, params}` entry; ids must be new."""
+    agent = r.string(entry.get("agent"), f"{key}.agent")
+    eid = entry.get("id", agent)
+    if not isinstance(eid, str) or not ID_PATTERN.match(eid):
+        raise r.fail(f"{key}.id", f"expected an id of letters, digits and _.+- , got {eid!r}")
+    if eid in taken:
+        raise r.fail(f"{key}.id", f"'{eid}' is already the id of another {kind}; ids must be unique")
+    try:
+        spec = registry.agent_spec(agent)
+    except PluginError as exc:
+        raise r.fail(f"{key}.agent", str(exc)) from None
+    return eid, agent, spec, r.params(spec.params, entry.get("params"), f"{key}.params", f"agent '{agent}'")
 
 
 def _budget(r: _Reader, entry: Any, key: str) -> Budget:

@@ -25,7 +25,7 @@ from framework.endgames import read_positions
 from framework.errors import ConfigError, PluginError, PositionError, SolveDisagreementError
 from framework.protocols import Budget
 from framework.registry import Registry
-from framework.tournament.config import ID_PATTERN, ExecutorConfig, _budget, _executor, _Reader
+from framework.tournament.config import ExecutorConfig, _budget, _executor, _Reader, agent_entry
 from framework.tournament.executors import Executor, make_executor
 from framework.tournament.store import Store
 from framework.tournament.tasks import Beat, WorkerContext, derive_seed
@@ -128,17 +128,7 @@ def _solvers(r: _Reader, entries: Any, registry: Registry, game: Any) -> tuple[S
     for i, entry in enumerate(entries):
         key = f"solvers[{i}]"
         entry = r.mapping(entry, key, {"id": 1, "agent": 1, "params": 1})
-        agent = r.string(entry.get("agent"), f"{key}.agent")
-        sid = entry.get("id", agent)
-        if not isinstance(sid, str) or not ID_PATTERN.match(sid):
-            raise r.fail(f"{key}.id", f"expected an id of letters, digits and _.+- , got {sid!r}")
-        if any(s.id == sid for s in out):
-            raise r.fail(f"{key}.id", f"'{sid}' is already the id of another solver; ids must be unique")
-        try:
-            spec = registry.agent_spec(agent)
-        except PluginError as exc:
-            raise r.fail(f"{key}.agent", str(exc)) from None
-        params = r.params(spec.params, entry.get("params"), f"{key}.params", f"agent '{agent}'")
+        sid, agent, _, params = agent_entry(r, entry, key, registry, [s.id for s in out], "solver")
         try:
             built = registry.create_agent(agent, game, params, where=key)
         except ConfigError as exc:
