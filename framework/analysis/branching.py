@@ -21,7 +21,6 @@ import pandas as pd
 
 from framework.protocols import Budget, Game, State
 from framework.registry import Registry
-from plugins.agents.alphabeta import ALL_OFF, EXACT_ONLY
 
 
 class ShuffledMoves:
@@ -45,6 +44,14 @@ class ShuffledMoves:
 
 SEARCHES = ("minimax", "alphabeta good ordering", "alphabeta random ordering")
 
+#: Alpha-beta parameters for good ordering: the exact enhancements on, the selective ones off (its EXACT_ONLY).
+GOOD_ORDERING = {"quiescence": False, "lmr": False, "singular": False}
+
+
+def every_switch_off(registry: Registry) -> dict[str, bool]:
+    """Alpha-beta with every enhancement switched off: plain fail-soft alpha-beta in the given move order."""
+    return {p.name: False for p in registry.agent_spec("alphabeta").params if p.type is bool}
+
 
 def nodes_by_depth(registry: Registry, game_name: str, depths: dict[str, int], seed: int = 0) -> pd.DataFrame:
     """Nodes of a fixed-depth search from the start position, for each search and depth up to its maximum."""
@@ -56,10 +63,10 @@ def nodes_by_depth(registry: Registry, game_name: str, depths: dict[str, int], s
             if search == "minimax":
                 agent, played = registry.create_agent("minimax", game, {"depth": depth}), game
             elif search == "alphabeta good ordering":
-                agent, played = registry.create_agent("alphabeta", game, {"depth": depth, **EXACT_ONLY}), game
+                agent, played = registry.create_agent("alphabeta", game, {"depth": depth, **GOOD_ORDERING}), game
             else:
                 played = ShuffledMoves(game, seed)
-                agent = registry.create_agent("alphabeta", game, {"depth": depth, **ALL_OFF})
+                agent = registry.create_agent("alphabeta", game, {"depth": depth, **every_switch_off(registry)})
             stats = agent.select_move(played, state, Budget()).stats
             rows.append({"game": game_name, "search": search, "depth": depth, "nodes": stats.nodes,
                          "seconds": round(stats.wall_time, 3)})

@@ -96,6 +96,13 @@ def test_nodes_by_depth_minimax_counts_the_tictactoe_tree(registry):
     assert fitted_ebf(table.iloc[:1]) != fitted_ebf(table.iloc[:1])    # one point fits nothing: nan
 
 
+def test_the_ordering_settings_are_alphabetas_own(registry):
+    from framework.analysis.branching import GOOD_ORDERING, every_switch_off
+    from plugins.agents.alphabeta import ALL_OFF, EXACT_ONLY
+
+    assert every_switch_off(registry) == dict(ALL_OFF) and GOOD_ORDERING == dict(EXACT_ONLY)
+
+
 def test_shuffled_moves_are_a_permutation_fixed_per_state(registry):
     game = registry.create_game("checkers")
     shuffled = ShuffledMoves(game, seed=3)
