@@ -6,10 +6,10 @@ import argparse
 import sys
 from importlib import metadata
 
-from framework.commands import list_plugins, make_endgames, perft, play, report, run, validate, warmup
+from framework.commands import list_plugins, make_endgames, nash, perft, play, report, run, spe, validate, warmup
 from framework.errors import PlygroundError
 
-COMMANDS = (list_plugins, play, perft, warmup, run, validate, report, make_endgames)
+COMMANDS = (list_plugins, play, perft, warmup, run, validate, report, nash, spe, make_endgames)
 
 
 def build_parser() -> argparse.ArgumentParser:

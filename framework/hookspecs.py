@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pluggy
 
-from framework.specs import AgentSpec, GameSpec, HeuristicSpec
+from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
 
 PROJECT = "plyground"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -30,3 +30,8 @@ def plyground_agents() -> list[AgentSpec]:
 @hookspec
 def plyground_heuristics() -> list[HeuristicSpec]:
     """Return the heuristics this plugin provides, each registered for one game by name."""
+
+
+@hookspec
+def plyground_game_files() -> list[GameFileSpec]:
+    """Return normal- or extensive-form games shipped as data files, for `plyground nash NAME`."""

@@ -22,7 +22,10 @@ so the compile cost is paid once per machine; `plyground warmup` pays it ahead o
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 import os
+import time
 import types
 from functools import cached_property
 from typing import Any, Callable
@@ -30,6 +33,14 @@ from typing import Any, Callable
 import numpy as np
 
 _REGISTERED = False
+
+#: `outcome(state, player, option)` of a rules kernel: the player won, lost, drew, or the game goes on.
+WIN, LOSS, DRAW, ONGOING = 1, -1, 0, 2
+
+
+def clock() -> float:
+    """`time.perf_counter()`, callable from compiled code too (a search reads it to keep a time budget)."""
+    return time.perf_counter()
 
 
 def enabled() -> bool:
@@ -45,7 +56,7 @@ def _numba() -> Any:
         return numba
     from numba import types as nbtypes
     from numba.core import cgutils
-    from numba.extending import intrinsic, overload_method
+    from numba.extending import intrinsic, overload, overload_method
 
     @intrinsic
     def ctpop(typingctx, x):
@@ -58,6 +69,14 @@ def _numba() -> Any:
         def codegen(context, builder, signature, args):
             return builder.ctlz(args[0], cgutils.false_bit)
         return x(x), codegen
+
+    @overload(clock)
+    def compiled_clock():
+        def impl():
+            with numba.objmode(now="float64"):
+                now = time.perf_counter()
+            return now
+        return impl
 
     @overload_method(nbtypes.Integer, "bit_count")
     def bit_count(x):
@@ -103,22 +122,35 @@ class Kernel:
 
     `kernel.fn` is the compiled twin of `module.fn`, compiled (or loaded from numba's
     on-disk cache) on its first call.
+
+    A search module is compiled once per game: `rules` (the game's rules Kernel) binds
+    the game's compiled functions as the search's globals. numba's cache only watches a
+    function's own file, so such a twin is cached under a name carrying the game's `tag`
+    and a digest of the rules source: edited rules never meet a stale compiled search.
     """
 
-    def __init__(self, module: types.ModuleType, bitboards: tuple[str, ...] = ()) -> None:
+    def __init__(self, module: types.ModuleType, bitboards: tuple[str, ...] = (),
+                 rules: "Kernel | None" = None, tag: str = "") -> None:
         self.module = module
         self.bitboards = frozenset(bitboards)
+        self.rules = rules
+        self.prefix = ""
+        if rules is not None:
+            digest = hashlib.sha1(inspect.getsource(rules.module).encode()).hexdigest()[:10]
+            self.prefix = f"{tag}_{digest}."
 
     @cached_property
     def _namespace(self) -> dict[str, Any]:
         numba = _numba()
         env = {name: _compiled_value(name, value, self.bitboards) for name, value in vars(self.module).items()}
+        if self.rules is not None:
+            env.update(self.rules._namespace)
         functions = [f for f in vars(self.module).values()
                      if isinstance(f, types.FunctionType) and f.__module__ == self.module.__name__]
         compiled = {}
         for f in functions:
             twin = types.FunctionType(f.__code__, env, f.__name__, f.__defaults__, f.__closure__)
-            twin.__qualname__ = f.__qualname__
+            twin.__qualname__ = self.prefix + f.__qualname__
             twin.__module__ = f.__module__
             compiled[f.__name__] = numba.njit(cache=True)(twin)
         env.update(compiled)
@@ -136,3 +168,21 @@ class Kernel:
 def uint64(value: int) -> np.uint64:
     """A Python bitboard as the uint64 a kernel takes."""
     return np.uint64(value)
+
+
+class GameKernel:
+    """What a game with compiled rules offers searches (its optional `kernel` capability).
+
+    `rules` is its rules Kernel, which must provide `legal_moves(state)`, `apply_move(state,
+    move)`, `to_move(state)` and `outcome(state, player, option)` (codes WIN, LOSS, DRAW,
+    ONGOING above); `tag` names the game (and its compiled searches' cache files);
+    `to_kernel` turns a Python state into the kernel's; `option` is the one int of game
+    options `outcome` needs. Moves are ints in both worlds.
+    """
+
+    def __init__(self, tag: str, rules: Kernel, to_kernel: Callable[[Any], Any], option: int = 0) -> None:
+        self.tag, self.rules, self.to_kernel, self.option = tag, rules, to_kernel, option
+
+    def __repr__(self) -> str:
+        return f"GameKernel({self.tag!r}, option={self.option})"
+

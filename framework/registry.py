@@ -27,7 +27,7 @@ from framework.agentspec import parse_agent_spec
 from framework.errors import ConfigError, PluginError
 from framework.params import AgentRef, HeuristicRef, resolve_params
 from framework.protocols import Agent, Game, Heuristic
-from framework.specs import AgentSpec, GameSpec, HeuristicSpec
+from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
 
 ENTRY_POINT_GROUP = "plyground"
 #: Agents naming agents (a fallback's fallback ...) nest at most this deep; deeper is taken for a cycle.
@@ -78,6 +78,7 @@ class Registry:
         self.games: dict[str, Registered[GameSpec]] = {}
         self.agents: dict[str, Registered[AgentSpec]] = {}
         self.heuristics: dict[tuple[str, str], Registered[HeuristicSpec]] = {}
+        self.game_files: dict[str, Registered[GameFileSpec]] = {}
         self.plugins: dict[str, Provenance] = {}
         self.failed: dict[str, str] = {}
         wanted = {_normalise(n) for n in os.environ.get(PLUGINS_ENV, "").split(",") if n.strip()}
@@ -126,7 +127,8 @@ class Registry:
         self._pm.register(plugin, name=name)
         try:
             provided = {hook: self._call_own(plugin, hook)
-                        for hook in ("plyground_games", "plyground_agents", "plyground_heuristics")}
+                        for hook in ("plyground_games", "plyground_agents", "plyground_heuristics",
+                                     "plyground_game_files")}
         except Exception as exc:
             self._pm.unregister(plugin)
             self._fail(name, distribution, f"{type(exc).__name__}: {exc}")
@@ -138,13 +140,16 @@ class Registry:
             additions.append((self.agents, spec.name, spec))
         for spec in provided["plyground_heuristics"]:
             additions.append((self.heuristics, (spec.game, spec.name), spec))
+        for spec in provided["plyground_game_files"]:
+            additions.append((self.game_files, spec.name, spec))
         staged: dict[int, set] = {}
         for table, key, spec in additions:
             clash = table.get(key)
             if clash is not None or key in staged.setdefault(id(table), set()):
                 self._pm.unregister(plugin)
                 other = clash.provenance if clash is not None else provenance
-                kind = {id(self.games): "game", id(self.agents): "agent"}.get(id(table), "heuristic")
+                kind = {id(self.games): "game", id(self.agents): "agent",
+                        id(self.game_files): "game file"}.get(id(table), "heuristic")
                 label = key if isinstance(key, str) else f"{key[1]}' for game '{key[0]}"
                 raise PluginError(f"{kind} '{label}' is registered twice: by {other} and by {provenance}; "
                                   "uninstall or rename one of them")
@@ -168,6 +173,9 @@ class Registry:
 
     def agent_spec(self, name: str) -> AgentSpec:
         return _lookup(self.agents, name, "agent").spec
+
+    def game_file_spec(self, name: str) -> GameFileSpec:
+        return _lookup(self.game_files, name, "game file").spec
 
     def heuristic_spec(self, game: str, name: str) -> HeuristicSpec:
         key = (game, name)

@@ -41,3 +41,12 @@ class HeuristicSpec:
     factory: Callable[..., object]
     help: str
     params: tuple[Param, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameFileSpec:
+    """A game-theory example shipped as a data file (YAML or CSV), read by `framework.gametheory.files`."""
+
+    name: str
+    path: str
+    help: str

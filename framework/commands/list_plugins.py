@@ -6,22 +6,31 @@ import argparse
 
 from framework.params import Param
 from framework.registry import Registry
+from framework.specs import GameFileSpec
 
 
 def _params(params: tuple[Param, ...]) -> list[str]:
     return [f"      {p.name}: {p.describe()}, default {p.default!r} — {p.help}" for p in params]
 
 
+def _details(spec: object) -> list[str]:
+    """Declared parameters of a game, agent or heuristic; the file of a game file."""
+    if isinstance(spec, GameFileSpec):
+        return [f"      file: {spec.path}"]
+    return _params(spec.params)
+
+
 def run_list(args: argparse.Namespace) -> int:
     registry = Registry()
     sections = (("games", registry.games.items()), ("agents", registry.agents.items()),
-                ("heuristics", ((f"{g}/{n}", r) for (g, n), r in registry.heuristics.items())))
+                ("heuristics", ((f"{g}/{n}", r) for (g, n), r in registry.heuristics.items())),
+                ("game files (for 'plyground nash NAME')", registry.game_files.items()))
     for title, items in sections:
         print(f"{title}:")
         for name, registered in sorted(items, key=lambda kv: kv[0]):
             print(f"  {name:<24} {registered.spec.help}  [{registered.provenance}]")
             if args.verbose:
-                for line in _params(registered.spec.params):
+                for line in _details(registered.spec):
                     print(line)
     return 0
 

@@ -5,9 +5,14 @@ from __future__ import annotations
 import argparse
 
 from framework.agentspec import parse_agent_spec, parse_key_values
+from framework.coach import coach_move
 from framework.match import play_game
 from framework.protocols import Budget
 from framework.registry import Registry
+
+
+#: The coach's time per search when no coach budget is given, so big games do not hang.
+DEFAULT_COACH_TIME = 2.0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -19,10 +24,23 @@ def run(args: argparse.Namespace) -> int:
         agents.append(registry.create_agent(name, game, params, seed=args.seed + i, where=flag))
     start = game.from_text(args.position) if args.position else None
     budget = Budget(time=args.time, nodes=args.nodes)
+    coach = None
+    if args.coach:
+        name, params = parse_agent_spec(args.coach, "--coach")
+        coach = registry.create_agent(name, game, params, seed=args.seed + 2, where="--coach")
+        coach_budget = Budget(time=args.coach_time, nodes=args.coach_nodes)
+        if args.coach_time is None and args.coach_nodes is None:
+            coach_budget = Budget(time=DEFAULT_COACH_TIME)
+        # coach the people at the keyboard; with none playing, coach every move
+        coached = {i for i, agent in enumerate(agents) if getattr(agent, "interactive", False)} or {0, 1}
 
     def show(before, record, after) -> None:
         print(f"{record.ply}. {game.player_names[record.mover]} plays {record.move}"
               + (f"  (nodes {record.nodes}, score {record.score})" if record.nodes > 1 else ""))
+        if coach is not None and record.mover in coached:
+            move = game.parse_move(before, record.move)
+            verdict = coach_move(game, before, move, coach, coach_budget)
+            print(f"   coach: {verdict.describe(game, before)}")
         print(game.render(after), end="\n\n")
 
     print(game.render(start if start is not None else game.initial_state()), end="\n\n")
@@ -45,4 +63,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--time", type=float, help="time budget per move in seconds")
     p.add_argument("--nodes", type=int, help="node budget per move")
     p.add_argument("--max-plies", type=int, help="adjudicate a draw after this many plies")
+    p.add_argument("--coach", metavar="AGENT", help="after every human move (every move if no human plays) "
+                   "say whether it was optimal, judged by this agent: NAME[:key=value,...], e.g. pns or "
+                   "alphabeta:depth=4")
+    p.add_argument("--coach-time", type=float, help="coach's time budget per search in seconds "
+                   f"(default {DEFAULT_COACH_TIME} when --coach-nodes is not given either)")
+    p.add_argument("--coach-nodes", type=int, help="coach's node budget per search")
     p.set_defaults(func=run)

@@ -1,7 +1,9 @@
-"""`plyground warmup`: compile (or load from numba's cache) every game's kernels ahead of time.
+"""`plyground warmup`: compile (or load from numba's cache) every compiled kernel ahead of time.
 
 Compiled kernels (`framework.jit`) are compiled on first use and cached on disk; running
 this once after installing means no perft, search or timed move pays the compile cost.
+Games warm their rules (`game.warmup()`); agents with a compiled search warm it when they
+are built for a game with a kernel, so every registered agent is built once per such game.
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ def run(args: argparse.Namespace) -> int:
             continue
         start = time.perf_counter()
         warmup()
+        for agent in sorted(registry.agents):
+            registry.create_agent(agent, game)
         print(f"{name:<16} kernels ready in {time.perf_counter() - start:.1f} s")
     return 0
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("warmup", help="compile and cache the compiled kernels of every game now")
+    p = subparsers.add_parser("warmup", help="compile and cache the compiled kernels of every game and agent now")
     p.set_defaults(func=run)

@@ -84,7 +84,7 @@ def close_guards() -> None:
 class DaskExecutor:
     """Tasks on a Dask cluster: a LocalCluster of `workers` threads, or the scheduler at `address`."""
 
-    def __init__(self, workers: int, address: str | None = None) -> None:
+    def __init__(self, workers: int, address: str | None = None, connect_timeout: float = 10.0) -> None:
         try:
             from distributed import Client, LocalCluster
         except ImportError:
@@ -97,7 +97,7 @@ class DaskExecutor:
             self.client = Client(self.cluster)
         else:
             try:
-                self.client = Client(address, timeout="10s")
+                self.client = Client(address, timeout=f"{connect_timeout}s")
             except OSError as exc:
                 raise ConfigError(f"cannot reach the Dask scheduler at '{address}': {exc}") from None
         self._futures: list = []

@@ -15,6 +15,8 @@ from framework.specs import AgentSpec
 class HumanAgent:
     """Asks for a move; bad input gets the reason and the list of legal moves, then a new prompt."""
 
+    interactive = True  # a person chooses: `plyground play --coach` coaches these moves
+
     def __init__(self, game: Game, seed: int = 0, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout

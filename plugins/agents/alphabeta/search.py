@@ -9,13 +9,14 @@ and Romstad (2007); singular extensions, Anantharaman, Campbell & Hsu (1990, "Si
 extensions: adding selectivity to brute-force searching").
 
 What a node is (the counting contract, identical in a future compiled path):
-a node is one call of `negamax` or `quiesce` on a state, counted on entry, before the
+a node is one call of `negamax` on a state, counted on entry, before the
 terminal test, the depth test or the transposition-table probe. So the root counts once
 per root search; every child search counts, including PVS null-window probes and their
 re-searches, late-move-reduced searches and their re-searches, singularity probes,
 aspiration re-searches and every iteration of iterative deepening; a state answered from
 the transposition table still counts (it was visited and probed); a horizon state whose
-quiescence search looks at noisy moves counts once, and each noisy child counts once.
+quiescence search looks at noisy moves counts once, and each noisy child counts once
+(quiescence nodes are `negamax` calls with depth <= 0).
 Moves are never counted, and neither are states only generated (`apply`) but not searched.
 
 Values are from the point of view of the player to move at each node. Heuristics must be
@@ -75,6 +76,7 @@ class AlphaBetaSearch:
         self.moves_of: Callable[[State], Sequence] = hints or game.legal_moves
         self.noisy: Callable[[State, Hashable], bool] | None = getattr(game, "is_noisy", None)
         self.quiescence = settings.quiescence and self.noisy is not None
+        self.use_tt_move = settings.tt_move
         self.ordering = settings.killers or settings.history or (settings.tt_move and table is not None)
         self.nodes = 0
         self.horizon = 0           # heuristic leaves evaluated (and TT answers that stood on some)
@@ -171,28 +173,26 @@ class AlphaBetaSearch:
         if game.is_terminal(state):
             return terminal_value(game, self.heuristic, state, mover, ply)
         if depth <= 0:
-            return self._leaf(state, mover, alpha, beta, ply, self.settings.quiescence_depth)
+            return self._leaf(state, mover, alpha, beta, ply, depth)
 
         table = self.table
         tt_move = None
         if table is not None:
             hash_key = self.hash_key
-            key = h = hash_key(state) if hash_key is not None else state
-            if hash_key is None:
-                h = hash(state)
-            slot = table.probe(key, h)
+            h = hash_key(state) if hash_key is not None else hash(state)
+            slot = table.probe(state, h)
             if slot >= 0:
                 flag = table.flag[slot]
                 value = table.value[slot]
                 bound = flag & BOUND
-                proof = self._proof(flag, value)
+                proof = self._proof(flag, value) if self.proof_score is not None else 0
                 if ply and (proof or (table.depth[slot] == depth and table.ply[slot] == ply)):
                     if (bound == EXACT or (bound == LOWER and value >= beta)
                             or (bound == UPPER and value <= alpha)):
                         if flag & HORIZON and proof != PROVEN_VALUE:
                             self.horizon += 1
                         return value
-                if self.settings.tt_move:
+                if self.use_tt_move:
                     tt_move = table.move[slot]
 
         settings = self.settings
@@ -237,7 +237,7 @@ class AlphaBetaSearch:
             flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
             if self.horizon != horizon0:
                 flag |= HORIZON
-            table.store(key, h, depth, ply, flag, best, best_move)
+            table.store(state, h, depth, ply, flag, best, best_move)
         if not ply:
             self.root_move = best_move
         return best
@@ -247,11 +247,9 @@ class AlphaBetaSearch:
 
         PROVEN_VALUE: it is a proven win (a lower bound >= proof_score) or loss (an upper bound
         <= -proof_score), whatever heuristic leaves its subtree met. PROVEN_TREE: its subtree met
-        no heuristic leaf. 0: neither, or not in solver mode.
+        no heuristic leaf. 0: neither. Only called in solver mode (proof_score set).
         """
         proof = self.proof_score
-        if proof is None:
-            return 0
         bound = flag & BOUND
         if (value >= proof and bound != UPPER) or (value <= -proof and bound != LOWER):
             return PROVEN_VALUE
@@ -272,21 +270,26 @@ class AlphaBetaSearch:
             return False
         below = nextafter(target, -INF)
         apply = self.game.apply
-        for move in moves:
-            if move != tt_move and -self.negamax(apply(state, move), (depth - 1) // 2, -target, -below,
-                                                 ply + 1) >= target:
-                return False
-        return True
+        horizon = self.horizon   # the probes decide an extension, not the value: they never stop deepening
+        try:
+            for move in moves:
+                if move != tt_move and -self.negamax(apply(state, move), (depth - 1) // 2, -target, -below,
+                                                     ply + 1) >= target:
+                    return False
+            return True
+        finally:
+            self.horizon = horizon
 
-    def _leaf(self, state: State, mover: int, alpha: float, beta: float, ply: int, left: int) -> float:
-        """Value of a non-terminal state at the depth limit, already counted as a node.
+    def _leaf(self, state: State, mover: int, alpha: float, beta: float, ply: int, depth: int) -> float:
+        """Value of a non-terminal state at or below the depth limit (depth <= 0), already counted.
 
-        With quiescence on and a game that declares noisy moves, keep searching the noisy
-        moves. The mover may "stand pat" on the heuristic value only if it has a quiet move to
-        make; when every legal move is noisy (a forced capture in checkers) it must play one.
+        With quiescence on and a game that declares noisy moves, keep searching the noisy moves,
+        down to `quiescence_depth` plies below the limit (negative depths count them). The mover
+        may "stand pat" on the heuristic value only if it has a quiet move to make; when every
+        legal move is noisy (a forced capture in checkers) it must play one.
         """
         heuristic = self.heuristic
-        if not self.quiescence or left <= 0:
+        if not self.quiescence or depth <= -self.settings.quiescence_depth:
             self.horizon += 1
             return heuristic.evaluate(state, mover)
         game, noisy = self.game, self.noisy
@@ -305,7 +308,7 @@ class AlphaBetaSearch:
                 alpha = best
         pv, apply = self.pv, game.apply
         for move in noisy_moves:
-            value = -self.quiesce(apply(state, move), -beta, -alpha, ply + 1, left - 1)
+            value = -self.negamax(apply(state, move), depth - 1, -beta, -alpha, ply + 1)
             if value > best:
                 best = value
                 if value > alpha:
@@ -314,20 +317,3 @@ class AlphaBetaSearch:
                     if value >= beta:
                         break
         return best
-
-    def quiesce(self, state: State, alpha: float, beta: float, ply: int, left: int) -> float:
-        """A quiescence node: counted, terminal-tested, then searched as a leaf with `left` plies to go."""
-        if self.exceeded(self.nodes):
-            raise SearchAborted
-        self.nodes += 1
-        try:
-            self.ply_nodes[ply] += 1
-        except IndexError:
-            self._grow(2 * ply + 2)
-            self.ply_nodes[ply] += 1
-        self.pv[ply] = ()
-        game = self.game
-        mover = game.to_move(state)
-        if game.is_terminal(state):
-            return terminal_value(game, self.heuristic, state, mover, ply)
-        return self._leaf(state, mover, alpha, beta, ply, left)

@@ -6,8 +6,10 @@ Uiterwijk & van den Herik (1994, "Replacement schemes for transposition tables")
 keeps the entry searched deeper unless the new one is for the same state.
 
 Entries live in parallel lists indexed by `hash % size`, so storing allocates nothing per
-node. The key is the game's `hash_key(state)` when it has one (trusted as the identity of
-the state, as engines trust a 64-bit Zobrist key), otherwise the state itself.
+node. The hash is the game's `hash_key(state)` when it has one, else Python's `hash`; the
+entry keeps the state itself and a probe compares it, so a hash collision (or a hash that
+leaves part of the state out on purpose, as checkers' leaves its draw counter) can never
+answer for another state.
 
 An entry records the remaining depth *and* the ply it was searched at, and a flag: EXACT,
 LOWER (value >= the true value's lower bound, a fail-high) or UPPER (a fail-low), plus the
@@ -43,7 +45,7 @@ class TranspositionTable:
         self.keys = [None] * self.size
 
     def probe(self, key: Hashable, h: int) -> int:
-        """The slot holding `key` (whose hash is `h`), or -1."""
+        """The slot holding `key` (the state, whose hash is `h`), or -1."""
         slot = h % self.size
         return slot if self.keys[slot] == key else -1
 

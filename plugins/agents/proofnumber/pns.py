@@ -26,9 +26,11 @@ from __future__ import annotations
 
 from typing import Hashable
 
+from framework import jit
 from framework.errors import ConfigError
-from framework.protocols import Game, State
-from framework.search import SearchAborted
+from framework.protocols import Budget, Game, State
+from framework.search import SearchAborted, SearchLimits
+from plugins.agents.proofnumber import compiled
 from plugins.agents.proofnumber.common import INF, BinaryResult, ProofNumberAgent, Spend, leaf_numbers, state_key
 
 
@@ -170,8 +172,43 @@ def _answer(tree: ProofTree, proved: bool | None, reason: str, extra: dict) -> B
     return BinaryResult(proved, tree.best_root_move(), tree.drawn, extra)
 
 
+#: The compiled PN search of each game with a kernel, by tag (compiled on first use, then cached).
+_COMPILED: dict[str, jit.Kernel] = {}
+_REASONS = {compiled.SOLVED: "solved", compiled.BUDGET: "budget", compiled.TREE_FULL: "tree_limit"}
+
+
+def compiled_pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int,
+                       two_level: bool = False) -> BinaryResult:
+    """`pn_search` (or `pn2_search` when `two_level`) run by `compiled` over the game's kernel:
+    the same answer, move, nodes and tree size."""
+    kernel = game.kernel
+    search = _COMPILED.get(kernel.tag)
+    if search is None:
+        search = _COMPILED[kernel.tag] = jit.Kernel(compiled, rules=kernel.rules, tag=kernel.tag)
+    node_limit = spend.limits.node_limit - spend.nodes
+    run = search.pn2_search if two_level else search.pn_search
+    status, proved, nodes, size, drawn, move, inner_nodes, searches = run(
+        kernel.to_kernel(state), prover, kernel.option, tree_limit, int(min(node_limit, 1 << 62)),
+        spend.limits.deadline)
+    if status == compiled.ROOT_OVER_BUDGET:
+        raise SearchAborted
+    spend.nodes += nodes
+    extra = {"tree_nodes": int(size), "stopped_by": _REASONS[status]}
+    if two_level:
+        extra.update(second_level_nodes=int(inner_nodes), second_level_searches=int(searches))
+    return BinaryResult(bool(proved) if status == compiled.SOLVED else None, None if move < 0 else int(move),
+                        bool(drawn), extra)
+
+
 def pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
-    """Allis' PN search for "does `prover` win from `state`?"."""
+    """Allis' PN search for "does `prover` win from `state`?" (compiled when the game has a kernel)."""
+    if jit.enabled() and hasattr(game, "kernel"):
+        return compiled_pn_search(game, state, prover, spend, tree_limit)
+    return interpreted_pn_search(game, state, prover, spend, tree_limit)
+
+
+def interpreted_pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
+    """Allis' PN search over the Game protocol."""
     tree = ProofTree(game, state, prover, spend, {}, tree_limit)
     try:
         return _answer(tree, tree.run(), "solved", {})
@@ -182,6 +219,13 @@ def pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: i
 
 
 def pn2_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
+    """Breuker's PN² (compiled when the game has a kernel)."""
+    if jit.enabled() and hasattr(game, "kernel"):
+        return compiled_pn_search(game, state, prover, spend, tree_limit, two_level=True)
+    return interpreted_pn2_search(game, state, prover, spend, tree_limit)
+
+
+def interpreted_pn2_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
     """Breuker's PN²: each first-level expansion is a second-level PN search as large as the first tree."""
     table: dict[Hashable, bool] = {}
     tree = ProofTree(game, state, prover, spend, table, tree_limit)
@@ -230,6 +274,11 @@ class PNSAgent(ProofNumberAgent):
         if tree_limit < 2:
             raise ConfigError(f"tree_limit must be at least 2 nodes, got {tree_limit!r}")
         self.tree_limit = tree_limit
+        if jit.enabled() and hasattr(game, "kernel"):
+            # Compile (or load) the compiled search now, so no timed move pays for it.
+            for two_level in (False, True):
+                compiled_pn_search(game, game.initial_state(), 0, Spend(SearchLimits.start(Budget(nodes=2))), 2,
+                                   two_level)
 
     def search(self, game: Game, state: State, prover: int, spend: Spend) -> BinaryResult:
         return pn_search(game, state, prover, spend, self.tree_limit)

@@ -30,7 +30,7 @@ class Checkers:
     def __init__(self, repetition_limit: int | None = 3, quiet_moves: int | None = 40) -> None:
         self.repetition_limit = repetition_limit
         self.quiet_moves = quiet_moves
-        self.quiet_limit = None if quiet_moves is None else 2 * quiet_moves
+        self.quiet_limit = rules.NO_LIMIT if quiet_moves is None else 2 * quiet_moves
 
     # -- rules -----------------------------------------------------------------
 
@@ -41,7 +41,7 @@ class Checkers:
         return state[3]
 
     def legal_moves(self, state: State) -> list[Move]:
-        if self.quiet_limit is not None and state[4] >= self.quiet_limit:
+        if state[4] >= self.quiet_limit:
             return []
         return rules.generate_moves(state[0], state[1], state[2], state[3])
 
@@ -51,7 +51,7 @@ class Checkers:
         return not rules.has_moves(state[0], state[1], state[2], state[3])
 
     def is_terminal(self, state: State) -> bool:
-        return (self.quiet_limit is not None and state[4] >= self.quiet_limit) or self._blocked(state)
+        return state[4] >= self.quiet_limit or self._blocked(state)
 
     def returns(self, state: State) -> tuple[float, float]:
         if self._blocked(state):
@@ -75,17 +75,21 @@ class Checkers:
 
     def is_noisy(self, state: State, move: Move) -> bool:
         """Captures: a quiescence search extends them."""
-        return notation.is_capture(move)
+        return rules.is_capture(move)
 
     def ordered_moves(self, state: State) -> list[Move]:
         """Longest captures first, then steps that crown, then king steps, then man steps."""
         kings = state[2]
         crown = rules.BLACK_CROWN if state[3] == BLACK else rules.WHITE_CROWN
 
-        def rank(move: Move) -> tuple[int, int]:
-            if kings & SQUARE_BIT[move[0]]:
-                return (-len(move), 1)
-            return (-len(move), 0 if SQUARE_BIT[move[-1]] & crown else 2)
+        def rank(move: Move) -> int:
+            jumps = move >> 6 & 15
+            if jumps:
+                return -jumps
+            start = move & 63
+            if kings & rules.BIT[start]:
+                return 2
+            return 1 if rules.BIT[start + rules.DELTA[move >> rules.DIRECTIONS_AT & 3]] & crown else 3
 
         return sorted(self.legal_moves(state), key=rank)
 

@@ -7,8 +7,8 @@ spaces around items, and a final `.` as some PDN writers emit. One extension: an
 last field `:H<n>`, the plies since the last capture or man move (the draw counter), which
 `to_text` writes only when it is not zero so standard positions stay standard.
 
-Moves: `11-15` for a step; `15x24` or `15x24x31` for a capture, naming every landing
-square, so the notation names the path exactly (a jump's landing square fixes the jumped
+Moves (ints, see `rules`): `11-15` for a step; `15x24` or `15x24x31` for a capture, naming
+every landing square, so the notation names the path exactly (a jump's landing square fixes the jumped
 piece). `parse_move` also accepts the short form `15x31` (first and last square only)
 when exactly one legal capture matches it, and says which paths it could mean otherwise.
 """
@@ -16,8 +16,8 @@ when exactly one legal capture matches it, and says which paths it could mean ot
 from __future__ import annotations
 
 from framework.errors import MoveParseError, PositionError
-from plugins.games.checkers.rules import (BLACK, BLACK_CROWN, SQUARE_BIT, SQUARES, WHITE, WHITE_CROWN, JUMPED,
-                                          Move, State)
+from plugins.games.checkers.rules import (BIT_SQUARE, BLACK, BLACK_CROWN, DELTA, DIRECTIONS_AT, SQUARE_BIT,
+                                          SQUARES, WHITE, WHITE_CROWN, Move, State, is_capture)
 
 FEN_EXAMPLE = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 _EXPECTED = (f"expected PDN FEN: the side to move (B or W), ':W' and White's squares, ':B' and Black's squares "
@@ -115,13 +115,20 @@ def format_fen(state: State) -> str:
     return text + (f":H{quiet}" if quiet else "")
 
 
-def is_capture(move: Move) -> bool:
-    return len(move) > 2 or JUMPED[move[0]][move[1]] != 0
+def move_squares(move: Move) -> tuple[int, ...]:
+    """The squares a move visits: where it starts, then every square it lands on."""
+    index = move & 63
+    squares = [BIT_SQUARE[index]]
+    jumps = move >> 6 & 15
+    for k in range(max(jumps, 1)):
+        index += DELTA[move >> (DIRECTIONS_AT + 2 * k) & 3] * (2 if jumps else 1)
+        squares.append(BIT_SQUARE[index])
+    return tuple(squares)
 
 
 def format_move(move: Move) -> str:
     """`11-15` for a step, `15x24x31` for a capture (every landing square)."""
-    return ("x" if is_capture(move) else "-").join(map(str, move))
+    return ("x" if is_capture(move) else "-").join(map(str, move_squares(move)))
 
 
 def parse_move_text(text: str, legal: list) -> Move:
@@ -136,15 +143,16 @@ def parse_move_text(text: str, legal: list) -> Move:
     squares = tuple(int(i) for i in items)
     listing = " ".join(sorted(format_move(m) for m in legal)) or "none"
     if separator == "-":
-        if squares in legal and not is_capture(squares):
-            return squares
+        step = next((m for m in legal if not is_capture(m) and move_squares(m) == squares), None)
+        if step is not None:
+            return step
         if any(is_capture(m) for m in legal):
             raise MoveParseError(f"'{text}' is not legal here: a capture is compulsory; legal moves: {listing}")
         raise MoveParseError(f"'{text}' is not a legal move here; legal moves: {listing}")
-    matches = [m for m in legal if is_capture(m) and m == squares]
-    if not matches:
-        matches = [m for m in legal if is_capture(m) and len(squares) == 2
-                   and (m[0], m[-1]) == squares]
+    captures = [(m, move_squares(m)) for m in legal if is_capture(m)]
+    matches = [m for m, path in captures if path == squares]
+    if not matches and len(squares) == 2:
+        matches = [m for m, path in captures if (path[0], path[-1]) == squares]
     if len(matches) == 1:
         return matches[0]
     if matches:

@@ -1,4 +1,4 @@
-"""English checkers rules as plain functions over integer bitboards and tuples.
+"""English checkers rules as plain functions over integer bitboards and ints.
 
 The board uses the "ghost square" layout of 32-square draughts bitboards (described in
 Jonathan Kreuzer's and Martin Fierz's bitboard notes): square s (1-32, Black's side
@@ -10,8 +10,12 @@ removes, so the whole side moves with two shifts and no per-row masks.
 State: `(black, white, kings, mover, quiet)` — the bitboards of Black's and White's
 pieces, the kings among them, the side to move (0 Black, 1 White) and the number of plies
 since the last capture or man move (the draw counter, so the draw rule is a function of
-the state). Moves are tuples of square numbers: `(11, 15)` for a step, `(15, 24, 31)` for
-a capture with every landing square, so distinct capture paths are distinct moves.
+the state).
+
+Move: one int, `from | jumps << 6 | directions << 10` — the bit index the piece starts on,
+the number of pieces it jumps (0 for a step) and two bits per step or jump naming its
+direction (`DELTA[d]`, d = 0..3). A capture path is thus spelled out, so distinct paths are
+distinct moves; `notation` turns a move into `11-15` / `15x24x31` and back.
 
 Rules (American/English, as played by ACF and EDA): men step and capture diagonally
 forward; kings one square in any diagonal direction; capturing is compulsory but any
@@ -20,14 +24,23 @@ a man reaching the far row is crowned and the move ends. Jumped pieces stay on t
 until the move ends and cannot be jumped twice; a jumping piece never lands on a jumped
 square (landing and jumped squares lie on different rows mod 2), so removing them at once
 is equivalent.
+
+The functions use only ints, flat int tuples and lists of ints, and build no bitboard from
+an int literal (bitboards come from the tables and `NO_SQUARES`), so `framework.jit` can
+compile them unchanged.
 """
 
 from __future__ import annotations
 
 State = tuple[int, int, int, int, int]
-Move = tuple[int, ...]
+Move = int
 
 BLACK, WHITE = 0, 1
+N_BITS = 45                      # bit indices a shift can reach (34 + 2 * 5 + 1)
+DELTA = (4, 5, -4, -5)           # bit-index change of a diagonal step, by direction
+JUMP_ONE = 1 << 6                # one more jump in a move's jump count
+DIRECTIONS_AT = 10               # first bit of a move's direction codes
+NO_LIMIT = 1 << 62               # a quiet-ply limit that is never reached
 
 
 def _bit_index(square: int) -> int:
@@ -36,10 +49,13 @@ def _bit_index(square: int) -> int:
 
 
 SQUARES = tuple(range(1, 33))
-#: SQUARE_BIT[s] is the bit of square s (index 0 unused).
+#: BIT_SQUARE[i] is the square at bit index i (0 for a ghost or off-board bit).
+BIT_SQUARE = tuple(next((s for s in SQUARES if _bit_index(s) == i), 0) for i in range(N_BITS))
+#: BIT[i] is the bitboard of bit index i when it is a square, else 0 (so off-board steps match nothing).
+BIT = tuple(1 << i if BIT_SQUARE[i] else 0 for i in range(N_BITS))
+#: SQUARE_BIT[s] is the bitboard of square s (index 0 unused).
 SQUARE_BIT = (0,) + tuple(1 << _bit_index(s) for s in SQUARES)
-#: BIT_SQUARE[i] is the square at bit index i (0 for a ghost bit), for i up to 44.
-BIT_SQUARE = tuple(next((s for s in SQUARES if _bit_index(s) == i), 0) for i in range(45))
+NO_SQUARES = 0
 VALID = sum(SQUARE_BIT)
 ROWS = tuple(sum(SQUARE_BIT[s] for s in range(4 * r + 1, 4 * r + 5)) for r in range(8))
 BLACK_CROWN = ROWS[7]   # squares 29-32: Black's men crown here
@@ -48,87 +64,83 @@ BLACK_START = sum(SQUARE_BIT[s] for s in range(1, 13))
 WHITE_START = sum(SQUARE_BIT[s] for s in range(21, 33))
 
 
-def _jump_table(shifts: tuple[int, ...]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
-    """For each bit index: the jumps `(jumped bit, landing bit, landing index)` along `shifts`."""
-    table = []
-    for i in range(45):
-        jumps = []
-        if BIT_SQUARE[i]:
-            for d in shifts:
-                mid, land = i + d, i + 2 * d
-                if 0 <= land < 45 and BIT_SQUARE[mid] and BIT_SQUARE[land]:
-                    jumps.append((1 << mid, 1 << land, land))
-        table.append(tuple(jumps))
-    return tuple(table)
+def _jump_bits(d: int, i: int, step: int) -> int:
+    """The bitboard `step` diagonal steps from bit index i in direction d, 0 if off the board on the way."""
+    for k in range(1, step + 1):
+        j = i + k * DELTA[d]
+        if not (BIT_SQUARE[i] and 0 <= j < N_BITS and BIT_SQUARE[j]):
+            return 0
+    return 1 << (i + step * DELTA[d])
 
 
-DOWN_JUMPS = _jump_table((4, 5))          # Black men: towards square 32
-UP_JUMPS = _jump_table((-4, -5))          # White men: towards square 1
-KING_JUMPS = _jump_table((4, 5, -4, -5))
+#: JUMP_MID[d * N_BITS + i] / JUMP_LAND[...]: the jumped and landing square of a jump from bit i in
+#: direction d (both 0 when the jump leaves the board).
+JUMP_LAND = tuple(_jump_bits(d, i, 2) for d in range(4) for i in range(N_BITS))
+JUMP_MID = tuple(_jump_bits(d, i, 1) if JUMP_LAND[d * N_BITS + i] else 0 for d in range(4) for i in range(N_BITS))
 
-#: STEP_FROM[d][i]: the step move landing on bit i that came from bit i - d (d in 4, 5, -4, -5),
-#: built once so generating a step allocates nothing.
-_STEP = {d: tuple((BIT_SQUARE[i - d], BIT_SQUARE[i]) if BIT_SQUARE[i] and 0 <= i - d < 45 and BIT_SQUARE[i - d]
-                  else None for i in range(45)) for d in (4, 5, -4, -5)}
-STEP_DOWN4, STEP_DOWN5, STEP_UP4, STEP_UP5 = _STEP[4], _STEP[5], _STEP[-4], _STEP[-5]
-
-#: JUMPED[a][b]: the bit of the square jumped when going from square a to square b (0 for a step).
-JUMPED = tuple(tuple(0 for _ in range(33)) if a == 0 else
-               tuple(next((mid for mid, land, _ in KING_JUMPS[_bit_index(a)] if land == SQUARE_BIT[b]), 0)
-                     if b else 0 for b in range(33))
-               for a in range(33))
-
-INITIAL: State = (BLACK_START, WHITE_START, 0, BLACK, 0)
+INITIAL: State = (BLACK_START, WHITE_START, NO_SQUARES, BLACK, 0)
 
 
-def _jump_paths(index: int, opp: int, empty: int, table: tuple, crown: int, path: Move, out: list) -> None:
-    """Append to `out` every complete capture path continuing `path` from bit `index`.
+def _jump_paths(index: int, opp: int, empty: int, first: int, last: int, crown: int, move: int,
+                out: list) -> int:
+    """Append to `out` every complete capture continuing `move` from bit `index`; return how many.
 
-    `crown` is the far row for a man (a man crowned by a jump stops there) and 0 for a king.
+    Directions `first` to `last - 1` are the piece's; `crown` is the far row for a man (a man
+    crowned by a jump stops there) and empty for a king.
     """
-    for mid, land, land_index in table[index]:
+    found = 0
+    shift = DIRECTIONS_AT + 2 * (move >> 6 & 15)
+    for d in range(first, last):
+        t = d * N_BITS + index
+        mid = JUMP_MID[t]
+        land = JUMP_LAND[t]
         if mid & opp and land & empty:
-            longer = path + (BIT_SQUARE[land_index],)
+            longer = (move + JUMP_ONE) | d << shift
             if land & crown:
                 out.append(longer)
-                continue
-            before = len(out)
-            _jump_paths(land_index, opp ^ mid, empty, table, crown, longer, out)
-            if len(out) == before:
-                out.append(longer)
+                found += 1
+            else:
+                n = _jump_paths(index + 2 * DELTA[d], opp ^ mid, empty, first, last, crown, longer, out)
+                if n == 0:
+                    out.append(longer)
+                    n = 1
+                found += n
+    return found
 
 
-def _captures(men: int, kings: int, opp: int, empty: int, mover: int) -> list:
-    """All capture paths of the mover's `men` and `kings` (empty list when there are none)."""
-    out: list = []
+def _captures(men: int, kings: int, opp: int, empty: int, mover: int, out: list) -> int:
+    """Append every capture of the mover's `men` and `kings` to `out`; return how many."""
     pieces = men | kings
     if mover == BLACK:
         origins = (((pieces << 4 & opp) << 4 & empty) >> 8) | (((pieces << 5 & opp) << 5 & empty) >> 10)
         origins |= (((kings >> 4 & opp) >> 4 & empty) << 8) | (((kings >> 5 & opp) >> 5 & empty) << 10)
-        man_table, crown = DOWN_JUMPS, BLACK_CROWN
+        first, crown = 0, BLACK_CROWN
     else:
         origins = (((pieces >> 4 & opp) >> 4 & empty) << 8) | (((pieces >> 5 & opp) >> 5 & empty) << 10)
         origins |= (((kings << 4 & opp) << 4 & empty) >> 8) | (((kings << 5 & opp) << 5 & empty) >> 10)
-        man_table, crown = UP_JUMPS, WHITE_CROWN
+        first, crown = 2, WHITE_CROWN
+    found = 0
     while origins:
         low = origins & -origins
         origins ^= low
         index = low.bit_length() - 1
         if low & kings:
-            _jump_paths(index, opp, empty | low, KING_JUMPS, 0, (BIT_SQUARE[index],), out)
+            found += _jump_paths(index, opp, empty | low, 0, 4, NO_SQUARES, index, out)
         else:
-            _jump_paths(index, opp, empty | low, man_table, crown, (BIT_SQUARE[index],), out)
-    return out
+            found += _jump_paths(index, opp, empty | low, first, first + 2, crown, index, out)
+    return found
 
 
-def _append_steps(targets: int, steps: tuple, out: list) -> None:
+def _append_steps(targets: int, d: int, out: list) -> None:
+    """Append the steps in direction d that land on `targets`."""
+    code = d << DIRECTIONS_AT
     while targets:
         low = targets & -targets
         targets ^= low
-        out.append(steps[low.bit_length() - 1])
+        out.append((low.bit_length() - 1 - DELTA[d]) | code)
 
 
-def generate_moves(black: int, white: int, kings: int, mover: int) -> list:
+def generate_moves(black: int, white: int, kings: int, mover: int) -> list[int]:
     """Every legal move of the side to move, ignoring draw rules: captures if any, else steps."""
     empty = VALID & ~(black | white)
     if mover == BLACK:
@@ -136,19 +148,20 @@ def generate_moves(black: int, white: int, kings: int, mover: int) -> list:
     else:
         own, opp = white, black
     own_kings = own & kings
-    moves = _captures(own & ~kings, own_kings, opp, empty, mover)
-    if moves:
+    moves = [0]
+    moves.pop()  # an empty list of ints, typed for the compiled path
+    if _captures(own & ~kings, own_kings, opp, empty, mover, moves):
         return moves
     if mover == BLACK:
-        _append_steps(own << 4 & empty, STEP_DOWN4, moves)
-        _append_steps(own << 5 & empty, STEP_DOWN5, moves)
-        _append_steps(own_kings >> 4 & empty, STEP_UP4, moves)
-        _append_steps(own_kings >> 5 & empty, STEP_UP5, moves)
+        _append_steps(own << 4 & empty, 0, moves)
+        _append_steps(own << 5 & empty, 1, moves)
+        _append_steps(own_kings >> 4 & empty, 2, moves)
+        _append_steps(own_kings >> 5 & empty, 3, moves)
     else:
-        _append_steps(own >> 4 & empty, STEP_UP4, moves)
-        _append_steps(own >> 5 & empty, STEP_UP5, moves)
-        _append_steps(own_kings << 4 & empty, STEP_DOWN4, moves)
-        _append_steps(own_kings << 5 & empty, STEP_DOWN5, moves)
+        _append_steps(own >> 4 & empty, 2, moves)
+        _append_steps(own >> 5 & empty, 3, moves)
+        _append_steps(own_kings << 4 & empty, 0, moves)
+        _append_steps(own_kings << 5 & empty, 1, moves)
     return moves
 
 
@@ -183,49 +196,68 @@ def _men_jumps_continue(men: int, opp: int, empty: int, mover: int) -> bool:
     """
     if mover == BLACK:
         land = (((men << 4 & opp) << 4) | ((men << 5 & opp) << 5)) & empty & ~BLACK_CROWN
-        return bool(((land << 4 & opp) << 4 | (land << 5 & opp) << 5) & empty)
+        return ((land << 4 & opp) << 4 | (land << 5 & opp) << 5) & empty != NO_SQUARES
     land = (((men >> 4 & opp) >> 4) | ((men >> 5 & opp) >> 5)) & empty & ~WHITE_CROWN
-    return bool(((land >> 4 & opp) >> 4 | (land >> 5 & opp) >> 5) & empty)
+    return ((land >> 4 & opp) >> 4 | (land >> 5 & opp) >> 5) & empty != NO_SQUARES
 
 
 def count_moves(black: int, white: int, kings: int, mover: int) -> int:
-    """`len(generate_moves(...))` without building the moves: perft's bulk count of the last ply.
+    """`len(generate_moves(...))` without building the steps: perft's bulk count of the last ply.
 
     Steps are counted by population counts; so are captures when only men capture and none
     can jump twice (each first jump is then a whole move); otherwise the paths are enumerated.
     """
     empty = VALID & ~(black | white)
-    own, opp = (black, white) if mover == BLACK else (white, black)
+    if mover == BLACK:
+        own, opp = black, white
+    else:
+        own, opp = white, black
     own_kings = own & kings
     jumps = jumper_count(own, own_kings, opp, empty, mover)
     if jumps:
         if not own_kings and not _men_jumps_continue(own, opp, empty, mover):
             return jumps
-        return len(_captures(own & ~kings, own_kings, opp, empty, mover))
+        moves = [0]
+        moves.pop()
+        return _captures(own & ~kings, own_kings, opp, empty, mover, moves)
     return step_targets(own, own_kings, empty, mover)
 
 
 def has_moves(black: int, white: int, kings: int, mover: int) -> bool:
     """Whether the side to move has any legal move (ignoring draw rules)."""
     empty = VALID & ~(black | white)
-    own, opp = (black, white) if mover == BLACK else (white, black)
+    if mover == BLACK:
+        own, opp = black, white
+    else:
+        own, opp = white, black
     own_kings = own & kings
-    return bool(step_targets(own, own_kings, empty, mover) or jumper_count(own, own_kings, opp, empty, mover))
+    return step_targets(own, own_kings, empty, mover) + jumper_count(own, own_kings, opp, empty, mover) > 0
 
 
-def apply_move(state: State, move: Move) -> State:
+def is_capture(move: int) -> bool:
+    return move >> 6 & 15 != 0
+
+
+def apply_move(state: State, move: int) -> State:
     """The state after `move` (assumed legal: the fast path; parse_move is the checked one)."""
     black, white, kings, mover, quiet = state
-    start = move[0]
-    frm = SQUARE_BIT[start]
-    to = SQUARE_BIT[move[-1]]
-    captured = 0
-    for square in move[1:]:
-        captured |= JUMPED[start][square]
-        start = square
+    index = move & 63
+    frm = BIT[index]
+    jumps = move >> 6 & 15
+    captured = NO_SQUARES
+    if jumps == 0:
+        index += DELTA[move >> DIRECTIONS_AT & 3]
+    else:
+        shift = DIRECTIONS_AT
+        for _ in range(jumps):
+            delta = DELTA[move >> shift & 3]
+            captured |= BIT[index + delta]
+            index += 2 * delta
+            shift += 2
+    to = BIT[index]
     if kings & frm:
         kings = (kings & ~frm & ~captured) | to
-        quiet = 0 if captured else quiet + 1
+        quiet = 0 if jumps else quiet + 1
     else:
         kings &= ~captured
         quiet = 0
@@ -236,13 +268,14 @@ def apply_move(state: State, move: Move) -> State:
     return (black & ~captured, (white & ~frm) | to, kings, BLACK, quiet)
 
 
-def perft(state: State, depth: int, quiet_limit: int | None) -> int:
+def perft(state: State, depth: int, quiet_limit: int) -> int:
     """Move paths of exactly `depth` plies, the last ply counted in bulk (perft, Edwards 1995).
 
-    A state whose quiet counter reached `quiet_limit` is a drawn end and has no moves.
+    A state whose quiet counter reached `quiet_limit` (NO_LIMIT: never) is a drawn end and
+    has no moves.
     """
     black, white, kings, mover, quiet = state
-    if quiet_limit is not None and quiet >= quiet_limit:
+    if quiet >= quiet_limit:
         return 1 if depth == 0 else 0
     if depth <= 1:
         return 1 if depth == 0 else count_moves(black, white, kings, mover)

@@ -142,6 +142,22 @@ def winner(black: int, white: int, mover: int, simultaneous_win: bool) -> int:
     return WHITE if white_done else ONGOING
 
 
+def outcome(state: tuple[int, int, int], player: int, simultaneous_win: int) -> int:
+    """The state from `player`'s side in the codes compiled searches use (`framework.jit`):
+    1 won, -1 lost, 0 drawn, 2 not over."""
+    result = winner(state[0], state[1], state[2], simultaneous_win)
+    if result == ONGOING:
+        return 2
+    if result == DRAW:
+        return 0
+    return 1 if result == player else -1
+
+
+def to_move(state: tuple[int, int, int]) -> int:
+    """The side to move (0 Black, 1 White)."""
+    return state[2]
+
+
 def is_over(black: int, white: int) -> bool:
     """True when either side is connected: the game has ended (who won is `winner`'s business)."""
     return is_connected(black) or is_connected(white)

@@ -8,6 +8,7 @@ import pytest
 from framework.cli import main
 from framework.errors import ConfigError
 from framework.tournament.config import load_config
+from plugins.agents.alphabeta import PARAMS as ALPHABETA_PARAMS
 
 FIXTURES = Path(__file__).with_name("fixture_agents.py")
 GOOD = """\
@@ -27,7 +28,8 @@ def write(tmp_path, text, name="t.yaml"):
 def test_defaults_are_filled_in(tmp_path):
     config = load_config(write(tmp_path, GOOD))
     assert config.name == "t" and config.format == "round-robin" and config.games_per_pairing == 2
-    assert config.participants[0].params == {"depth": 2, "heuristic": "lines"}
+    declared = {p.name: p.default for p in ALPHABETA_PARAMS}
+    assert config.participants[0].params == {**declared, "depth": 2, "heuristic": "lines"}
     assert config.participants[1].params == {}
     assert config.workers == 1 and config.executor.kind == "local" and str(config.results) == "results/t"
 
@@ -57,7 +59,8 @@ BAD = [
     (GOOD.replace("depth: 2", "depth: two"), "participants[0].params.depth: 'depth' must be an integer"),
     (GOOD.replace("depth: 2", "depth: -1"), "participants[0].params.depth: 'depth' must be at least 1, got -1"),
     (GOOD.replace("depth: 2", "deep: 2"),
-     "participants[0].params.deep: unknown parameter 'deep' of agent 'alphabeta' (known parameters: depth, heuristic)"),
+     "participants[0].params.deep: unknown parameter 'deep' of agent 'alphabeta' (known parameters: aspiration, "
+     "aspiration_width, depth, heuristic,"),
     (GOOD.replace("heuristic: lines", "heuristic: sharpness"),
      "participants[0].params.heuristic: unknown heuristic 'sharpness' for game 'tictactoe'; heuristics for "
      "tictactoe: lines, thesis"),

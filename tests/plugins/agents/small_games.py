@@ -1,4 +1,4 @@
-"""Small games and a retrograde-analysis oracle for testing solvers on positions we can solve by brute force.
+"""A small cyclic game and a retrograde-analysis oracle for testing solvers on positions we can solve by brute force.
 
 `retrograde` is independent of every search agent: it labels each reachable state from the
 terminal states backwards (a state is a win if some move reaches a state lost for the
@@ -11,59 +11,6 @@ from __future__ import annotations
 import random
 
 from framework.errors import MoveParseError
-
-
-class Subtraction:
-    """The misère subtraction game on heaps: take 1..k matches from one heap; taking the last match loses.
-
-    State: (heaps tuple, mover). The player to move in the empty position has won (the
-    opponent took the last match). Moves: (heap index, count).
-    """
-
-    name = "subtraction"
-    player_names = ("first", "second")
-
-    def __init__(self, heaps=(3, 5, 7), k=3):
-        self.heaps, self.k = tuple(heaps), k
-
-    def initial_state(self):
-        return (self.heaps, 0)
-
-    def to_move(self, state):
-        return state[1]
-
-    def legal_moves(self, state):
-        return [(i, n) for i, h in enumerate(state[0]) for n in range(1, min(h, self.k) + 1)]
-
-    def apply(self, state, move):
-        heaps = list(state[0])
-        heaps[move[0]] -= move[1]
-        return (tuple(heaps), 1 - state[1])
-
-    def is_terminal(self, state):
-        return not any(state[0])
-
-    def returns(self, state):
-        return (1.0, -1.0) if state[1] == 0 else (-1.0, 1.0)
-
-    def format_move(self, state, move):
-        return f"{move[0]}:{move[1]}"
-
-    def parse_move(self, state, text):
-        for move in self.legal_moves(state):
-            if self.format_move(state, move) == text.strip():
-                return move
-        raise MoveParseError(f"'{text}' is not a legal move")
-
-    def render(self, state):
-        return f"{state[0]} {self.player_names[state[1]]} to move"
-
-    def to_text(self, state):
-        return ",".join(map(str, state[0])) + f" {state[1]}"
-
-    def from_text(self, text):
-        heaps, mover = text.split()
-        return (tuple(int(h) for h in heaps.split(",")), int(mover))
 
 
 class GraphGame:
@@ -102,7 +49,10 @@ class GraphGame:
     def format_move(self, state, move):
         return str(move)
 
-    parse_move = Subtraction.parse_move
+    def parse_move(self, state, text):
+        if text.strip().isdigit() and int(text) in self.legal_moves(state):
+            return int(text)
+        raise MoveParseError(f"'{text}' is not a legal move")
 
     def render(self, state):
         return str(state)

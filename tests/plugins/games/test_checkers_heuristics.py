@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from framework.match import Termination, play_game
 from framework.protocols import WIN_SCORE
 from plugins.games.checkers import Checkers
 from plugins.games.checkers.heuristics import (HEURISTIC_PARAMS, HEURISTICS, MaterialHeuristic, MobilityHeuristic,
@@ -84,3 +85,13 @@ def test_advancement_counts_rows_from_each_side_s_own_back_row():
         for colour, men in ((0, state[0] & ~state[2]), (1, state[1] & ~state[2])):
             rows = [(s - 1) // 4 for s in range(1, 33) if men & SQUARE_BIT[s]]
             assert _advancement(men, colour) == sum(r if colour == 0 else 7 - r for r in rows)
+
+
+@pytest.mark.parametrize("heuristic", ["positional", "mobility"])
+def test_alpha_beta_at_depth_3_beats_random_play_with_either_colour(registry, heuristic):
+    for seed in range(3):
+        searcher = registry.create_agent("alphabeta", GAME, {"depth": 3, "heuristic": heuristic})
+        colour = seed % 2
+        agents = [searcher, registry.create_agent("random", GAME, seed=seed)]
+        record = play_game(GAME, agents if colour == 0 else agents[::-1])
+        assert record.termination is Termination.NORMAL and record.winner == colour

@@ -14,6 +14,7 @@ import random
 import pytest
 
 from plugins.games.checkers import Checkers
+from plugins.games.checkers.notation import move_squares
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -60,12 +61,12 @@ def test_the_square_map_puts_black_on_openspiel_first_player_rows():
 def test_lockstep_tree_from_the_start():
     """Four plies, every node: the same full moves; 1 + 7 + 49 + 302 + 1,469 nodes compared."""
     def walk(spiel_state, state, depth):
-        ours = set(GAME.legal_moves(state))
+        ours = {move_squares(m): m for m in GAME.legal_moves(state)}
         theirs = full_moves(spiel_state)
-        assert ours == set(theirs), GAME.to_text(state)
+        assert set(ours) == set(theirs), GAME.to_text(state)
         if depth == 0:
             return 1
-        return 1 + sum(walk(theirs[m], GAME.apply(state, m), depth - 1) for m in ours)
+        return 1 + sum(walk(theirs[path], GAME.apply(state, m), depth - 1) for path, m in ours.items())
 
     assert walk(pyspiel.load_game("checkers").new_initial_state(), GAME.initial_state(), 4) == 1828
 
@@ -79,14 +80,14 @@ def test_lockstep_random_games_to_the_end(seed):
     quiet_actions = plies = 0
     while quiet_actions < OPENSPIEL_QUIET_LIMIT:
         theirs = full_moves(spiel_state)
-        assert set(GAME.legal_moves(state)) == set(theirs), GAME.to_text(state)
+        ours = {move_squares(m): m for m in GAME.legal_moves(state)}
+        assert set(ours) == set(theirs), GAME.to_text(state)
         if not theirs:
             assert GAME.is_terminal(state) and spiel_state.is_terminal()
             assert tuple(spiel_state.returns()) == GAME.returns(state)
             break
-        move = rng.choice(sorted(theirs))
-        captured = GAME.is_noisy(state, move)
-        quiet_actions = 0 if captured else quiet_actions + 1
-        spiel_state, state = theirs[move], GAME.apply(state, move)
+        path = rng.choice(sorted(theirs))
+        quiet_actions = 0 if GAME.is_noisy(state, ours[path]) else quiet_actions + 1
+        spiel_state, state = theirs[path], GAME.apply(state, ours[path])
         plies += 1
     assert plies > 20

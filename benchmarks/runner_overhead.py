@@ -1,0 +1,98 @@
+"""The tournament runner's overhead and parallel speed-up, measured against a plain loop in the same run.
+
+Run: `python benchmarks/runner_overhead.py [--games 400] [--cpu-games 16] [--repeat 1]`.
+
+1. Overhead: `--games` random-vs-random tic-tac-toe games, played (a) by a plain loop calling
+   `framework.match.play_game` with the same seeded agents, and (b) through the runner
+   (`run_tournament`: schedule, guarded worker process, pickling, SQLite commit per game), on
+   1 and 2 workers. Prints games/s and the ratio runner / plain loop; worker start-up is included.
+2. Speed-up: a CPU-bound tournament (`--cpu-games` games of full-depth minimax against random,
+   ~0.5 s of search per game) on 1 and on 2 workers; prints both wall times and the ratio.
+   On a 2-core machine shared with other jobs expect well under 2x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from framework.match import play_game
+from framework.registry import Registry
+from framework.tournament.config import load_config
+from framework.tournament.runner import run_tournament
+from framework.tournament.scheduler import schedule
+from framework.tournament.tasks import derive_seed
+
+RANDOM = """\
+name: overhead
+game: tictactoe
+games_per_pairing: {games}
+participants: [{{id: a, agent: random}}, {{id: b, agent: random}}]
+"""
+CPU = """\
+name: cpu-bound
+game: tictactoe
+games_per_pairing: {games}
+participants: [{{id: mm, agent: minimax}}, {{id: rnd, agent: random}}]
+"""
+
+
+def plain_loop(config) -> float:
+    """Seconds to play the tournament's games in this process, without the runner."""
+    registry = Registry()
+    game = registry.create_game(config.game, config.game_options)
+    tasks = schedule(config)
+    start = time.perf_counter()
+    for task in tasks:
+        agents = [registry.create_agent(p.agent, game, p.params, seed=derive_seed(task.seed, i))
+                  for i, p in enumerate(task.players)]
+        play_game(game, agents, players=(task.first.id, task.second.id))
+    return time.perf_counter() - start
+
+
+def through_runner(config, folder: Path, workers: int) -> float:
+    config = replace(config, results=folder, workers=workers)
+    start = time.perf_counter()
+    summary = run_tournament(config, quiet=True)
+    assert summary.played == len(schedule(config))
+    return time.perf_counter() - start
+
+
+def load(folder: Path, template: str, games: int):
+    path = folder / "t.yaml"
+    path.write_text(template.format(games=games))
+    return load_config(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400, help="random games for the overhead measurement (even)")
+    parser.add_argument("--cpu-games", type=int, default=16, help="minimax games for the speed-up measurement (even)")
+    parser.add_argument("--repeat", type=int, default=1, help="keep the best of N runs of each measurement")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        config = load(tmp, RANDOM, args.games)
+        best = lambda f: min(f() for _ in range(args.repeat))
+        runs = iter(range(1_000_000))
+        plain = best(lambda: plain_loop(config))
+        one = best(lambda: through_runner(config, tmp / f"r{next(runs)}", 1))
+        two = best(lambda: through_runner(config, tmp / f"r{next(runs)}", 2))
+        n = args.games
+        print(f"overhead: {n} random-vs-random tic-tac-toe games")
+        print(f"  {'plain loop':<22} {plain:8.3f} s {n / plain:10.1f} games/s")
+        print(f"  {'runner, 1 worker':<22} {one:8.3f} s {n / one:10.1f} games/s   plain/runner {one / plain:6.1f}x slower")
+        print(f"  {'runner, 2 workers':<22} {two:8.3f} s {n / two:10.1f} games/s   plain/runner {two / plain:6.1f}x slower")
+        cpu = load(tmp, CPU, args.cpu_games)
+        one = best(lambda: through_runner(cpu, tmp / f"r{next(runs)}", 1))
+        two = best(lambda: through_runner(cpu, tmp / f"r{next(runs)}", 2))
+        print(f"speed-up: {args.cpu_games} games of full-depth minimax vs random")
+        print(f"  1 worker {one:8.3f} s   2 workers {two:8.3f} s   speed-up {one / two:5.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,103 @@
+"""Move coaching: was the move just played optimal, and if not, how much did it cost?
+
+Any agent can coach, for any game. A coach that can *solve* (has the Solver capability)
+and proves both the position before the move and the position after it gives an exact
+verdict: the game-theoretic value the mover had and the one the move kept (win, draw or
+loss). Otherwise the verdict is the coach's judgement: its best move and score for the
+position, and the coach's scores of the positions after its best move and after the played
+move (negated, since the opponent moves there), both searched alike at the coach's depth and
+budget; the move is optimal when it scores at least as well as the coach's own choice. Such
+a verdict is only as good as the coach. A move that ends the game is valued by the game's result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from framework.protocols import WIN_SCORE, Agent, Budget, Game, Move, Proof, State
+
+_RANK = {Proof.LOSS: 0, Proof.DRAW: 1, Proof.WIN: 2}
+_FLIP = {Proof.WIN: Proof.LOSS, Proof.LOSS: Proof.WIN, Proof.DRAW: Proof.DRAW, Proof.UNKNOWN: Proof.UNKNOWN}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The coach's judgement of one move, values from the mover's point of view.
+
+    `exact` verdicts carry Proof values; otherwise `played_value` / `best_value` are the
+    coach's scores (terminal results scaled to +-WIN_SCORE) and `depth` its search depth.
+    """
+
+    move: Move
+    best_move: Move | None
+    optimal: bool
+    exact: bool
+    played_value: Proof | float | None
+    best_value: Proof | float | None
+    depth: int = 0
+    nodes: int = 0
+
+    def describe(self, game: Game, state: State) -> str:
+        """One line for the player, e.g. "a1: mistake — turns a win into a draw; b2 keeps the win"."""
+        played = game.format_move(state, self.move)
+        best = game.format_move(state, self.best_move) if self.best_move is not None else None
+        if self.exact:
+            if self.optimal:
+                return f"{played}: optimal — the position was a {self.best_value.value} and stays one"
+            keeps = f"; {best} keeps the {self.best_value.value}" if best else ""
+            return f"{played}: mistake — turns a {self.best_value.value} into a {self.played_value.value}{keeps}"
+        where = f" at depth {self.depth}" if self.depth else ""
+        if self.optimal:
+            return f"{played}: optimal by the coach's search{where} (score {_fmt(self.played_value)})"
+        return (f"{played}: inaccuracy by the coach's search{where} — score {_fmt(self.played_value)} "
+                f"against {_fmt(self.best_value)} for {best}")
+
+
+def _fmt(value: float | None) -> str:
+    return "unknown" if value is None else f"{value:g}"
+
+
+def coach_move(game: Game, state: State, move: Move, coach: Agent, budget: Budget) -> Verdict:
+    """Judge `move` played in `state`; `budget` applies to each search the coach runs (two or three)."""
+    mover = game.to_move(state)
+    child = game.apply(state, move)
+    nodes = 0
+    solve = getattr(coach, "solve", None)
+    if solve is not None:
+        before = solve(game, state, budget)
+        nodes += before.stats.nodes
+        if game.is_terminal(child):
+            played = _proof(game.returns(child)[mover])
+        else:
+            after = solve(game, child, budget)
+            nodes += after.stats.nodes
+            played = _FLIP[after.value]
+        if before.value is not Proof.UNKNOWN and played is not Proof.UNKNOWN:
+            return Verdict(move, before.move, _RANK[played] >= _RANK[before.value], True, played, before.value,
+                           nodes=nodes)
+    decision = coach.select_move(game, state, budget)
+    nodes += decision.stats.nodes
+    played_value, used = _score(game, child, mover, coach, budget)
+    nodes += used
+    if decision.move == move:
+        best_value = played_value
+    else:
+        best_value, used = _score(game, game.apply(state, decision.move), mover, coach, budget)
+        nodes += used
+    optimal = played_value is not None and (best_value is None or played_value >= best_value)
+    return Verdict(move, decision.move, optimal, False, played_value, best_value, decision.stats.depth, nodes)
+
+
+def _proof(result: float) -> Proof:
+    return Proof.WIN if result > 0 else Proof.LOSS if result < 0 else Proof.DRAW
+
+
+def _score(game: Game, child: State, mover: int, coach: Agent, budget: Budget) -> tuple[float | None, int]:
+    """The mover's value of `child` by the coach (negating the opponent's score), and the nodes it took."""
+    if game.is_terminal(child):
+        return game.returns(child)[mover] * WIN_SCORE, 0
+    decision = coach.select_move(game, child, budget)
+    score = decision.stats.score
+    if score is not None and game.to_move(child) != mover:
+        score = -score
+    return score, decision.stats.nodes

@@ -1,0 +1,159 @@
+"""Reading games from YAML and CSV files, with errors that name the file and the key.
+
+YAML, normal form (payoff cells are `[row player's, column player's]`, numbers or text like '2/3'):
+
+    name: Battle of the Sexes          # optional, defaults to the file name
+    players: [Wife, Husband]           # optional
+    strategies: [[LW, WL], [LW, WL]]   # optional: row player's, then column player's labels
+    payoffs:
+      - [[2, 1], [0, 0]]
+      - [[0, 0], [1, 2]]
+
+YAML, extensive form of perfect information (players numbered 1 and 2 as in the thesis;
+action labels are the mapping keys, in file order):
+
+    name: Sharing game
+    players: [Brother, Sister]
+    tree:
+      player: 1
+      actions:
+        2-0: {player: 2, actions: {no: {payoffs: [0, 0]}, yes: {payoffs: [2, 0]}}}
+
+CSV, normal form: a header row (first cell ignored, then the column player's strategy labels),
+then one row per row-player strategy: its label, then cells holding the two payoffs separated
+by a space, ';' or ',' (quote the cell then), e.g. `T,2 1,0 0`.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from framework.errors import ConfigError
+from framework.gametheory.exact import to_fraction
+from framework.gametheory.extensive_form import ExtensiveFormGame, Node
+from framework.gametheory.normal_form import NormalFormGame
+
+AnyGame = NormalFormGame | ExtensiveFormGame
+
+
+def load_game(path: str | Path) -> AnyGame:
+    """Read a normal-form (YAML or CSV) or extensive-form (YAML) game from `path`."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read game file '{path}': {exc.strerror or exc}") from None
+    if path.suffix.lower() == ".csv":
+        return _from_csv(text, path)
+    if path.suffix.lower() not in (".yaml", ".yml"):
+        raise ConfigError(f"'{path}': unknown game file type '{path.suffix}'; expected .yaml, .yml or .csv")
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"'{path}' is not valid YAML: {exc}") from None
+    return game_from_mapping(data, str(path), default_name=path.stem)
+
+
+def game_from_mapping(data: Any, source: str, default_name: str = "game") -> AnyGame:
+    """Build a game from already-parsed YAML data; `source` names it in errors."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: expected a mapping with 'payoffs' (normal form) or 'tree' (extensive form), "
+                          f"got {type(data).__name__}")
+    unknown = set(data) - {"name", "players", "strategies", "payoffs", "tree"}
+    if unknown:
+        raise ConfigError(f"{source}: unknown key(s) {', '.join(map(repr, sorted(map(str, unknown))))}; "
+                          "known keys: name, players, strategies, payoffs, tree")
+    name = str(data.get("name", default_name))
+    players = data.get("players", ["1", "2"])
+    if not isinstance(players, list) or len(players) != 2:
+        raise ConfigError(f"{source}: 'players' must be a list of two names, got {players!r}")
+    players = (str(players[0]), str(players[1]))
+    if ("payoffs" in data) == ("tree" in data):
+        raise ConfigError(f"{source}: give exactly one of 'payoffs' (normal form) and 'tree' (extensive form)")
+    if "tree" in data:
+        if "strategies" in data:
+            raise ConfigError(f"{source}: 'strategies' belongs to normal-form games; an extensive-form game's "
+                              "strategies follow from its tree")
+        return ExtensiveFormGame(name, _node(data["tree"], f"{source}: 'tree'"), players)
+    return _normal_form(data["payoffs"], name, players, data.get("strategies"), source)
+
+
+def _normal_form(rows: Any, name: str, players: tuple[str, str], strategies: Any, source: str) -> NormalFormGame:
+    where = f"{source}: 'payoffs'"
+    if not isinstance(rows, list) or not rows:
+        raise ConfigError(f"{where} must be a non-empty list of rows of [u1, u2] cells, got {rows!r}")
+    a, b = [], []
+    for i, row in enumerate(rows):
+        if not isinstance(row, list) or not row:
+            raise ConfigError(f"{where} row {i + 1} must be a non-empty list of [u1, u2] cells, got {row!r}")
+        a.append([])
+        b.append([])
+        for j, cell in enumerate(row):
+            if not isinstance(cell, list) or len(cell) != 2:
+                raise ConfigError(f"{where} row {i + 1} column {j + 1}: expected a cell [u1, u2] with the two "
+                                  f"players' payoffs, got {cell!r}")
+            a[-1].append(to_fraction(cell[0], f"{where} row {i + 1} column {j + 1}"))
+            b[-1].append(to_fraction(cell[1], f"{where} row {i + 1} column {j + 1}"))
+    if strategies is not None and not (isinstance(strategies, list)
+                                       and all(isinstance(s, list) for s in strategies)):
+        raise ConfigError(f"{source}: 'strategies' must be two lists of labels, got {strategies!r}")
+    return NormalFormGame.from_matrices(a, b, name, players, strategies, where=where)
+
+
+def _node(data: Any, where: str) -> Node:
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: expected a node, a mapping with 'player' and 'actions' or with 'payoffs', "
+                          f"got {data!r}")
+    if "payoffs" in data:
+        if set(data) != {"payoffs"}:
+            raise ConfigError(f"{where}: a terminal node has only 'payoffs', got keys {sorted(map(str, data))}")
+        cell = data["payoffs"]
+        if not isinstance(cell, list) or len(cell) != 2:
+            raise ConfigError(f"{where}.payoffs: expected [u1, u2], got {cell!r}")
+        return Node(payoffs=(to_fraction(cell[0], f"{where}.payoffs"), to_fraction(cell[1], f"{where}.payoffs")))
+    if set(data) != {"player", "actions"}:
+        raise ConfigError(f"{where}: a decision node has exactly 'player' and 'actions' (a terminal node has "
+                          f"'payoffs'), got keys {sorted(map(str, data))}")
+    player = data["player"]
+    if player not in (1, 2) or isinstance(player, bool):
+        raise ConfigError(f"{where}.player: expected 1 or 2, got {player!r}")
+    actions = data["actions"]
+    if not isinstance(actions, dict) or not actions:
+        raise ConfigError(f"{where}.actions: expected a non-empty mapping from action label to node, got {actions!r}")
+    for label in actions:
+        if isinstance(label, bool) or label is None:
+            raise ConfigError(f"{where}.actions: the action label {label!r} is not text (YAML reads unquoted yes, no, "
+                              "on, off, null as booleans or null); quote it, e.g. \"yes\"")
+    return Node(player=player - 1,
+                actions=tuple((str(label), _node(child, f"{where}.actions.{label}")) for label, child in actions.items()))
+
+
+_CELL_SPLIT = re.compile(r"[\s;,]+")
+
+
+def _from_csv(text: str, path: Path) -> NormalFormGame:
+    rows = [row for row in csv.reader(text.splitlines()) if any(cell.strip() for cell in row)]
+    if len(rows) < 2:
+        raise ConfigError(f"'{path}': expected a header row of column strategies and at least one row of payoffs")
+    columns = [c.strip() for c in rows[0][1:]]
+    a, b, labels = [], [], []
+    for i, row in enumerate(rows[1:], start=2):
+        if len(row) - 1 != len(columns):
+            raise ConfigError(f"'{path}' line {i}: {len(row) - 1} payoff cells but the header names "
+                              f"{len(columns)} column strategies; the matrix must be rectangular")
+        labels.append(row[0].strip())
+        a.append([])
+        b.append([])
+        for j, cell in enumerate(row[1:]):
+            parts = [p for p in _CELL_SPLIT.split(cell.strip()) if p]
+            where = f"'{path}' line {i}, column '{columns[j]}'"
+            if len(parts) != 2:
+                raise ConfigError(f"{where}: expected two payoffs like '2 1', got {cell!r}")
+            a[-1].append(to_fraction(parts[0], where))
+            b[-1].append(to_fraction(parts[1], where))
+    return NormalFormGame.from_matrices(a, b, name=path.stem, strategies=[labels, columns], where=f"'{path}'")

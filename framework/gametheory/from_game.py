@@ -1,0 +1,48 @@
+"""Turning a position of any Game plugin into an extensive-form tree, when the tree is small enough.
+
+Every state reachable from the position becomes a node: a terminal state a leaf with the
+game's `returns`, any other a decision node of the player to move with one action per legal
+move (labelled by its notation, in the game's move order). Transposed states share one node
+object, so building costs one visit per distinct state, while the *tree* - what equilibrium
+computations range over - may be far larger; both are bounded by `max_nodes`.
+"""
+
+from __future__ import annotations
+
+from framework.errors import ConfigError
+from framework.gametheory.exact import to_fraction
+from framework.gametheory.extensive_form import ExtensiveFormGame, Node, tree_size
+from framework.protocols import Game, State
+
+DEFAULT_MAX_NODES = 1_000_000
+
+
+def tree_from_game(game: Game, state: State, max_nodes: int = DEFAULT_MAX_NODES) -> ExtensiveFormGame:
+    """The game tree of `game` from `state`, refused with ConfigError when it has more than `max_nodes` nodes."""
+    position = game.to_text(state)
+    nodes: dict[State, Node] = {}
+
+    def too_large(detail: str) -> ConfigError:
+        return ConfigError(f"the game tree of {game.name} from '{position}' has {detail} nodes, over the limit of "
+                           f"{max_nodes:,}; choose a position nearer the end or raise the limit (--max-nodes)")
+
+    def build(s: State) -> Node:
+        node = nodes.get(s)
+        if node is not None:
+            return node
+        if len(nodes) >= max_nodes:
+            raise too_large(f"more than {max_nodes:,}")
+        if game.is_terminal(s):
+            r = game.returns(s)
+            node = Node(payoffs=(to_fraction(r[0], "returns"), to_fraction(r[1], "returns")))
+        else:
+            node = Node(player=game.to_move(s),
+                        actions=tuple((game.format_move(s, m), build(game.apply(s, m))) for m in game.legal_moves(s)))
+        nodes[s] = node
+        return node
+
+    root = build(state)
+    size = tree_size(root)
+    if size > max_nodes:
+        raise too_large(f"{size:,}")
+    return ExtensiveFormGame(f"{game.name} from {position}", root, game.player_names)

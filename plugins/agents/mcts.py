@@ -1,0 +1,239 @@
+"""Monte-Carlo tree search: UCT (Kocsis & Szepesvári 2006) with the MCTS-Solver (Winands, Björnsson & Saito 2008).
+
+UCT: L. Kocsis and C. Szepesvári, "Bandit based Monte-Carlo Planning", ECML 2006. Each
+iteration descends from the root choosing the child maximising Q + C * sqrt(ln N / n) (Q
+the child's mean reward for the player choosing, N and n the visit counts), adds one child
+(the next untried move in the game's move order), plays the game out from it, and backs the
+result up the path. Playouts are uniformly random, or heuristic-guided (epsilon-greedy: with
+probability `epsilon` a random move, else the move whose resulting state the heuristic scores
+best for the mover). A playout longer than `playout_depth` plies stops and scores the sign of
+the heuristic (a draw without one). Rewards are the game's returns, +1 / 0 / -1.
+
+MCTS-Solver: M. H. M. Winands, Y. Björnsson and J.-T. Saito, "Monte-Carlo Tree Search
+Solver", Computers and Games 2008. Terminal wins and losses are proven values; a node whose
+mover has a move to a node it has proven won is won, and a fully expanded node all of whose
+moves lead to nodes won by the opponent is lost. Selection skips proven losing moves and the
+final move is a proven win when there is one. Draws stay unproven (as in the paper, which
+proves only wins and losses), so `solve` reports win, loss or unknown.
+
+Nodes: every state an iteration visits counts one, the root each time, the states on the
+selection path, the new child and every state of the playout (and, in heuristic playouts,
+every successor scored). A node budget is checked before each visit; an iteration that
+would exceed it is abandoned without backing up, so the budget is never exceeded. The move
+played is a proven win, else the most visited move not proven lost (the "robust child"),
+the first in move order on ties. The seed fixes the random generator: same seed, same moves.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from framework.errors import ConfigError
+from framework.hookspecs import hookimpl
+from framework.params import HeuristicRef, Param
+from framework.protocols import Budget, Decision, Game, Heuristic, Proof, SearchStats, SolveResult, State
+from framework.search import SearchAborted, SearchLimits, Stopwatch
+from framework.specs import AgentSpec
+
+PARAMS = (
+    Param("exploration", float, 1.0, "UCT exploration constant C in Q + C*sqrt(ln N / n)", minimum=0),
+    Param("playout", str, "random", "playout policy", choices=("random", "heuristic")),
+    Param("epsilon", float, 0.1, "heuristic playouts: chance of a random move instead of the best-scoring one",
+          minimum=0),
+    Param("playout_depth", int, 200, "plies before a playout is cut and scored by the heuristic's sign "
+          "(a draw without one); null plays to the end", minimum=1, nullable=True),
+    Param("heuristic", HeuristicRef, None, "heuristic for guided playouts and cut playouts (default: the game's)"),
+    Param("solver", bool, True, "MCTS-Solver: back up proven wins and losses"),
+    Param("iterations", int, 100_000, "most iterations per move (the budget may stop it sooner)", minimum=1),
+)
+
+
+class Node:
+    """One tree node. `by` is the player whose move led here; `total` sums rewards for `by`."""
+
+    __slots__ = ("state", "move", "parent", "by", "mover", "children", "untried", "visits", "total",
+                 "winner", "result")
+
+    def __init__(self, game: Game, state: State, move, parent: "Node | None", by: int | None) -> None:
+        self.state, self.move, self.parent, self.by = state, move, parent, by
+        self.mover = game.to_move(state)
+        self.children: list[Node] = []
+        self.visits, self.total = 0, 0.0
+        self.winner: int | None = None        # the player proven to win from here
+        if game.is_terminal(state):
+            self.result = game.returns(state)
+            self.untried: list = []
+            self.winner = 0 if self.result[0] > self.result[1] else 1 if self.result[1] > self.result[0] else None
+        else:
+            self.result = None
+            self.untried = list(reversed(game.legal_moves(state)))
+
+
+class MCTSAgent:
+    """UCT with optional MCTS-Solver; see the module docstring."""
+
+    def __init__(self, game: Game, seed: int = 0, exploration: float = 1.0, playout: str = "random",
+                 epsilon: float = 0.1, playout_depth: int | None = 200, heuristic: Heuristic | None = None,
+                 solver: bool = True, iterations: int = 100_000) -> None:
+        if playout == "heuristic" and heuristic is None:
+            raise ConfigError(f"mcts with playout 'heuristic' needs a heuristic, and {game.name} has none")
+        if not 0 <= epsilon <= 1:
+            raise ConfigError(f"mcts: 'epsilon' must be between 0 and 1, got {epsilon!r}")
+        self.rng = random.Random(seed)
+        self.exploration, self.playout, self.epsilon = exploration, playout, epsilon
+        self.playout_depth, self.heuristic, self.solver, self.iterations = playout_depth, heuristic, solver, iterations
+
+    # -- one search ----------------------------------------------------------------
+
+    def search(self, game: Game, state: State, budget: Budget) -> tuple[Node, int, int]:
+        """Run iterations until the budget, the iteration cap or a proof at the root; return (root, nodes, iterations)."""
+        self.game, self.nodes = game, 0
+        self.limits = SearchLimits.start(budget)
+        root = None
+        done = 0
+        try:
+            self.visit()
+            root = Node(game, state, None, None, None)
+            while done < self.iterations and root.winner is None:
+                self.iterate(root)
+                done += 1
+        except SearchAborted:
+            pass
+        return root, self.nodes, done
+
+    def visit(self) -> None:
+        if self.limits.exceeded(self.nodes):
+            raise SearchAborted
+        self.nodes += 1
+
+    def iterate(self, root: Node) -> None:
+        game = self.game
+        node = root
+        if root.visits:
+            self.visit()  # the root, visited again by this iteration
+        while node.result is None and node.winner is None:
+            if node.untried:
+                self.visit()
+                move = node.untried.pop()
+                child = Node(game, game.apply(node.state, move), move, node, node.mover)
+                node.children.append(child)
+                node = child
+                break
+            node = self.select(node)
+            self.visit()
+        if node.result is not None:
+            result = node.result
+        elif node.winner is not None:
+            result = (1.0, -1.0) if node.winner == 0 else (-1.0, 1.0)
+        else:
+            result = self.play_out(node.state)
+        self.back_up(node, result)
+
+    def select(self, node: Node) -> Node:
+        log_n = math.log(node.visits) if node.visits else 0.0
+        c, me, best, best_value = self.exploration, node.mover, None, -math.inf
+        for child in node.children:
+            if self.solver and child.winner is not None and child.winner != me:
+                continue  # a proven loss for the chooser
+            value = child.total / child.visits + c * math.sqrt(log_n / child.visits)
+            if value > best_value:
+                best, best_value = child, value
+        return best
+
+    def play_out(self, state: State) -> tuple[float, float]:
+        game, rng = self.game, self.rng
+        plies = 0
+        while not game.is_terminal(state):
+            if self.playout_depth is not None and plies >= self.playout_depth:
+                if self.heuristic is None:
+                    return (0.0, 0.0)
+                score = self.heuristic.evaluate(state, 0)
+                return (1.0, -1.0) if score > 0 else (-1.0, 1.0) if score < 0 else (0.0, 0.0)
+            moves = game.legal_moves(state)
+            if self.playout == "heuristic" and rng.random() >= self.epsilon:
+                state = self.best_successor(state, moves)
+            else:
+                state = game.apply(state, moves[rng.randrange(len(moves))])
+                self.visit()
+            plies += 1
+        return game.returns(state)
+
+    def best_successor(self, state: State, moves) -> State:
+        """The successor the heuristic scores best for the mover (each one scored is a visited node)."""
+        game, heuristic = self.game, self.heuristic
+        mover = game.to_move(state)
+        best, best_value = None, -math.inf
+        for move in moves:
+            self.visit()
+            child = game.apply(state, move)
+            value = heuristic.terminal(child, mover, 1) if game.is_terminal(child) else heuristic.evaluate(child, mover)
+            if value > best_value:
+                best, best_value = child, value
+        return best
+
+    def back_up(self, node: Node, result: tuple[float, float]) -> None:
+        solver = self.solver
+        while node is not None:
+            node.visits += 1
+            if node.by is not None:
+                node.total += result[node.by]
+            if solver and node.winner is None and node.children:
+                me = node.mover
+                if any(child.winner == me for child in node.children):
+                    node.winner = me
+                elif not node.untried and all(child.winner == 1 - me for child in node.children):
+                    node.winner = 1 - me
+            node = node.parent
+
+    # -- answers -------------------------------------------------------------------
+
+    @staticmethod
+    def best_child(node: Node) -> Node | None:
+        me = node.mover
+        if node.winner == me:
+            return next(c for c in node.children if c.winner == me)
+        candidates = [c for c in node.children if c.winner != 1 - me] or node.children
+        return max(candidates, key=lambda c: c.visits, default=None)
+
+    def principal_variation(self, root: Node) -> tuple:
+        pv, node = [], root
+        while node is not None and node.children:
+            node = self.best_child(node)
+            if node is None or not node.visits:
+                break
+            pv.append(node.move)
+        return tuple(pv)
+
+    def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
+        watch = Stopwatch()
+        root, nodes, done = self.search(game, state, budget)
+        best = self.best_child(root) if root is not None else None
+        me = game.to_move(state)
+        if best is None:
+            move, score = game.legal_moves(state)[0], None
+        else:
+            move = best.move
+            score = (1.0 if root.winner == me else -1.0 if root.winner is not None
+                     else best.total / best.visits if best.visits else None)
+        proof = {None: "unknown", me: "win", 1 - me: "loss"}[root.winner if root is not None else None]
+        stats = SearchStats(nodes=nodes, score=score, pv=self.principal_variation(root) if root else (move,),
+                            wall_time=watch.wall(), cpu_time=watch.cpu(),
+                            extra={"iterations": done, "proof": proof,
+                                   "root_visits": root.visits if root is not None else 0})
+        return Decision(move, stats)
+
+    def solve(self, game: Game, state: State, budget: Budget) -> SolveResult:
+        """Win or loss when the MCTS-Solver proves it within the budget, else unknown (draws are never proven)."""
+        decision = self.select_move(game, state, budget)
+        value = Proof(decision.stats.extra["proof"])
+        return SolveResult(value, decision.move if value is Proof.WIN else None, decision.stats)
+
+    def __repr__(self) -> str:
+        return (f"MCTSAgent(exploration={self.exploration}, playout={self.playout!r}, solver={self.solver}, "
+                f"heuristic={self.heuristic!r})")
+
+
+@hookimpl
+def plyground_agents() -> list[AgentSpec]:
+    return [AgentSpec("mcts", MCTSAgent, "UCT Monte-Carlo tree search with the MCTS-Solver", PARAMS)]

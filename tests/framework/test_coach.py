@@ -1,0 +1,90 @@
+"""Move coaching: exact verdicts from solvers, the coach's scores otherwise, and `play --coach` in the terminal."""
+
+import io
+
+from framework.cli import main
+from framework.coach import coach_move
+from framework.protocols import UNLIMITED, Budget, Proof
+from plugins.agents.alphabeta import AlphaBetaAgent
+from plugins.agents.mcts import MCTSAgent
+from plugins.agents.proofnumber.dfpn import DFPNAgent
+from plugins.agents.proofnumber.pns import PNSAgent
+from plugins.games.matches import Matches, winning_moves
+from plugins.games.tictactoe import LinesHeuristic, TicTacToe
+from tests.plugins.agents.small_games import retrograde
+
+TTT = TicTacToe()
+
+
+def test_a_solver_coach_judges_every_move_exactly():
+    state = TTT.from_text("XO./.../... x")
+    oracle = retrograde(TTT, state)
+    for move in TTT.legal_moves(state):
+        verdict = coach_move(TTT, state, move, PNSAgent(TTT), UNLIMITED)
+        keeps_win = oracle[TTT.apply(state, move)] == -1
+        assert verdict.exact and verdict.best_value is Proof.WIN
+        assert verdict.optimal is keeps_win
+        assert verdict.played_value is (Proof.WIN if keeps_win else _flip(oracle[TTT.apply(state, move)]))
+
+
+def _flip(value):
+    return {1: Proof.LOSS, 0: Proof.DRAW, -1: Proof.WIN}[value]
+
+
+def test_matches_moves_are_judged_by_the_misere_theory():
+    game = Matches((3, 5, 7), k=3)
+    state = game.initial_state()
+    good = set(winning_moves(state[0], 3))
+    assert good  # 3, 5, 7 with k=3 is a first-player win
+    for move in game.legal_moves(state):
+        verdict = coach_move(game, state, move, DFPNAgent(game), UNLIMITED)
+        assert verdict.exact and verdict.optimal is (move in good)
+
+
+def test_the_verdict_reads_as_a_sentence():
+    state = TTT.from_text("XO./.../... x")
+    text = coach_move(TTT, state, TTT.parse_move(state, "c1"), PNSAgent(TTT), UNLIMITED).describe(TTT, state)
+    assert text == "c1: mistake — turns a win into a draw; a2 keeps the win"
+    text = coach_move(TTT, state, TTT.parse_move(state, "a2"), PNSAgent(TTT), UNLIMITED).describe(TTT, state)
+    assert text == "a2: optimal — the position was a win and stays one"
+
+
+def test_a_searching_coach_compares_its_scores_at_its_depth():
+    state = TTT.from_text("XO./.../... x")
+    coach = AlphaBetaAgent(TTT, depth=2, heuristic=LinesHeuristic(TTT))
+    best = coach.select_move(TTT, state, UNLIMITED)
+    inaccurate = []
+    for move in TTT.legal_moves(state):
+        verdict = coach_move(TTT, state, move, coach, UNLIMITED)
+        child_score = -coach.select_move(TTT, TTT.apply(state, move), UNLIMITED).stats.score
+        assert not verdict.exact and verdict.depth == 2 and verdict.best_move == best.move
+        assert verdict.played_value == child_score
+        assert verdict.optimal is (child_score >= verdict.best_value)
+        if not verdict.optimal:
+            inaccurate.append(verdict)
+    assert inaccurate
+    text = inaccurate[0].describe(TTT, state)
+    played = TTT.format_move(state, inaccurate[0].move)
+    assert text.startswith(f"{played}: inaccuracy by the coach's search at depth 2 — score ")
+    assert text.endswith(f" for {TTT.format_move(state, best.move)}")
+
+
+def test_a_solver_that_cannot_prove_draws_falls_back_to_its_scores():
+    state = TTT.initial_state()
+    verdict = coach_move(TTT, state, 4, MCTSAgent(TTT), Budget(nodes=2000))
+    assert not verdict.exact and verdict.nodes > 2000  # the failed proofs, then three searches
+
+
+def test_play_with_a_coach_judges_each_human_move(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("a2\nc1\na1\nb1\nc2\n"))
+    code = main(["play", "tictactoe", "--position", "XO./.../... x", "--first", "human",
+                 "--second", "alphabeta", "--coach", "pns"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "coach: a2: optimal — the position was a win and stays one" in out
+    assert out.count("coach:") == out.count("X plays")  # every human move, and only those
+
+
+def test_play_with_an_unknown_coach_is_an_error(capsys):
+    code = main(["play", "tictactoe", "--first", "random", "--second", "random", "--coach", "oracle"])
+    assert code == 2 and "--coach 'oracle'" not in capsys.readouterr().out

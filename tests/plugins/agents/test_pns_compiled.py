@@ -1,0 +1,101 @@
+"""The compiled PN and PN² searches (plugins.agents.proofnumber.compiled) are `pns` and `pn2` node for node on LOA."""
+
+import random
+import time
+
+import pytest
+
+from framework.protocols import Budget, Proof
+from framework.search import SearchAborted, SearchLimits
+from plugins.agents.proofnumber import pns
+from plugins.agents.proofnumber.common import Spend
+from plugins.games.loa.game import LinesOfAction
+from tests.plugins.games.test_loa_kernel import sample_positions
+
+GAME = LinesOfAction()
+MOVER_WINS = LinesOfAction(simultaneous="mover_wins")
+
+
+def endgame_positions(count: int, seed: int) -> list:
+    """The last 10 positions before the end of seeded random games (where searches find proofs)."""
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        game = [GAME.initial_state()]
+        while not GAME.is_terminal(game[-1]) and len(game) < 400:
+            game.append(GAME.apply(game[-1], rng.choice(GAME.legal_moves(game[-1]))))
+        if GAME.is_terminal(game[-1]):
+            positions += game[-11:-1]
+    return positions[:count]
+
+
+POSITIONS = [s for s in sample_positions(130, seed=6) if not GAME.is_terminal(s)][:100] + endgame_positions(100, 6)
+
+
+def run(search, game, state, prover, nodes, tree_limit, **options):
+    spend = Spend(SearchLimits.start(Budget(nodes=nodes)))
+    result = search(game, state, prover, spend, tree_limit, **options)
+    return result.proved, result.move, result.drawn, result.extra, spend.nodes
+
+
+@pytest.mark.parametrize("index", range(len(POSITIONS)))
+def test_same_answer_move_nodes_and_tree_as_the_interpreted_search(index):
+    state = POSITIONS[index]
+    game = MOVER_WINS if index % 7 == 0 else GAME
+    prover = state[2] if index % 2 else 1 - state[2]
+    tree_limit = 400 if index % 5 == 0 else 100_000          # every fifth search fills its tree
+    python = run(pns.interpreted_pn_search, game, state, prover, 800, tree_limit)
+    assert run(pns.compiled_pn_search, game, state, prover, 800, tree_limit) == python
+
+
+@pytest.mark.parametrize("index", range(0, len(POSITIONS), 4))
+def test_pn2_same_answer_move_nodes_tree_and_second_level_as_the_interpreted_search(index):
+    state = POSITIONS[index]
+    game = MOVER_WINS if index % 7 == 0 else GAME
+    prover = state[2] if index % 4 else 1 - state[2]
+    tree_limit = 100 if index % 3 == 0 else 100_000          # every third first-level tree fills up
+    python = run(pns.interpreted_pn2_search, game, state, prover, 800, tree_limit)
+    assert run(pns.compiled_pn_search, game, state, prover, 800, tree_limit, two_level=True) == python
+
+
+def test_the_sample_has_proofs_disproofs_drawn_leaves_and_every_stop_reason():
+    outcomes = [run(pns.interpreted_pn_search, GAME, s, s[2], 800, 400 if i % 5 == 0 else 100_000)
+                for i, s in enumerate(POSITIONS)]
+    assert {o[3]["stopped_by"] for o in outcomes} == {"solved", "budget", "tree_limit"}
+    assert any(o[0] is True for o in outcomes) and any(o[0] is False for o in outcomes) and any(o[2] for o in outcomes)
+
+
+@pytest.mark.parametrize("name", ["pns", "pn2"])
+def test_the_agent_solves_identically_with_and_without_the_compiled_path(monkeypatch, registry, name):
+    agent = registry.create_agent(name, GAME, {"tree_limit": 5_000})
+    fast = [agent.solve(GAME, s, Budget(nodes=3_000)) for s in POSITIONS[::20]]
+    monkeypatch.setenv("PLYGROUND_JIT", "0")
+    slow = [agent.solve(GAME, s, Budget(nodes=3_000)) for s in POSITIONS[::20]]
+    assert [(r.value, r.move, r.stats.nodes, r.stats.extra) for r in fast] == \
+           [(r.value, r.move, r.stats.nodes, r.stats.extra) for r in slow]
+    assert any(r.value is Proof.WIN for r in fast)
+
+
+def test_a_time_budget_stops_the_compiled_search():
+    state = POSITIONS[1]
+    spend = Spend(SearchLimits.start(Budget(time=0.05)))
+    start = time.perf_counter()
+    result = pns.compiled_pn_search(GAME, state, state[2], spend, 10_000_000)
+    assert time.perf_counter() - start < 1.0
+    assert result.extra["stopped_by"] in ("budget", "solved") and spend.nodes > 0
+
+
+def test_an_exhausted_budget_aborts_before_the_root_as_the_interpreted_search_does():
+    spend = Spend(SearchLimits(node_limit=0, deadline=float("inf")))
+    with pytest.raises(SearchAborted):
+        pns.compiled_pn_search(GAME, POSITIONS[0], 0, spend, 100)
+    with pytest.raises(SearchAborted):
+        pns.interpreted_pn_search(GAME, POSITIONS[0], 0, spend, 100)
+
+
+def test_the_first_timed_move_does_not_pay_for_compiling(registry):
+    # The agent compiles (or loads) its kernel when it is built, not inside select_move.
+    agent = registry.create_agent("pns", GAME)
+    start = time.perf_counter()
+    decision = agent.select_move(GAME, GAME.initial_state(), Budget(time=0.5))
+    assert time.perf_counter() - start < 1.5 and decision.move in GAME.legal_moves(GAME.initial_state())
