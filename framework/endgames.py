@@ -30,7 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from framework.errors import ConfigError, PositionError
+from framework.errors import ConfigError
 from framework.protocols import Budget, Game, State
 from framework.registry import Registry
 from framework.search import SearchAborted, SearchLimits
@@ -57,7 +57,7 @@ class Proved:
     players: tuple[str, str]
 
     def line(self, seed: int) -> str:
-        return (f"{self.position}; result=win; length={self.length}; nodes={self.nodes}; "
+        return (f"{self.position} | result=win; length={self.length}; nodes={self.nodes}; "
                 f"source=seed {seed} game {self.game_index} ply {self.ply} ({self.players[0]} vs {self.players[1]})")
 
 
@@ -201,45 +201,9 @@ def header(settings: Settings) -> list[str]:
     return [f"# {settings.count} {settings.game} positions, each a proven win for the side to move "
             f"(plyground make-endgames --seed {settings.seed} --count {settings.count} --budget {settings.budget} "
             f"--easy {settings.easy} --medium {settings.medium})",
-            "# fields: position; result (for the side to move); length (plies, upper bound of the forced win); "
+            "# POSITION | note: result (for the side to move); length (plies, upper bound of the forced win); "
             "nodes (pns proof); source"]
 
 
 def render(settings: Settings, kept: Sequence[Proved]) -> str:
     return "\n".join([*header(settings), *(p.line(settings.seed) for p in kept)]) + "\n"
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One line of a positions file: the position and what its line claims."""
-
-    position: str
-    result: str
-    fields: dict
-
-
-def read_positions(path: str, game: Game) -> list[Entry]:
-    """Parse a positions file (the format `render` writes); PositionError names the line."""
-    try:
-        lines = open(path, encoding="utf-8").read().splitlines()
-    except OSError as exc:
-        raise ConfigError(f"cannot read positions file '{path}': {exc.strerror}") from None
-    out = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        position, *rest = [part.strip() for part in line.split(";")]
-        fields = dict(part.split("=", 1) for part in rest if "=" in part)
-        result = fields.get("result", "unknown")
-        if result not in ("win", "loss", "draw", "unknown"):
-            raise PositionError(f"{path}, line {number}: result '{result}' is not one of win, loss, draw, unknown")
-        try:
-            state = game.from_text(position)
-        except PositionError as exc:
-            raise PositionError(f"{path}, line {number}: {exc}") from None
-        if game.is_terminal(state):
-            raise PositionError(f"{path}, line {number}: '{position}' is already over; nothing to solve")
-        out.append(Entry(game.to_text(state), result, fields))
-    if not out:
-        raise ConfigError(f"positions file '{path}' holds no positions")
-    return out

@@ -20,11 +20,15 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 import pandas as pd  # noqa: E402
 
+from framework.analysis import plots  # noqa: E402
 from framework.analysis.branching import SEARCHES, branching_summary, nodes_by_depth  # noqa: E402
-from framework.analysis.plots import _save  # noqa: E402
-from framework.analysis.solve_table import SolveResults  # noqa: E402
+from framework.errors import SolveDisagreementError  # noqa: E402
 from framework.protocols import Budget, Game, State  # noqa: E402
 from framework.registry import Registry  # noqa: E402
+from framework.tournament.tables import Results  # noqa: E402
+
+PROVEN = ("win", "loss", "draw")
+FIRST = "extra_nodes_first_reaching_depth"
 
 README = "README.md"
 
@@ -77,23 +81,36 @@ def _walk(game: Game, state: State, pv: tuple) -> list[tuple[State, Any]]:
     return out
 
 
-def cumulative_plot(results: SolveResults, path: Path) -> Path:
-    """Positions solved within a node budget of x, per solver (alpha-beta in both node conventions)."""
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    for sid, nodes in results.cumulative().items():
-        if nodes:
-            ax.step(nodes, range(1, len(nodes) + 1), where="post", label=sid)
-        mine = results.solves[(results.solves["solver"] == sid) & results.solves["solved"]]
-        if (mine["nodes_first"] != mine["nodes"]).any():
-            first = sorted(mine["nodes_first"])
-            ax.step(first, range(1, len(first) + 1), where="post", linestyle="--",
-                    label=f"{sid} (first iteration reaching each depth)")
-    ax.set_xscale("log")
-    ax.set_xlabel("node budget per position")
-    ax.set_ylabel(f"positions solved (of {results.positions})")
-    ax.legend(fontsize=8)
-    ax.grid(True, alpha=0.3)
-    return _save(fig, path)
+def check_values(results: Results) -> None:
+    """Raise SolveDisagreementError when two solvers, or a solver and the file's `result=` claim, disagree."""
+    found = [f"position {r.position_index}: {r.solver} {r.value}" for r in results.disagreements().itertuples()]
+    for row in results.solves[results.solves["value"].isin(PROVEN)].itertuples():
+        claim = _claim(row.note)
+        if claim in PROVEN and claim != row.value:
+            found.append(f"position {row.position_index}: {row.solver} {row.value}, the file claims {claim}")
+    if found:
+        raise SolveDisagreementError(f"{results.folder}: solvers disagree on the value of positions (a bug in a "
+                                     f"solver or a game): {'; '.join(found[:10])}")
+
+
+def _claim(note: str) -> str | None:
+    fields = dict(part.strip().split("=", 1) for part in note.split(";") if "=" in part)
+    return fields.get("result")
+
+
+def thesis_table(results: Results) -> pd.DataFrame:
+    """Per solver: solved of N; nodes in both conventions and time over its solved and the commonly solved positions."""
+    summary = results.solve_summary()
+    first = summary[FIRST] if FIRST in summary else summary["nodes"]
+    first_common = summary[f"{FIRST}_common"] if FIRST in summary else summary["nodes_common"]
+    agents = {p["id"]: p["agent"] for p in results.config["participants"]}
+    return pd.DataFrame({
+        "solver": summary["solver"], "agent": summary["solver"].map(agents), "solved": summary["solved"],
+        "of": summary["positions"], "nodes": summary["nodes"],
+        "nodes_first": first.fillna(summary["nodes"]).astype(int), "time_ms": summary["time_ms"].round().astype(int),
+        "common": summary["common"], "common_nodes": summary["nodes_common"],
+        "common_nodes_first": first_common.fillna(summary["nodes_common"]).astype(int),
+        "common_time_ms": summary["time_ms_common"].round().astype(int)})
 
 
 def depth_plot(table: pd.DataFrame, path: Path) -> Path:
@@ -110,7 +127,7 @@ def depth_plot(table: pd.DataFrame, path: Path) -> Path:
         ax.set_xlabel("depth (plies)")
     axes[0].set_ylabel("nodes")
     axes[0].legend(fontsize=7)
-    return _save(fig, path)
+    return plots._save(fig, path)
 
 
 def _ratio(a: float, b: float) -> float:
@@ -147,26 +164,29 @@ def conclusions(table: pd.DataFrame, ab: str, pn: str, others: list[str]) -> lis
     return out
 
 
-def write_thesis_report(results: SolveResults, folder: Path | None = None, registry: Registry | None = None,
-                        depths: dict[str, dict[str, int]] = DEPTHS) -> Path:
+def write_thesis_report(results: Results, folder: Path | None = None, registry: Registry | None = None,
+                        depths: dict[str, dict[str, int]] | None = None) -> Path:
     """Write README.md, plots and CSV tables of a solve run into `folder` (default: the results folder).
 
-    `depths` gives, per game and search, the deepest search of the nodes-against-depth table.
+    `depths` gives, per game and search, the deepest search of the nodes-against-depth table (default DEPTHS).
     """
     folder = Path(folder or results.folder)
     folder.mkdir(parents=True, exist_ok=True)
     registry = registry or Registry()
-    table = results.table()
-    config, meta = results.config, results.meta
-    ab = next((s["id"] for s in config["solvers"] if s["agent"] == "alphabeta"), None)
-    pn = next((s["id"] for s in config["solvers"] if s["agent"] == "pns"), None)
-    others = [s["id"] for s in config["solvers"] if s["id"] not in (ab, pn)]
-    cumulative_plot(results, folder / "cumulative_solved.png")
+    check_values(results)
+    table = thesis_table(results)
+    config = results.config
+    solvers_config = config["participants"]
+    positions = len(config["start_positions"])
+    ab = next((s["id"] for s in solvers_config if s["agent"] == "alphabeta"), None)
+    pn = next((s["id"] for s in solvers_config if s["agent"] == "pns"), None)
+    others = [s["id"] for s in solvers_config if s["id"] not in (ab, pn)]
+    plots.solved_by_nodes(results.solves, results.ids, folder / "cumulative_solved.png")
 
     paper = pd.DataFrame([{"source": "paper (Winands et al. 2002, 488 positions)", "algorithm": name,
                            "solved": f"{solved} of {PAPER_POSITIONS}", "total nodes": f"{nodes:,}",
                            "total time (ms)": f"{ms:,}"} for name, (solved, nodes, ms) in PAPER.items()])
-    ours = pd.DataFrame([{"source": f"ours ({results.positions} positions)", "algorithm": r.solver,
+    ours = pd.DataFrame([{"source": f"ours ({positions} positions)", "algorithm": r.solver,
                           "solved": f"{r.solved} of {r.of}",
                           "total nodes": (f"{r.nodes_first:,} (first iteration reaching each depth); "
                                           f"{r.nodes:,} (all iterations)" if r.solver == ab else f"{r.nodes:,}"),
@@ -178,7 +198,7 @@ def write_thesis_report(results: SolveResults, folder: Path | None = None, regis
     held = conclusions(table, ab, pn, others) if ab and pn else ["(the run has no alpha-beta or no pns solver)"]
 
     example, chosen, example_nodes = tictactoe_example(registry)
-    depth_table = pd.concat([nodes_by_depth(registry, g, d) for g, d in depths.items()], ignore_index=True)
+    depth_table = pd.concat([nodes_by_depth(registry, g, d) for g, d in (depths or DEPTHS).items()], ignore_index=True)
     depth_plot(depth_table, folder / "nodes_by_depth.png")
     wide = depth_table.pivot_table(index=["game", "depth"], columns="search", values="nodes", sort=False)
     wide = wide[list(SEARCHES)].apply(lambda c: c.map(lambda v: "-" if pd.isna(v) else f"{int(v):,}")).reset_index()
@@ -190,23 +210,22 @@ def write_thesis_report(results: SolveResults, folder: Path | None = None, regis
     results.solves.to_csv(tables / "solves.csv", index=False)
     depth_table.to_csv(tables / "nodes_by_depth.csv", index=False)
 
-    budget = config["budget"]
+    budget = solvers_config[0]["budget"]
     run_time = _run_time(results)
-    host = meta.get("host", {})
     solvers = "\n".join(f"- `{s['id']}`: agent `{s['agent']}`"
                         + (f", {', '.join(f'{k}={v}' for k, v in s['params'].items() if v is not None)}"
-                           if s["params"] else "") for s in config["solvers"])
+                           if s["params"] else "") for s in solvers_config)
     text = f"""# Reproducing the thesis comparison: LOA endgames, alpha-beta against proof-number search
 
 Regenerate everything on this page (tables, plots, examples) with one command:
 
 ```bash
-plyground run tournaments/thesis-loa-endgames.yaml && plyground report {folder}
+plyground run tournaments/thesis-loa-endgames.yaml && plyground report {folder} --thesis
 ```
 
-The run solves every position of `{config['positions_file']}` ({results.positions} positions) with every
+The run solves every position of `tournaments/positions/loa-endgames-488.txt` ({positions} positions) with every
 solver within a budget of {_budget_text(budget)} per position (the `budget` key of the YAML; raise it there
-for a longer run). {run_time}{_host_text(host)}
+for a longer run). {run_time}
 
 **The test set is our own**, made by `plyground make-endgames` (see `tournaments/positions/loa-endgames-488.md`):
 proven wins for the side to move from seeded self-play games. It is not the set of Winands et al., which
@@ -240,8 +259,7 @@ claims (checked when the results are loaded; a disagreement would have stopped t
 
 ![positions solved against node budget](cumulative_solved.png)
 
-*Positions solved within a node budget of x (each solver's own node count per position; dashed: alpha-beta in
-the first-iteration-reaching-each-depth convention).*
+*Positions solved within a node budget of x (each solver's own node count per position, all iterations).*
 
 ## The thesis' tic-tac-toe example
 
@@ -320,21 +338,14 @@ def _budget_text(budget: dict) -> str:
     return " and ".join(p for p in parts if p)
 
 
-def _run_time(results: SolveResults) -> str:
+def _run_time(results: Results) -> str:
     solves = results.solves
     if not len(solves):
         return "No task has run yet."
     start = results.meta.get("created_at", solves["finished_at"].min())
     minutes = (solves["finished_at"].max() - start) / 60
     when = datetime.datetime.fromtimestamp(start, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    total = len(results.config["positions"]) * len(results.solver_ids)
+    total = len(results.config["start_positions"]) * len(results.ids)
     done = f"all {total} tasks" if len(solves) == total else f"**{len(solves)} of {total} tasks (a partial run)**"
     return (f"The run started {when} and stored {done} {minutes:.1f} minutes later "
             f"(summed solver time {solves['wall_time'].sum() / 60:.1f} minutes).")
-
-
-def _host_text(host: dict) -> str:
-    if not host:
-        return ""
-    return (f" Machine: {host.get('cpus')} cores, load average {host.get('load')} when the run started "
-            f"(shared with other jobs, so times are noisy; node counts are not).")

@@ -12,12 +12,15 @@ from pathlib import Path
 from framework.registry import Registry
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
-from framework.tournament.solve import is_solve_file, load_solve_config, run_solves
 from framework.tournament.store import Store
 
 
 def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
+
+
+def _unit(config) -> str:
+    return "solves" if config.mode == "solve" else "games"
 
 
 def resume_command(args: argparse.Namespace) -> str:
@@ -33,34 +36,27 @@ def resume_command(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    solve = is_solve_file(args.file)
     registry = Registry()
-    config = load_solve_config(args.file, registry) if solve else load_config(args.file, registry)
+    config = load_config(args.file, registry)
     if args.results:
         config = replace(config, results=Path(args.results))
     if args.workers:
         config = replace(config, workers=args.workers)
-    what = "solve tasks" if solve else "games"
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        if solve:
-            summary = run_solves(config, quiet=args.quiet)
-            done_now = f"{summary.solved_now} run now"
-        else:
-            summary = run_tournament(config, quiet=args.quiet, registry=registry)
-            done_now = f"{summary.played} played now"
+        summary = run_tournament(config, quiet=args.quiet, registry=registry)
     except KeyboardInterrupt:
         store = Store(config.results)
         stored = len(store.done())
         store.close()
-        print(f"\ninterrupted: {stored} {what} are stored in {config.results}; resume with:\n"
+        print(f"\ninterrupted: {stored} {_unit(config)} are stored in {config.results}; resume with:\n"
               f"  {resume_command(args)}", file=sys.stderr)
         return 130
     finally:
         signal.signal(signal.SIGTERM, previous)
-    print(f"{config.name}: {summary.total} {what} in {config.results} ({summary.resumed} already stored, {done_now})")
-    report = "table and report" if solve else "standings, crosstable and report"
-    print(f"{report}: plyground report {shlex.quote(str(config.results))}")
+    print(f"{config.name}: {summary.total} {_unit(config)} in {config.results} ({summary.resumed} already stored, "
+          f"{summary.played} played now)")
+    print(f"{'solver table' if config.mode == 'solve' else 'standings, crosstable'} and report: plyground report {shlex.quote(str(config.results))}")
     return 0
 
 

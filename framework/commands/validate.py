@@ -6,20 +6,18 @@ import argparse
 
 from framework.tournament.config import load_config
 from framework.tournament.scheduler import pairings, schedule
-from framework.tournament.solve import is_solve_file, load_solve_config, schedule_solves
 
 
 def run(args: argparse.Namespace) -> int:
-    if is_solve_file(args.file):
-        solve = load_solve_config(args.file)
-        print(f"{args.file}: ok — solve run '{solve.name}', game {solve.game}, {len(solve.positions)} positions x "
-              f"{len(solve.solvers)} solvers = {len(schedule_solves(solve))} tasks, budget {solve.budget} per "
-              f"position, on {solve.workers} {solve.executor.kind} worker(s); results in {solve.results}")
-        return 0
     config = load_config(args.file)
-    games = len(schedule(config))
+    tasks = len(schedule(config))
+    if config.mode == "solve":
+        print(f"{args.file}: ok — solve run '{config.name}', game {config.game}, {len(config.start_positions)} "
+              f"positions x {len(config.participants)} solvers = {tasks} solves on {config.workers} "
+              f"{config.executor.kind} worker(s); results in {config.results}")
+        return 0
     print(f"{args.file}: ok — tournament '{config.name}', game {config.game}, {config.format}, "
-          f"{len(config.participants)} participants, {len(pairings(config))} pairings, {games} games "
+          f"{len(config.participants)} participants, {len(pairings(config))} pairings, {tasks} games "
           f"on {config.workers} {config.executor.kind} worker(s); results in {config.results}")
     return 0
 

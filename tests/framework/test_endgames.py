@@ -4,10 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from framework.endgames import Settings, generate, prove_win, read_positions, render
-from framework.errors import ConfigError, PositionError
+from framework.endgames import Settings, generate, prove_win, render
+from framework.errors import ConfigError
+from framework.tournament.config import load_config
 
-SHIPPED = Path(__file__).parents[2] / "tournaments" / "positions" / "loa-endgames-488.txt"
+THESIS = Path(__file__).parents[2] / "tournaments" / "thesis-loa-endgames.yaml"
 SMALL = Settings(count=4, seed=7, budget=2_000, easy=50, medium=500)
 
 
@@ -23,13 +24,15 @@ def test_the_same_seed_gives_the_same_file_on_one_or_two_workers():
 
 
 def test_the_shipped_file_reproves_its_first_and_last_easy_lines(registry):
+    config = load_config(THESIS)
     game = registry.create_game("loa")
-    entries = read_positions(str(SHIPPED), game)
-    assert len(entries) == 488 and {e.result for e in entries} == {"win"}
-    assert len({e.position for e in entries}) == 488
-    for entry in entries[:3] + entries[120:122]:
-        proof = prove_win(game, game.from_text(entry.position), 50_000)
-        assert proof == (int(entry.fields["length"]), int(entry.fields["nodes"]))
+    positions, notes = config.start_positions, config.position_notes
+    assert len(positions) == len(set(positions)) == 488
+    fields = [dict(part.strip().split("=", 1) for part in note.split(";")) for note in notes]
+    assert {f["result"] for f in fields} == {"win"}
+    for i in (0, 1, 2, 120, 121):
+        proof = prove_win(game, game.from_text(positions[i]), 50_000)
+        assert proof == (int(fields[i]["length"]), int(fields[i]["nodes"]))
 
 
 def test_a_move_that_wins_at_once_has_proof_length_one(registry):
@@ -42,21 +45,3 @@ def test_a_move_that_wins_at_once_has_proof_length_one(registry):
 def test_bad_settings_are_refused(settings):
     with pytest.raises(ConfigError, match="expected|at least 1"):
         generate(settings)
-
-
-@pytest.mark.parametrize("text, error, message", [
-    ("XX./OO./... x; result=maybe\n", PositionError, "result 'maybe'"),
-    ("XX./OO. x; result=win\n", PositionError, "line 1"),
-    ("# only a comment\n", ConfigError, "holds no positions"),
-    ("XXX/OO./... o; result=win\n", PositionError, "already over"),
-])
-def test_bad_positions_files_name_the_line(tmp_path, registry, text, error, message):
-    path = tmp_path / "p.txt"
-    path.write_text(text)
-    with pytest.raises(error, match=message):
-        read_positions(str(path), registry.create_game("tictactoe"))
-
-
-def test_a_missing_positions_file_is_named(tmp_path, registry):
-    with pytest.raises(ConfigError, match="cannot read positions file"):
-        read_positions(str(tmp_path / "none.txt"), registry.create_game("tictactoe"))

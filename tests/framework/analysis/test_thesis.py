@@ -1,65 +1,114 @@
 """The thesis report on a tiny solve run: Table 4.2 beside the paper's, the examples, the plots."""
 
 import sqlite3
+import textwrap
 from dataclasses import replace
 
 import pytest
 
 from framework.analysis.branching import ShuffledMoves, branching_summary, fitted_ebf, nodes_by_depth
-from framework.analysis.solve_table import SolveResults
-from framework.analysis.thesis import conclusions, tictactoe_example, write_thesis_report
-from framework.errors import ConfigError, SolveDisagreementError
-from framework.tournament.solve import load_solve_config, run_solves
-from tests.framework.tournament.test_solve import SOLVE, InlineExecutor, setup
+from framework.analysis.thesis import check_values, conclusions, thesis_table, tictactoe_example, write_thesis_report
+from framework.cli import main
+from framework.errors import SolveDisagreementError
+from framework.tournament.config import load_config
+from framework.tournament.runner import run_tournament
+from framework.tournament.tables import Results
+from framework.tournament.tasks import WorkerContext
 
 TINY_DEPTHS = {"tictactoe": {"minimax": 3, "alphabeta good ordering": 3, "alphabeta random ordering": 3}}
+
+# Tic-tac-toe values proved by hand: X completes the top row; the thesis example (X threatens
+# b1 and c1 at once); a centre-and-corner opening is a draw.
+POSITIONS = """\
+XX./OO./... x | result=win; length=1
+XXO/.X./O.. o | result=loss
+X../.O./... x | result=draw
+"""
+
+SOLVE = """\
+mode: solve
+game: tictactoe
+positions: tiny.txt
+budget: {nodes: 20000}
+seed: 5
+solvers:
+  - {id: ab, agent: alphabeta}
+  - {id: pn, agent: pns}
+  - {id: p2, agent: pn2}
+  - {id: df, agent: dfpn}
+"""
+
+
+class InlineExecutor:
+    """Runs tasks in this process (no worker start-up: keeps the test fast)."""
+
+    def results(self, tasks):
+        context = WorkerContext()
+        for task in tasks:
+            yield task.run(context, lambda limit, progress: None)
+
+    def close(self):
+        pass
+
+
+def solve_run(tmp_path, positions=POSITIONS):
+    (tmp_path / "tiny.txt").write_text(positions)
+    (tmp_path / "tiny.yaml").write_text(textwrap.dedent(SOLVE))
+    config = replace(load_config(tmp_path / "tiny.yaml"), results=tmp_path / "out")
+    run_tournament(config, quiet=True, executor_factory=lambda c: InlineExecutor())
+    return Results(tmp_path / "out")
 
 
 @pytest.fixture
 def solved(tmp_path):
-    solve = SOLVE.replace("{id: pn, agent: pns}", "{id: pn, agent: pns}\n  - {id: p2, agent: pn2}")
-    config = replace(load_solve_config(setup(tmp_path, solve=solve)), results=tmp_path / "out")
-    run_solves(config, quiet=True, executor_factory=lambda c: InlineExecutor())
-    return tmp_path / "out"
+    return solve_run(tmp_path)
 
 
 def test_table_counts_solved_positions_and_both_node_conventions(solved):
-    table = SolveResults(solved).table().set_index("solver")
+    table = thesis_table(solved).set_index("solver")
     assert list(table.index) == ["ab", "pn", "p2", "df"]
     assert (table["solved"] == 3).all() and (table["of"] == 3).all() and (table["common"] == 3).all()
-    stored = sqlite3.connect(solved / "results.sqlite").execute(
-        "SELECT solver, SUM(nodes), SUM(nodes_first) FROM solves GROUP BY solver").fetchall()
-    for solver, nodes, first in stored:
-        assert table.loc[solver, "nodes"] == nodes and table.loc[solver, "nodes_first"] == first
+    stored = sqlite3.connect(solved.folder / "results.sqlite").execute(
+        "SELECT solver, SUM(nodes) FROM solves GROUP BY solver").fetchall()
+    for solver, nodes in stored:
+        assert table.loc[solver, "nodes"] == nodes
     assert table.loc["ab", "nodes_first"] < table.loc["ab", "nodes"]        # iterative deepening repeats plies
     assert (table.loc[["pn", "p2", "df"], "nodes_first"] == table.loc[["pn", "p2", "df"], "nodes"]).all()
 
 
 def test_report_writes_readme_plots_and_tables(solved):
-    path = write_thesis_report(SolveResults(solved), depths=TINY_DEPTHS)
+    path = write_thesis_report(solved, depths=TINY_DEPTHS)
     text = path.read_text()
     assert path.name == "README.md"
     for fact in ("383 of 488", "1,711,578,143", "22,172,320", "89,863,783", "830,367", "3 of 3",
                  "Minimax chooses **a2**", "b^(1/2)", "all 12 tasks"):
         assert fact in text
-    assert (solved / "cumulative_solved.png").stat().st_size > 1000
-    assert (solved / "nodes_by_depth.png").stat().st_size > 1000
-    assert (solved / "tables" / "table_4_2.csv").exists()
+    assert (solved.folder / "cumulative_solved.png").stat().st_size > 1000
+    assert (solved.folder / "nodes_by_depth.png").stat().st_size > 1000
+    assert (solved.folder / "tables" / "table_4_2.csv").exists()
 
 
-def test_a_fabricated_disagreement_in_the_store_stops_the_report(solved):
-    with sqlite3.connect(solved / "results.sqlite") as conn:
-        conn.execute("UPDATE solves SET value = 'loss' WHERE key = 'position 0 by df'")
-    with pytest.raises(SolveDisagreementError, match="position 0: ab win, df loss, p2 win, pn win"):
-        SolveResults(solved)
+def test_a_fabricated_disagreement_between_solvers_stops_the_report(solved):
+    with sqlite3.connect(solved.folder / "results.sqlite") as conn:
+        conn.execute("UPDATE solves SET value = 'loss' WHERE solver = 'df' AND position_index = 0")
+    with pytest.raises(SolveDisagreementError, match="position 0: ab win"):
+        check_values(Results(solved.folder))
+    with pytest.raises(SolveDisagreementError):
+        write_thesis_report(Results(solved.folder), depths=TINY_DEPTHS)
 
 
-def test_a_tournament_folder_is_not_a_solve_run(tmp_path):
-    from framework.tournament.store import Store
+def test_a_solver_contradicting_the_files_claim_stops_the_report(tmp_path):
+    fabricated = solve_run(tmp_path, POSITIONS.replace("result=loss", "result=win"))  # the example is a loss
+    with pytest.raises(SolveDisagreementError, match="position 1: ab loss, the file claims win"):
+        check_values(fabricated)
 
-    Store(tmp_path).close()
-    with pytest.raises(ConfigError, match="no solve-run results"):
-        SolveResults(tmp_path)
+
+def test_the_cli_writes_the_thesis_readme_with_one_flag(solved, capsys, monkeypatch):
+    import framework.analysis.thesis as thesis
+
+    monkeypatch.setattr(thesis, "DEPTHS", TINY_DEPTHS)
+    assert main(["report", str(solved.folder), "--thesis"]) == 0
+    assert "thesis report:" in capsys.readouterr().out and (solved.folder / "README.md").exists()
 
 
 def test_conclusions_follow_the_numbers():
