@@ -11,6 +11,7 @@ from framework.cli import main
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
 from framework.tournament.tables import Results
+from framework.analysis.report import write_report
 
 README = Path(__file__).parents[3] / "README.md"
 
@@ -30,7 +31,7 @@ def test_the_readme_example_runs_and_the_report_is_written(tmp_path, capsys):
     assert main(["report", str(tmp_path / "out"), "--parquet"]) == 0
     out = capsys.readouterr().out
     assert "Standings (Elo: Bradley-Terry fit, field mean 0, ± 95% CI)" in out
-    assert "Crosstable (W-D-L of row against column)" in out
+    assert "Crosstable (W-D-L and score of row against column)" in out
     report = (tmp_path / "out" / "report.md").read_text()
     for heading in ("## Standings", "## Crosstable", "## Game pairs (pentanomial)", "## Terminations",
                     "## Search statistics"):
@@ -47,3 +48,39 @@ def test_the_readme_example_runs_and_the_report_is_written(tmp_path, capsys):
     assert stats.loc["ab3", "nodes_per_s"] > 0
     table = results.standings()
     assert table["games"].tolist() == [8, 8, 8] and table["points"].sum() == 12
+
+
+def test_tables_of_a_known_tournament(tmp_path):
+    """Hand-made games: a beats b twice, draws once as second; b beats c; c never plays a."""
+    from framework.analysis.standings import crosstable, standings, terminations
+
+    games = pd.DataFrame({
+        "key": ["g1", "g2", "g3", "g4"], "first": ["a", "b", "a", "b"], "second": ["b", "a", "b", "c"],
+        "score_first": [1.0, 0.5, 1.0, 1.0], "termination": ["normal", "normal", "time", "normal"]})
+    table = standings(games, ["a", "b", "c"]).set_index("participant")
+    assert table.loc["a", ["games", "wins", "draws", "losses", "points"]].tolist() == [3, 2, 1, 0, 2.5]
+    assert table.loc["a", "first_wdl"] == "2-0-0" and table.loc["a", "second_wdl"] == "0-1-0"
+    assert table.loc["b", ["wins", "losses", "score_pct"]].tolist() == [1, 2, 37.5]
+    assert table.index.tolist() == ["a", "b", "c"] and table.attrs["elo_prior_draws"] == 1
+    text, score = crosstable(games, ["a", "b", "c"])
+    assert text.loc["a", "b"] == "2-1-0 (83%)" and text.loc["b", "a"] == "0-1-2 (17%)" and text.loc["a", "c"] == ""
+    assert score.loc["c", "b"] == 0.0
+    ends = terminations(games).set_index("termination")
+    assert ends.loc["normal", ["games", "first_wins", "draws"]].tolist() == [3, 2, 1]
+    assert ends.loc["time", "share_pct"] == 25.0
+
+
+def test_two_games_have_standings_overall_and_per_game(tmp_path):
+    path = Path(__file__).parents[3] / "tournaments" / "two-games-quick.yaml"
+    config = replace(load_config(path), results=tmp_path / "out")
+    assert run_tournament(config, quiet=True).played == 24
+    results = Results(tmp_path / "out")
+    assert results.game_names == ["tictactoe", "matches"]
+    overall = results.standings().set_index("participant")
+    per_game = [results.standings(game).set_index("participant") for game in results.game_names]
+    assert (overall["games"] == 16).all() and all((t["games"] == 8).all() for t in per_game)
+    assert overall["points"].tolist() == (per_game[0]["points"] + per_game[1]["points"])[overall.index].tolist()
+    assert results.pairs()["pairs"].tolist() == [4, 4, 4]  # two colour-swapped pairs per game and pairing
+    write_report(results)
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "24 games of tictactoe, matches" in report and "## tictactoe" in report and "## matches" in report
