@@ -83,7 +83,7 @@ def test_report_writes_readme_plots_and_tables(solved):
     for fact in ("383 of 488", "1,711,578,143", "22,172,320", "89,863,783", "830,367", "3 of 3",
                  "Minimax chooses **a2**", "b^(1/2)", "all 12 tasks"):
         assert fact in text
-    assert (solved.folder / "cumulative_solved.png").stat().st_size > 1000
+    assert (solved.folder / "solved_by_nodes.png").stat().st_size > 1000
     assert (solved.folder / "nodes_by_depth.png").stat().st_size > 1000
     assert (solved.folder / "tables" / "table_4_2.csv").exists()
 
