@@ -5,11 +5,11 @@ than k pure best responses (von Stengel, "Equilibrium computation for two-player
 strategic and extensive form", ch. 3 of *Algorithmic Game Theory*, 2007, Definition 3.2).
 Only then does support enumeration find every equilibrium.
 
-The search: for each player, support I of size k and set J of k+1 opponent strategies, solve
-"x on I makes the opponent indifferent over J" (k+2 equations, k+1 unknowns) as a float batch;
-candidates are re-solved exactly and kept only if x >= 0 and J are best responses. If any
-witness exists, one at a vertex of its polytope exists too, where that system has a unique
-solution, so this search is complete.
+The search: for each player, support I of size k and set J of k opponent strategies, solve
+"x on I makes the opponent indifferent over J" as a float batch, and look for a further opponent
+strategy paying as much; candidates are re-solved exactly and kept only if x >= 0 and the k + 1
+strategies are best responses. If any witness exists, one at a vertex of its polytope exists
+too, where x is the unique solution of such a system, so this search is complete.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from itertools import combinations
 
 import numpy as np
 
-from framework.gametheory.exact import solve_exact
+from framework.gametheory.indifference import solve_batch, solve_exact_indifference
 from framework.gametheory.normal_form import Matrix, NormalFormGame, describe_mixed
 
 TOLERANCE = 1e-7
@@ -58,43 +58,42 @@ def degeneracy_witness(game: NormalFormGame) -> DegeneracyWitness | None:
 
 
 def _witness(player: int, p: Matrix, pf: np.ndarray) -> DegeneracyWitness | None:
-    m, n = pf.shape  # m own strategies, n opponent strategies; p[i][j] is the opponent's payoff
+    """A strategy x on k of the m own strategies (rows of p) with k + 1 or more best responses among the n columns.
+
+    x is found from k of those best responses: it makes the opponent indifferent over them
+    (`solve_batch`); any further column paying as much makes the witness. Some k of the
+    responses determine x whenever all of them do (exchange lemma), so none is missed.
+    """
+    m, n = pf.shape  # p[i][j]: the opponent's payoff when the player plays i and the opponent j
+    p_t = tuple(zip(*p))
     for k in range(1, min(m, n - 1) + 1):
         own = np.array(list(combinations(range(m), k)), dtype=np.intp)
-        other = np.array(list(combinations(range(n), k + 1)), dtype=np.intp)
+        other = np.array(list(combinations(range(n), k)), dtype=np.intp)
         step = max(1, _BATCH // len(other))
         for start in range(0, len(own), step):
             rows = own[start:start + step]
-            sub = pf[rows[:, None, :, None], other[None, :, None, :]]        # (r, c, k, k+1)
-            system = np.zeros(sub.shape[:2] + (k + 2, k + 1))
-            system[..., :k + 1, :k] = np.swapaxes(sub, 2, 3)                  # equation per j in J
-            system[..., :k + 1, k] = -1.0
-            system[..., k + 1, :k] = 1.0
-            rhs = np.zeros(k + 2)
-            rhs[k + 1] = 1.0
-            sol = np.einsum("rcij,j->rci", np.linalg.pinv(system), rhs)
-            residual = np.abs(np.einsum("rcij,rcj->rci", system, sol) - rhs).max(axis=2)
-            x, u = sol[..., :k], sol[..., k]
-            pay = np.einsum("rkn,rck->rcn", pf[rows], x)
-            ok = (residual < TOLERANCE) & (x > -TOLERANCE).all(axis=2) & (pay <= u[..., None] + TOLERANCE).all(axis=2)
-            for i, j in zip(*np.nonzero(ok)):
-                witness = _exact(player, p, tuple(rows[i]), tuple(other[j]), m)
-                if witness is not None:
-                    return witness
+            x, u, ok = solve_batch(pf.T, other, rows)                       # (c, r, k), (c, r)
+            pay = np.einsum("rkn,crk->crn", pf[rows], x)                    # opponent's payoff of each column
+            ok &= (x > -TOLERANCE).all(axis=2) & (pay <= u[..., None] + TOLERANCE).all(axis=2)
+            ok &= (pay >= u[..., None] - TOLERANCE).sum(axis=2) > k
+            for i, j in zip(*np.nonzero(ok.T)):  # the player's supports in order
+                support, responses = tuple(rows[i]), tuple(other[j])
+                for extra in np.nonzero(pay[j, i] >= u[j, i] - TOLERANCE)[0]:
+                    if extra not in responses:
+                        witness = _exact(player, p, p_t, support, tuple(sorted(responses + (int(extra),))), m)
+                        if witness is not None:
+                            return witness
     return None
 
 
-def _exact(player: int, p: Matrix, support: tuple[int, ...], responses: tuple[int, ...],
+def _exact(player: int, p: Matrix, p_t: Matrix, support: tuple[int, ...], responses: tuple[int, ...],
            m: int) -> DegeneracyWitness | None:
-    k = len(support)
-    equations = [[p[i][j] for i in support] + [Fraction(-1)] for j in responses] + [[Fraction(1)] * k + [Fraction(0)]]
-    solution = solve_exact(equations, [Fraction(0)] * (k + 1) + [Fraction(1)])
-    if solution is None or min(solution[:k]) < 0:
+    solved = solve_exact_indifference(p_t, responses, support)
+    if solved is None or min(solved[0].values()) < 0:
         return None
-    x = dict(zip(support, solution[:k]))
+    x, value = solved
     payoffs = [sum((x[i] * p[i][j] for i in support), Fraction(0)) for j in range(len(p[0]))]
-    best = max(payoffs)
-    if best != solution[k]:
+    if max(payoffs) != value:
         return None
     strategy = tuple(x.get(i, Fraction(0)) for i in range(m))
-    return DegeneracyWitness(player, strategy, tuple(j for j, v in enumerate(payoffs) if v == best))
+    return DegeneracyWitness(player, strategy, tuple(j for j, v in enumerate(payoffs) if v == value))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -104,7 +105,11 @@ class NormalFormGame:
         return len(self.row_payoffs), len(self.row_payoffs[0])
 
     def payoff_arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """The payoff matrices as float arrays, for the fast candidate searches."""
+        """The payoff matrices as float arrays, for the fast candidate searches (copies of a cached pair)."""
+        return self._floats[0].copy(), self._floats[1].copy()
+
+    @cached_property
+    def _floats(self) -> tuple[np.ndarray, np.ndarray]:
         return (np.array(self.row_payoffs, dtype=float), np.array(self.column_payoffs, dtype=float))
 
     def is_constant_sum(self) -> Fraction | None:

@@ -24,8 +24,8 @@ from itertools import combinations
 import numpy as np
 
 from framework.gametheory.degeneracy import DegeneracyWitness, degeneracy_witness
-from framework.gametheory.exact import solve_exact
-from framework.gametheory.normal_form import Matrix, MixedEquilibrium, NormalFormGame
+from framework.gametheory.indifference import solve_batch, solve_exact_indifference
+from framework.gametheory.normal_form import MixedEquilibrium, NormalFormGame
 
 TOLERANCE = 1e-7  # float filter only; exact verification decides
 _BATCH = 20_000   # support pairs solved per numpy call, bounding memory
@@ -72,8 +72,8 @@ def mixed_equilibria(game: NormalFormGame, check_degeneracy: bool = True) -> Enu
 
 def _candidates(a: np.ndarray, b: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> list[tuple[int, int]]:
     """Index pairs (into rows, cols) whose float indifference solutions look like equilibria."""
-    y, v, ok_y = _indifference(a, rows, cols)          # column strategy on J, row player's value
-    x, u, ok_x = _indifference(b.T, cols, rows)        # row strategy on I, column player's value
+    y, v, ok_y = solve_batch(a, rows, cols)          # column strategy on J, row player's value
+    x, u, ok_x = solve_batch(b.T, cols, rows)        # row strategy on I, column player's value
     ok = ok_y & ok_x.T
     ok &= (y > -TOLERANCE).all(axis=2) & (x > -TOLERANCE).all(axis=2).T
     # no pure strategy pays more than the value: rows against y, columns against x
@@ -84,48 +84,26 @@ def _candidates(a: np.ndarray, b: np.ndarray, rows: np.ndarray, cols: np.ndarray
     return [(int(i), int(j)) for i, j in zip(*np.nonzero(ok))]
 
 
-def _indifference(p: np.ndarray, own: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Batch-solve, for every (I in own, J in other), for z on J with p[I, J] z = w 1 and sum z = 1.
-
-    Returns z (|own|, |other|, k), w (|own|, |other|) and a mask of the non-singular systems.
-    """
-    k = own.shape[1]
-    sub = p[own[:, None, :, None], other[None, :, None, :]]          # (r, c, k, k)
-    system = np.zeros(sub.shape[:2] + (k + 1, k + 1))
-    system[..., :k, :k] = sub
-    system[..., :k, k] = -1.0
-    system[..., k, :k] = 1.0
-    rhs = np.zeros(k + 1)
-    rhs[k] = 1.0
-    flat = system.reshape(-1, k + 1, k + 1)
-    ok = np.ones(len(flat), dtype=bool)
-    try:
-        sol = np.linalg.solve(flat, np.broadcast_to(rhs, (len(flat), k + 1))[..., None])[..., 0]
-    except np.linalg.LinAlgError:  # some support pair has a singular system: solve the others
-        ok = np.linalg.matrix_rank(flat) == k + 1
-        sol = np.zeros((len(flat), k + 1))
-        if ok.any():
-            sol[ok] = np.linalg.solve(flat[ok], np.broadcast_to(rhs, (int(ok.sum()), k + 1))[..., None])[..., 0]
-    shape = sub.shape[:2]
-    return sol[:, :k].reshape(shape + (k,)), sol[:, k].reshape(shape), ok.reshape(shape)
-
-
 def _verify(game: NormalFormGame, rows: tuple[int, ...], cols: tuple[int, ...]) -> MixedEquilibrium | None:
-    """The exact equilibrium on supports (rows, cols), or None if the exact check fails."""
+    """The exact equilibrium on supports (rows, cols), or None if the exact check fails.
+
+    y on `cols` makes the row player indifferent over `rows` at value v, x on `rows` makes the
+    column player indifferent over `cols` at value u; it is an equilibrium when x, y >= 0 and no
+    pure strategy pays more than v (rows against y) or u (columns against x). Then x^T A y = v
+    and x^T B y = u, the expected payoffs.
+    """
+    a, b = game.row_payoffs, game.column_payoffs
+    solved_y = solve_exact_indifference(a, rows, cols)
+    solved_x = solve_exact_indifference(tuple(zip(*b)), cols, rows)
+    if solved_x is None or solved_y is None:
+        return None
+    (y, v), (x, u) = solved_y, solved_x
+    if min(y.values()) < 0 or min(x.values()) < 0:
+        return None
+    if any(sum(a[i][j] * q for j, q in y.items()) > v for i in range(len(a))):
+        return None
+    if any(sum(b[i][j] * p for i, p in x.items()) > u for j in range(len(a[0]))):
+        return None
     m, n = game.shape
-    y = _exact_indifference(game.row_payoffs, rows, cols)
-    x = _exact_indifference(tuple(zip(*game.column_payoffs)), cols, rows)
-    if x is None or y is None:
-        return None
-    row = tuple(x.get(i, Fraction(0)) for i in range(m))
-    column = tuple(y.get(j, Fraction(0)) for j in range(n))
-    if min(row) < 0 or min(column) < 0 or not game.is_equilibrium(row, column):
-        return None
-    return MixedEquilibrium(row, column, game.expected_payoffs(row, column))
-
-
-def _exact_indifference(p: Matrix, own: tuple[int, ...], other: tuple[int, ...]) -> dict[int, Fraction] | None:
-    k = len(own)
-    equations = [[p[i][j] for j in other] + [Fraction(-1)] for i in own] + [[Fraction(1)] * k + [Fraction(0)]]
-    solution = solve_exact(equations, [Fraction(0)] * k + [Fraction(1)])
-    return None if solution is None else dict(zip(other, solution[:k]))
+    return MixedEquilibrium(tuple(x.get(i, Fraction(0)) for i in range(m)),
+                            tuple(y.get(j, Fraction(0)) for j in range(n)), (v, u))

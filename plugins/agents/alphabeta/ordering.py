@@ -11,6 +11,7 @@ scores keep the game's order (its `ordered_moves` hints, e.g. captures first).
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Hashable, Sequence
 
 
@@ -23,12 +24,12 @@ class MoveOrderer:
         self.use_killers = use_killers
         self.use_history = use_history
         self.killers: list[list] = []
-        self.history: tuple[dict, dict] = ({}, {})
+        self.history: tuple[defaultdict, defaultdict] = (defaultdict(int), defaultdict(int))
 
     def reset(self) -> None:
         """Forget killers and history, so every decision is independent of the previous ones."""
         self.killers = []
-        self.history = ({}, {})
+        self.history = (defaultdict(int), defaultdict(int))
 
     def grow(self, plies: int) -> None:
         """Make room for killers up to ply `plies - 1`."""
@@ -38,18 +39,17 @@ class MoveOrderer:
     def order(self, moves: Sequence[Hashable], first: Hashable | None, ply: int, mover: int) -> Sequence[Hashable]:
         """`moves` with `first` (the TT move, if legal), then killers, then the rest by history score."""
         front = [first] if first is not None and first in moves else []
-        if self.use_killers and ply < len(self.killers):
+        if self.use_killers:
             for killer in self.killers[ply]:
-                if killer is not None and killer not in front and killer in moves:
+                if killer is not None and killer != first and killer in moves:
                     front.append(killer)
-        rest = moves
         if self.use_history:
             scores = self.history[mover]
             if scores:
-                rest = sorted(moves, key=lambda m: scores.get(m, 0), reverse=True)
+                moves = sorted(moves, key=scores.__getitem__, reverse=True)   # C-level key, no lambda
         if not front:
-            return rest
-        return front + [m for m in rest if m not in front]
+            return moves
+        return front + [m for m in moves if m not in front]
 
     def cutoff(self, move: Hashable, ply: int, mover: int, depth: int) -> None:
         """Record that the quiet `move` caused a cut-off `depth` plies above the horizon."""
@@ -60,4 +60,4 @@ class MoveOrderer:
                 slots[0] = move
         if self.use_history:
             scores = self.history[mover]
-            scores[move] = scores.get(move, 0) + depth * depth
+            scores[move] += depth * depth

@@ -75,6 +75,7 @@ class AlphaBetaSearch:
         self.moves_of: Callable[[State], Sequence] = hints or game.legal_moves
         self.noisy: Callable[[State, Hashable], bool] | None = getattr(game, "is_noisy", None)
         self.quiescence = settings.quiescence and self.noisy is not None
+        self.use_tt_move = settings.tt_move
         self.ordering = settings.killers or settings.history or (settings.tt_move and table is not None)
         self.nodes = 0
         self.horizon = 0           # heuristic leaves evaluated (and TT answers that stood on some)
@@ -183,14 +184,14 @@ class AlphaBetaSearch:
                 flag = table.flag[slot]
                 value = table.value[slot]
                 bound = flag & BOUND
-                proof = self._proof(flag, value)
+                proof = self._proof(flag, value) if self.proof_score is not None else 0
                 if ply and (proof or (table.depth[slot] == depth and table.ply[slot] == ply)):
                     if (bound == EXACT or (bound == LOWER and value >= beta)
                             or (bound == UPPER and value <= alpha)):
                         if flag & HORIZON and proof != PROVEN_VALUE:
                             self.horizon += 1
                         return value
-                if self.settings.tt_move:
+                if self.use_tt_move:
                     tt_move = table.move[slot]
 
         settings = self.settings
@@ -245,11 +246,9 @@ class AlphaBetaSearch:
 
         PROVEN_VALUE: it is a proven win (a lower bound >= proof_score) or loss (an upper bound
         <= -proof_score), whatever heuristic leaves its subtree met. PROVEN_TREE: its subtree met
-        no heuristic leaf. 0: neither, or not in solver mode.
+        no heuristic leaf. 0: neither. Only called in solver mode (proof_score set).
         """
         proof = self.proof_score
-        if proof is None:
-            return 0
         bound = flag & BOUND
         if (value >= proof and bound != UPPER) or (value <= -proof and bound != LOWER):
             return PROVEN_VALUE
@@ -270,11 +269,15 @@ class AlphaBetaSearch:
             return False
         below = nextafter(target, -INF)
         apply = self.game.apply
-        for move in moves:
-            if move != tt_move and -self.negamax(apply(state, move), (depth - 1) // 2, -target, -below,
-                                                 ply + 1) >= target:
-                return False
-        return True
+        horizon = self.horizon   # the probes decide an extension, not the value: they never stop deepening
+        try:
+            for move in moves:
+                if move != tt_move and -self.negamax(apply(state, move), (depth - 1) // 2, -target, -below,
+                                                     ply + 1) >= target:
+                    return False
+            return True
+        finally:
+            self.horizon = horizon
 
     def _leaf(self, state: State, mover: int, alpha: float, beta: float, ply: int, left: int) -> float:
         """Value of a non-terminal state at the depth limit, already counted as a node.

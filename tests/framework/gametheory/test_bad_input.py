@@ -10,6 +10,14 @@ from framework.gametheory.exact import solve_exact, to_fraction
 from framework.gametheory.files import load_game
 from framework.gametheory.normal_form import NormalFormGame
 
+def load_error(path, text):
+    """The message of the ConfigError that loading `text` from `path` raises, with the folder left out."""
+    path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load_game(path)
+    return str(info.value).replace(str(path.parent) + "/", "")
+
+
 BOS = "payoffs:\n  - [[2, 1], [0, 0]]\n  - [[0, 0], [1, 2]]\n"
 
 
@@ -53,11 +61,7 @@ BOS = "payoffs:\n  - [[2, 1], [0, 0]]\n  - [[0, 0], [1, 2]]\n"
     ("payoffs: [[[1, 2]]\n", "'bad.yaml' is not valid YAML"),
 ])
 def test_bad_yaml_games(tmp_path, text, message):
-    path = tmp_path / "bad.yaml"
-    path.write_text(text)
-    with pytest.raises(ConfigError) as info:
-        load_game(path)
-    assert message in str(info.value).replace(str(tmp_path) + "/", "")
+    assert message in load_error(tmp_path / "bad.yaml", text)
 
 
 @pytest.mark.parametrize("text, message", [
@@ -69,11 +73,7 @@ def test_bad_yaml_games(tmp_path, text, message):
     (",L\nT,1 1\nT,0 0\n", "bad.csv': player 1's strategy labels ['T', 'T'] repeat a label"),
 ])
 def test_bad_csv_games(tmp_path, text, message):
-    path = tmp_path / "bad.csv"
-    path.write_text(text)
-    with pytest.raises(ConfigError) as info:
-        load_game(path)
-    assert message in str(info.value).replace(str(tmp_path) + "/", "")
+    assert message in load_error(tmp_path / "bad.csv", text)
 
 
 def test_csv_cells_accept_spaces_semicolons_and_quoted_commas_and_fractions(tmp_path):

@@ -82,3 +82,18 @@ def test_sharing_game_has_two_subgame_perfect_equilibria_from_the_sisters_indiff
     assert tree.to_normal_form().shape == (3, 8)
     assert sorted(tree.subgame_perfect_equilibria()) == [(("1-1",), ("no", "yes", "yes")),
                                                          (("2-0",), ("yes", "yes", "yes"))]
+
+
+def test_expected_payoffs_and_best_responses_of_mixed_profiles(example):
+    game = example("battle-of-the-sexes")
+    assert game.expected_payoffs(["1/2", "1/2"], [1, 0]) == (1, F(1, 2))
+    assert game.best_responses(0, [F(1, 3), F(2, 3)]) == (0, 1)  # the wife is indifferent at 1/3 LW
+    assert game.best_responses(0, [F(1, 2), F(1, 2)]) == (0,)
+    assert game.best_responses(1, [1, 0]) == (0,)
+    assert game.pure_payoffs(1, [F(2, 3), F(1, 3)]) == (F(2, 3), F(2, 3))
+
+
+def test_constant_sum_games_other_than_zero_sum_are_recognised():
+    from framework.gametheory.normal_form import NormalFormGame
+    game = NormalFormGame.from_matrices([[1, 0], [0.25, 1]], [[0, 1], [0.75, 0]])
+    assert game.is_constant_sum() == 1 and not game.is_common_payoff()
