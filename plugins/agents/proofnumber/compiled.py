@@ -1,8 +1,9 @@
-"""Allis' proof-number search as one compiled function, node for node the `pns` agent's search.
+"""Proof-number search and PN² compiled, node for node the `pns` and `pn2` agents' searches.
 
-The interpreted `pns.pn_search` keeps its tree in Python lists and its table in a dict,
-calling the Game protocol; this is the same algorithm (Allis 1994, with the current-node
-enhancement and the mobility initialisation, see `pns`) over a game's compiled rules, for
+The interpreted `pns.pn_search` and `pns.pn2_search` keep their trees in Python lists and
+their table in a dict, calling the Game protocol; these are the same algorithms (Allis 1994,
+with the current-node enhancement and the mobility initialisation; Breuker 1998; see `pns`),
+function by function (`ProofTree.select`, `expand`, `update`, `run`), over a game's compiled rules, for
 games that provide a kernel (`game.kernel`, see `framework.jit`). It is compiled per game
 by `framework.jit.Kernel` with the game's compiled `legal_moves`, `apply_move`, `to_move`
 and `outcome` bound as its globals, so it never calls back into Python.
@@ -54,110 +55,192 @@ def on_path(states, parent, node: int, child) -> bool:
     return False
 
 
+def new_tree(root, prover: int, option: int, table):
+    """A one-node tree (`ProofTree`): parallel lists states, moves, parent, first, count, pn, dn, ghi,
+    is_or, and whether the root's evaluation met a drawn end."""
+    if root in table:
+        pn0, dn0, drawn = (0, INF, False) if table[root] else (INF, 0, False)
+    else:
+        pn0, dn0, drawn = leaf(root, prover, option)
+    return ([root], [-1], [-1], [0], [0], [pn0], [dn0], [False], [to_move(root) == prover]), drawn
+
+
+def select(tree, node: int) -> int:
+    """From `node` down to the most-proving node: the first child of least (dis)proof number."""
+    states, moves, parent, first, count, pn, dn, ghi, is_or = tree
+    while count[node]:
+        lo = first[node]
+        best = lo
+        if is_or[node]:
+            for c in range(lo + 1, lo + count[node]):
+                if pn[c] < pn[best]:
+                    best = c
+        else:
+            for c in range(lo + 1, lo + count[node]):
+                if dn[c] < dn[best]:
+                    best = c
+        node = best
+    return node
+
+
+def add_child(tree, node: int, move: int, child, cpn: int, cdn: int, cghi: bool, prover: int) -> None:
+    states, moves, parent, first, count, pn, dn, ghi, is_or = tree
+    states.append(child)
+    moves.append(move)
+    parent.append(node)
+    first.append(0)
+    count.append(0)
+    pn.append(cpn)
+    dn.append(cdn)
+    ghi.append(cghi)
+    is_or.append(to_move(child) == prover)
+
+
+def expand(tree, node: int, prover: int, option: int, table, outer, outer_node: int, spend, tree_limit: int,
+           node_limit: int, deadline: float) -> tuple[int, bool]:
+    """`ProofTree.expand`: generate and evaluate every child of `node`; returns (status, drawn seen).
+
+    `outer`/`outer_node` continue the path above the root (PN²'s first-level path); `spend`
+    holds [nodes generated, expansions] for the whole search.
+    """
+    states, moves, parent, first, count, pn, dn, ghi, is_or = tree
+    state = states[node]
+    children = legal_moves(state)
+    if len(states) + len(children) > tree_limit:
+        return TREE_FULL, False
+    if spend[0] + len(children) > node_limit:
+        return BUDGET, False
+    spend[1] += 1
+    if spend[1] % CLOCK_EVERY == 0 and clock() >= deadline:
+        return BUDGET, False
+    spend[0] += len(children)
+    first[node] = len(states)
+    count[node] = len(children)
+    drawn = False
+    outer_states, outer_parent = outer[0], outer[2]
+    for move in children:
+        child = apply_move(state, move)
+        if on_path(states, parent, node, child) or on_path(outer_states, outer_parent, outer_node, child):
+            add_child(tree, node, move, child, INF, 0, True, prover)
+            drawn = True
+        elif child in table:
+            if table[child]:
+                add_child(tree, node, move, child, 0, INF, False, prover)
+            else:
+                add_child(tree, node, move, child, INF, 0, False, prover)
+        else:
+            cpn, cdn, cdrawn = leaf(child, prover, option)
+            drawn = drawn or cdrawn
+            add_child(tree, node, move, child, cpn, cdn, False, prover)
+    return SOLVED, drawn
+
+
+def update(tree, node: int, table) -> int:
+    """`ProofTree.update`: recompute ancestors; returns the first whose numbers did not change."""
+    states, moves, parent, first, count, pn, dn, ghi, is_or = tree
+    while True:
+        lo, hi = first[node], first[node] + count[node]
+        if is_or[node]:
+            new_pn, new_dn = INF + 1, 0
+            for c in range(lo, hi):
+                new_pn = min(new_pn, pn[c])
+                new_dn += dn[c]
+            new_dn = min(INF, new_dn)
+        else:
+            new_pn, new_dn = 0, INF + 1
+            for c in range(lo, hi):
+                new_pn += pn[c]
+                new_dn = min(new_dn, dn[c])
+            new_pn = min(INF, new_pn)
+        if new_pn == pn[node] and new_dn == dn[node]:
+            return node
+        pn[node], dn[node] = new_pn, new_dn
+        if new_pn == 0:
+            table[states[node]] = True
+        elif new_dn == 0:
+            any_ghi = False
+            for c in range(lo, hi):
+                any_ghi = any_ghi or ghi[c]
+            ghi[node] = any_ghi
+            if not any_ghi:
+                table[states[node]] = False
+        if node == 0:
+            return 0
+        node = parent[node]
+
+
+def grow(tree, prover: int, option: int, table, outer, outer_node: int, spend, tree_limit: int,
+         node_limit: int, deadline: float, current: int, stop_at: int) -> tuple[int, bool]:
+    """`ProofTree.run` from `current` until the root is solved or `stop_at` nodes were generated."""
+    pn, dn = tree[5], tree[6]
+    drawn = False
+    while pn[0] and dn[0] and spend[0] < stop_at:
+        node = select(tree, current)
+        status, seen = expand(tree, node, prover, option, table, outer, outer_node, spend, tree_limit,
+                              node_limit, deadline)
+        drawn = drawn or seen
+        if status != SOLVED:
+            return status, drawn
+        current = update(tree, node, table)
+    return SOLVED, drawn
+
+
 def pn_search(root, prover: int, option: int, tree_limit: int, node_limit: int, deadline: float):
-    """Does `prover` win from `root`? Returns (status, proved, nodes, tree size, drawn, root move or -1)."""
+    """Does `prover` win from `root`? Returns (status, proved, nodes, tree size, drawn, root move or -1, 0, 0)."""
     if node_limit < 1 or clock() >= deadline:
-        return ROOT_OVER_BUDGET, False, 0, 0, False, -1
-    nodes = 1
-    pn0, dn0, drawn = leaf(root, prover, option)
-    states = [root]
-    moves = [-1]
-    parent = [-1]
-    first = [0]
-    count = [0]
-    pn = [pn0]
-    dn = [dn0]
-    ghi = [False]
-    is_or = [to_move(root) == prover]
+        return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0
+    spend = [1, 0]
     table = {root: True}
     table.pop(root)
+    tree, drawn = new_tree(root, prover, option, table)
+    status, seen = grow(tree, prover, option, table, tree, -1, spend, tree_limit, node_limit, deadline, 0, INF)
+    return (status, tree[5][0] == 0, spend[0], len(tree[0]), drawn or seen, best_root_move(tree), 0, 0)
+
+
+def pn2_search(root, prover: int, option: int, tree_limit: int, node_limit: int, deadline: float):
+    """Breuker's PN² (`pns.pn2_search`): each first-level expansion is a second-level PN search
+    limited to as many nodes as the first-level tree holds. Returns `pn_search`'s figures plus the
+    second-level nodes and searches."""
+    if node_limit < 1 or clock() >= deadline:
+        return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0
+    spend = [1, 0]
+    table = {root: True}
+    table.pop(root)
+    tree, drawn = new_tree(root, prover, option, table)
+    states, moves, parent, first, count, pn, dn, ghi, is_or = tree
+    inner_nodes, searches = 0, 0
     status = SOLVED
     current = 0
-    expansions = 0
     while pn[0] and dn[0]:
-        node = current                                  # select the most-proving node
-        while count[node]:
-            lo = first[node]
-            best = lo
-            if is_or[node]:
-                for c in range(lo + 1, lo + count[node]):
-                    if pn[c] < pn[best]:
-                        best = c
-            else:
-                for c in range(lo + 1, lo + count[node]):
-                    if dn[c] < dn[best]:
-                        best = c
-            node = best
-        state = states[node]                            # expand it
-        children = legal_moves(state)
-        if len(states) + len(children) > tree_limit:
+        node = select(tree, current)
+        if len(states) + len(legal_moves(states[node])) > tree_limit:
             status = TREE_FULL
             break
-        if nodes + len(children) > node_limit:
-            status = BUDGET
+        before = spend[0]
+        inner, inner_drawn = new_tree(states[node], prover, option, table)
+        status, seen = expand(inner, 0, prover, option, table, tree, parent[node], spend, INF, node_limit,
+                              deadline)
+        if status == SOLVED:
+            update(inner, 0, table)
+            status, more = grow(inner, prover, option, table, tree, parent[node], spend, INF, node_limit,
+                                deadline, 0, before + len(states))
+            seen = seen or more
+        drawn = drawn or inner_drawn or seen
+        inner_nodes += spend[0] - before
+        searches += 1
+        if status != SOLVED:
             break
-        expansions += 1
-        if expansions % CLOCK_EVERY == 0 and clock() >= deadline:
-            status = BUDGET
-            break
-        nodes += len(children)
-        first[node] = len(states)
-        count[node] = len(children)
-        for move in children:
-            child = apply_move(state, move)
-            if on_path(states, parent, node, child):
-                cpn, cdn, cghi = INF, 0, True
-                drawn = True
-            elif child in table:
-                cpn, cdn, cghi = (0, INF, False) if table[child] else (INF, 0, False)
-            else:
-                cpn, cdn, new_drawn = leaf(child, prover, option)
-                drawn = drawn or new_drawn
-                cghi = False
-            states.append(child)
-            moves.append(move)
-            parent.append(node)
-            first.append(0)
-            count.append(0)
-            pn.append(cpn)
-            dn.append(cdn)
-            ghi.append(cghi)
-            is_or.append(to_move(child) == prover)
-        while True:                                     # update the ancestors
-            lo, hi = first[node], first[node] + count[node]
-            if is_or[node]:
-                new_pn, new_dn = INF + 1, 0
-                for c in range(lo, hi):
-                    new_pn = min(new_pn, pn[c])
-                    new_dn += dn[c]
-                new_dn = min(INF, new_dn)
-            else:
-                new_pn, new_dn = 0, INF + 1
-                for c in range(lo, hi):
-                    new_pn += pn[c]
-                    new_dn = min(new_dn, dn[c])
-                new_pn = min(INF, new_pn)
-            if new_pn == pn[node] and new_dn == dn[node]:
-                break
-            pn[node], dn[node] = new_pn, new_dn
-            if new_pn == 0:
-                table[states[node]] = True
-            elif new_dn == 0:
-                any_ghi = False
-                for c in range(lo, hi):
-                    any_ghi = any_ghi or ghi[c]
-                ghi[node] = any_ghi
-                if not any_ghi:
-                    table[states[node]] = False
-            if node == 0:
-                break
-            node = parent[node]
-        current = node
-    return status, pn[0] == 0, nodes, len(states), drawn, best_root_move(moves, first, count, pn, dn, is_or)
+        lo, hi = inner[3][0], inner[3][0] + inner[4][0]
+        for c in range(lo, hi):
+            add_child(tree, node, inner[1][c], inner[0][c], inner[5][c], inner[6][c], inner[7][c], prover)
+        first[node], count[node] = len(states) - (hi - lo), hi - lo
+        current = update(tree, node, table)
+    return status, pn[0] == 0, spend[0], len(states), drawn, best_root_move(tree), inner_nodes, searches
 
 
-def best_root_move(moves, first, count, pn, dn, is_or) -> int:
+def best_root_move(tree) -> int:
     """`ProofTree.best_root_move`: the (dis)proving root move, else the most promising; -1 unexpanded."""
+    states, moves, parent, first, count, pn, dn, ghi, is_or = tree
     if not count[0]:
         return -1
     lo, hi = first[0], first[0] + count[0]

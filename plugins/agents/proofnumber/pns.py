@@ -177,21 +177,27 @@ _COMPILED: dict[str, jit.Kernel] = {}
 _REASONS = {compiled.SOLVED: "solved", compiled.BUDGET: "budget", compiled.TREE_FULL: "tree_limit"}
 
 
-def compiled_pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
-    """`pn_search` run by `compiled.pn_search` over the game's kernel: the same answer, move and nodes."""
+def compiled_pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int,
+                       two_level: bool = False) -> BinaryResult:
+    """`pn_search` (or `pn2_search` when `two_level`) run by `compiled` over the game's kernel:
+    the same answer, move, nodes and tree size."""
     kernel = game.kernel
     search = _COMPILED.get(kernel.tag)
     if search is None:
         search = _COMPILED[kernel.tag] = jit.Kernel(compiled, rules=kernel.rules, tag=kernel.tag)
     node_limit = spend.limits.node_limit - spend.nodes
-    status, proved, nodes, size, drawn, move = search.pn_search(
+    run = search.pn2_search if two_level else search.pn_search
+    status, proved, nodes, size, drawn, move, inner_nodes, searches = run(
         kernel.to_kernel(state), prover, kernel.option, tree_limit, int(min(node_limit, 1 << 62)),
         spend.limits.deadline)
     if status == compiled.ROOT_OVER_BUDGET:
         raise SearchAborted
     spend.nodes += nodes
+    extra = {"tree_nodes": int(size), "stopped_by": _REASONS[status]}
+    if two_level:
+        extra.update(second_level_nodes=int(inner_nodes), second_level_searches=int(searches))
     return BinaryResult(bool(proved) if status == compiled.SOLVED else None, None if move < 0 else int(move),
-                        bool(drawn), {"tree_nodes": int(size), "stopped_by": _REASONS[status]})
+                        bool(drawn), extra)
 
 
 def pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
@@ -213,6 +219,13 @@ def interpreted_pn_search(game: Game, state: State, prover: int, spend: Spend, t
 
 
 def pn2_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
+    """Breuker's PN² (compiled when the game has a kernel)."""
+    if jit.enabled() and hasattr(game, "kernel"):
+        return compiled_pn_search(game, state, prover, spend, tree_limit, two_level=True)
+    return interpreted_pn2_search(game, state, prover, spend, tree_limit)
+
+
+def interpreted_pn2_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
     """Breuker's PN²: each first-level expansion is a second-level PN search as large as the first tree."""
     table: dict[Hashable, bool] = {}
     tree = ProofTree(game, state, prover, spend, table, tree_limit)
@@ -263,7 +276,9 @@ class PNSAgent(ProofNumberAgent):
         self.tree_limit = tree_limit
         if jit.enabled() and hasattr(game, "kernel"):
             # Compile (or load) the compiled search now, so no timed move pays for it.
-            compiled_pn_search(game, game.initial_state(), 0, Spend(SearchLimits.start(Budget(nodes=2))), 2)
+            for two_level in (False, True):
+                compiled_pn_search(game, game.initial_state(), 0, Spend(SearchLimits.start(Budget(nodes=2))), 2,
+                                   two_level)
 
     def search(self, game: Game, state: State, prover: int, spend: Spend) -> BinaryResult:
         return pn_search(game, state, prover, spend, self.tree_limit)

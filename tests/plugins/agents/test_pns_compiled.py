@@ -1,4 +1,4 @@
-"""The compiled PN search (plugins.agents.proofnumber.compiled) is the `pns` search node for node on LOA."""
+"""The compiled PN and PN² searches (plugins.agents.proofnumber.compiled) are `pns` and `pn2` node for node on LOA."""
 
 import random
 import time
@@ -32,9 +32,9 @@ def endgame_positions(count: int, seed: int) -> list:
 POSITIONS = [s for s in sample_positions(130, seed=6) if not GAME.is_terminal(s)][:100] + endgame_positions(100, 6)
 
 
-def run(search, game, state, prover, nodes, tree_limit):
+def run(search, game, state, prover, nodes, tree_limit, **options):
     spend = Spend(SearchLimits.start(Budget(nodes=nodes)))
-    result = search(game, state, prover, spend, tree_limit)
+    result = search(game, state, prover, spend, tree_limit, **options)
     return result.proved, result.move, result.drawn, result.extra, spend.nodes
 
 
@@ -43,20 +43,31 @@ def test_same_answer_move_nodes_and_tree_as_the_interpreted_search(index):
     state = POSITIONS[index]
     game = MOVER_WINS if index % 7 == 0 else GAME
     prover = state[2] if index % 2 else 1 - state[2]
-    tree_limit = 600 if index % 5 == 0 else 100_000          # every fifth search fills its tree
-    python = run(pns.interpreted_pn_search, game, state, prover, 1_200, tree_limit)
-    assert run(pns.compiled_pn_search, game, state, prover, 1_200, tree_limit) == python
+    tree_limit = 400 if index % 5 == 0 else 100_000          # every fifth search fills its tree
+    python = run(pns.interpreted_pn_search, game, state, prover, 800, tree_limit)
+    assert run(pns.compiled_pn_search, game, state, prover, 800, tree_limit) == python
+
+
+@pytest.mark.parametrize("index", range(0, len(POSITIONS), 4))
+def test_pn2_same_answer_move_nodes_tree_and_second_level_as_the_interpreted_search(index):
+    state = POSITIONS[index]
+    game = MOVER_WINS if index % 7 == 0 else GAME
+    prover = state[2] if index % 4 else 1 - state[2]
+    tree_limit = 100 if index % 3 == 0 else 100_000          # every third first-level tree fills up
+    python = run(pns.interpreted_pn2_search, game, state, prover, 800, tree_limit)
+    assert run(pns.compiled_pn_search, game, state, prover, 800, tree_limit, two_level=True) == python
 
 
 def test_the_sample_has_proofs_disproofs_drawn_leaves_and_every_stop_reason():
-    outcomes = [run(pns.interpreted_pn_search, GAME, s, s[2], 1_200, 600 if i % 5 == 0 else 100_000)
-                for i, s in enumerate(POSITIONS[::3])]
+    outcomes = [run(pns.interpreted_pn_search, GAME, s, s[2], 800, 400 if i % 5 == 0 else 100_000)
+                for i, s in enumerate(POSITIONS)]
     assert {o[3]["stopped_by"] for o in outcomes} == {"solved", "budget", "tree_limit"}
-    assert any(o[0] is True for o in outcomes) and any(o[2] for o in outcomes)
+    assert any(o[0] is True for o in outcomes) and any(o[0] is False for o in outcomes) and any(o[2] for o in outcomes)
 
 
-def test_the_agent_solves_identically_with_and_without_the_compiled_path(monkeypatch, registry):
-    agent = registry.create_agent("pns", GAME, {"tree_limit": 5_000})
+@pytest.mark.parametrize("name", ["pns", "pn2"])
+def test_the_agent_solves_identically_with_and_without_the_compiled_path(monkeypatch, registry, name):
+    agent = registry.create_agent(name, GAME, {"tree_limit": 5_000})
     fast = [agent.solve(GAME, s, Budget(nodes=3_000)) for s in POSITIONS[::20]]
     monkeypatch.setenv("PLYGROUND_JIT", "0")
     slow = [agent.solve(GAME, s, Budget(nodes=3_000)) for s in POSITIONS[::20]]

@@ -1,0 +1,171 @@
+"""Python path vs compiled path vs OpenSpiel, in one run: perft and search nodes/s with ratios.
+
+    python benchmarks/speed.py [--quick] [--pn-positions N] [--pn-nodes N]
+
+Perft (leaves/s, the last ply counted in bulk by every side): our interpreted rules
+(`PLYGROUND_JIT=0`), our compiled rules (`framework.jit`), and OpenSpiel's C++ games driven
+from Python (`pyspiel`: `legal_actions`, `child`; checkers counted by turns, as in
+`benchmarks/perft_vs_openspiel.py`). All three must count the same leaves, or the row
+says MISMATCH and the exit status is 1.
+
+Search (nodes/s): `pns` and `pn2` on Lines of Action endgame positions (the last plies of seeded
+random games), interpreted vs compiled, each position with the same node budget; the two
+must visit the same number of nodes and give the same answers (checked). Alpha-beta has no
+compiled path yet; its interpreted nodes/s at a fixed depth is printed for reference.
+
+Each timing repeats its run until it has taken at least `--min-seconds` and keeps the best
+run, so short compiled runs are measured fairly; figures are noisy on a shared machine, so
+read the ratios of one run. Kernels are warmed (compiled or loaded) before any timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from perft_vs_openspiel import import_pyspiel, spiel_perft_actions, spiel_perft_turns  # noqa: E402
+
+from framework.perft import perft  # noqa: E402
+from framework.protocols import Budget  # noqa: E402
+from framework.registry import Registry  # noqa: E402
+
+#: (our game, OpenSpiel game, how OpenSpiel's plies are counted, depth; quick depth)
+PERFT_ROWS = (("loa", "lines_of_action", "actions", 4, 3), ("checkers", "checkers", "turns", 7, 5))
+
+
+def best_time(run: Callable[[], Any], min_seconds: float) -> tuple[Any, float]:
+    """The result of `run` and its best time over as many runs as fit in `min_seconds` (at least one)."""
+    best, spent, result = float("inf"), 0.0, None
+    while spent < min_seconds or result is None:
+        start = time.perf_counter()
+        result = run()
+        took = time.perf_counter() - start
+        best, spent = min(best, took), spent + took
+    return result, best
+
+
+def interpreted(run: Callable[[], Any]) -> Callable[[], Any]:
+    """`run` with compiled kernels off (the interpreted path of the very same rules)."""
+    def wrapped():
+        before = os.environ.get("PLYGROUND_JIT")
+        os.environ["PLYGROUND_JIT"] = "0"
+        try:
+            return run()
+        finally:
+            if before is None:
+                del os.environ["PLYGROUND_JIT"]
+            else:
+                os.environ["PLYGROUND_JIT"] = before
+    return wrapped
+
+
+def rate(count: int, seconds: float) -> float:
+    return count / seconds if seconds > 0 else float("inf")
+
+
+def perft_rows(registry: Registry, pyspiel: Any, quick: bool, min_seconds: float) -> list[dict[str, Any]]:
+    rows = []
+    for name, peer, counting, depth, quick_depth in PERFT_ROWS:
+        depth = quick_depth if quick else depth
+        game = registry.create_game(name)
+        state = game.initial_state()
+        row: dict[str, Any] = {"what": f"perft {name} d{depth}"}
+        row["py"] = best_time(interpreted(lambda: perft(game, state, depth)), min_seconds)
+        if hasattr(game, "warmup"):
+            game.warmup()
+            row["jit"] = best_time(lambda: perft(game, state, depth), min_seconds)
+        if pyspiel is not None:
+            spiel = pyspiel.load_game(peer)
+            count = spiel_perft_turns if counting == "turns" else spiel_perft_actions
+            row["peer"] = best_time(lambda: count(spiel.new_initial_state(), depth), min_seconds)
+        leaves = {row[k][0] for k in ("py", "jit", "peer") if k in row}
+        row["check"] = f"{row['py'][0]:,} leaves" if len(leaves) == 1 else f"MISMATCH {sorted(leaves)}"
+        rows.append(row)
+    return rows
+
+
+def endgames(game: Any, count: int, seed: int) -> list:
+    """The 6th to 10th positions before the end of seeded random games."""
+    rng = random.Random(seed)
+    found: list = []
+    while len(found) < count:
+        line = [game.initial_state()]
+        while not game.is_terminal(line[-1]) and len(line) < 400:
+            line.append(game.apply(line[-1], rng.choice(game.legal_moves(line[-1]))))
+        if game.is_terminal(line[-1]):
+            found += line[-11:-6]
+    return found[:count]
+
+
+def search_rows(registry: Registry, positions: int, nodes: int, quick: bool) -> list[dict[str, Any]]:
+    game = registry.create_game("loa")
+    sample = endgames(game, positions, seed=2002)
+    rows = []
+    for name in ("pns", "pn2"):
+        agent = registry.create_agent(name, game, {"tree_limit": nodes + 100})   # built: its kernel is warm
+
+        def solve_all():
+            results = [agent.solve(game, s, Budget(nodes=nodes)) for s in sample]
+            return (sum(r.stats.nodes for r in results), [(r.value, r.move) for r in results])
+
+        py_start = time.perf_counter()
+        py = interpreted(solve_all)()
+        py_s = time.perf_counter() - py_start
+        jit_start = time.perf_counter()
+        jit = solve_all()
+        jit_s = time.perf_counter() - jit_start
+        solved = sum(value.value != "unknown" for value, _ in jit[1])
+        rows.append({"what": f"{name} loa {positions} endgames", "py": (py[0], py_s), "jit": (jit[0], jit_s),
+                     "check": f"{py[0]:,} nodes, {solved} solved" if py == jit else "MISMATCH"})
+    ab_depth = 2 if quick else 3
+    ab = registry.create_agent("alphabeta", game, {"depth": ab_depth})
+    start = time.perf_counter()
+    decision = ab.select_move(game, game.initial_state(), Budget())
+    ab_row = {"what": f"alphabeta loa start d{ab_depth}", "py": (decision.stats.nodes, time.perf_counter() - start),
+              "check": "no compiled path yet"}
+    return rows + [ab_row]
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    def number(x: float | None, form: str, suffix: str = "") -> str:
+        return "-" if x is None else format(x, form) + suffix
+
+    lines = [f"{'measure':<28} {'Python /s':>12} {'compiled /s':>13} {'OpenSpiel /s':>13} {'jit/py':>8} "
+             f"{'jit/OpenSpiel':>13}  check"]
+    for r in rows:
+        py = rate(*r["py"])
+        jit = rate(*r["jit"]) if "jit" in r else None
+        peer = rate(*r["peer"]) if "peer" in r else None
+        lines.append(f"{r['what']:<28} {py:>12,.0f} {number(jit, ',.0f'):>13} {number(peer, ',.0f'):>13} "
+                     f"{number(None if jit is None else jit / py, '.1f', 'x'):>8} "
+                     f"{number(None if jit is None or peer is None else jit / peer, '.1f', 'x'):>13}  {r['check']}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small depths and budgets (a smoke run)")
+    parser.add_argument("--pn-positions", type=int, default=20, help="LOA endgame positions for pns")
+    parser.add_argument("--pn-nodes", type=int, default=20_000, help="node budget of each pns solve")
+    parser.add_argument("--min-seconds", type=float, default=0.5, help="repeat each perft timing this long")
+    args = parser.parse_args(argv)
+    pyspiel = import_pyspiel()
+    if pyspiel is None:
+        print("OpenSpiel (pyspiel) is not installed; its column is skipped. Install: pip install -e '.[bench]'")
+    registry = Registry()
+    rows = perft_rows(registry, pyspiel, args.quick, 0.0 if args.quick else args.min_seconds)
+    rows += search_rows(registry, 3 if args.quick else args.pn_positions, 500 if args.quick else args.pn_nodes,
+                        args.quick)
+    print(table(rows))
+    return 1 if any("MISMATCH" in r["check"] for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
