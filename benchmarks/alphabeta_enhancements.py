@@ -13,30 +13,17 @@ that. Figures are from one run on a shared machine: compare rows, not runs.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from typing import Any
 
+from framework.playouts import random_positions
 from framework.protocols import Budget
 from framework.registry import Registry
 from plugins.agents.alphabeta import ALL_OFF, AlphaBetaAgent
 
 ALL_ON = {name: True for name in ALL_OFF}
 BUDGET = Budget(nodes=10**12)
-
-
-def positions(game: Any, count: int, seed: int) -> list:
-    rng, out = random.Random(seed), [game.initial_state()]
-    while len(out) < count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(4, 16)):
-            if game.is_terminal(state):
-                break
-            state = game.apply(state, rng.choice(list(game.legal_moves(state))))
-        if not game.is_terminal(state):
-            out.append(state)
-    return out
 
 
 def measure(game: Any, heuristic: Any, depth: int | None, options: dict, states: list) -> tuple[int, float, list]:
@@ -55,7 +42,7 @@ def run(name: str, depth: int | None, count: int) -> None:
     registry = Registry()
     game = registry.create_game(name)
     heuristic = registry.create_heuristic(game)
-    states = positions(game, count, seed=1)
+    states = [game.initial_state(), *random_positions(game, count - 1, seed=1, min_plies=4, max_plies=16)]
     rows = [("every enhancement on", ALL_ON)]
     rows += [(f"without {switch}", {**ALL_ON, switch: False}) for switch in ALL_OFF]
     rows.append(("every enhancement off", ALL_OFF))

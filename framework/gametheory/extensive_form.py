@@ -85,6 +85,14 @@ class ExtensiveFormGame:
         nodes = [self.node_at(path) for path in self.decision_paths(player)]
         return list(product(*([label for label, _ in node.actions] for node in nodes)))
 
+    def strategy_counts(self) -> tuple[int, int]:
+        """How many pure strategies each player has (the product of their nodes' action counts), without listing them."""
+        counts = [1, 1]
+        for p in (0, 1):
+            for path in self.decision_paths(p):
+                counts[p] *= len(self.node_at(path).actions)
+        return counts[0], counts[1]
+
     def node_at(self, path: Path) -> Node:
         node = self.root
         for index in path:
@@ -111,11 +119,11 @@ class ExtensiveFormGame:
 
         Raises ConfigError when it would have more than `max_cells` cells.
         """
+        rows, cols = self.strategy_counts()
+        if rows * cols > max_cells:
+            raise ConfigError(f"the normal form of '{self.name}' has {rows} x {cols} = {rows * cols} cells, more than "
+                              f"the limit of {max_cells}")
         strategies = (self.pure_strategies(0), self.pure_strategies(1))
-        cells = len(strategies[0]) * len(strategies[1])
-        if cells > max_cells:
-            raise ConfigError(f"the normal form of '{self.name}' has {len(strategies[0])} x {len(strategies[1])} "
-                              f"= {cells} cells, more than the limit of {max_cells}")
         outcomes = [[self.outcome((s, t)) for t in strategies[1]] for s in strategies[0]]
         labels = [[strategy_label(s) for s in strategies[p]] for p in (0, 1)]
         return NormalFormGame.from_matrices([[o[0] for o in row] for row in outcomes],

@@ -8,7 +8,8 @@ from typing import Sequence
 
 from framework.gametheory.dominance import Dominance, dominant_strategy_equilibrium, iterated_elimination
 from framework.gametheory.exact import format_number
-from framework.gametheory.extensive_form import ExtensiveFormGame, backward_induction, count_subgame_perfect
+from framework.gametheory.extensive_form import (ExtensiveFormGame, backward_induction, count_subgame_perfect,
+                                                 strategy_label)
 from framework.gametheory.maxmin import security
 from framework.gametheory.normal_form import NormalFormGame
 from framework.gametheory.support_enumeration import mixed_equilibria
@@ -93,17 +94,31 @@ def normal_form_report(game: NormalFormGame) -> str:
     return "\n".join(out)
 
 
-def extensive_form_report(game: ExtensiveFormGame, max_cells: int) -> str:
-    """Subgame-perfect equilibria, then the induced normal form's report (strategies in pre-order)."""
+def extensive_form_report(game: ExtensiveFormGame, max_cells: int, max_listed: int = 100) -> str:
+    """Subgame-perfect equilibria, then the induced normal form's report (strategies in pre-order).
+
+    Up to `max_listed` SPE are listed (more are counted); the normal form is analysed only when
+    it has at most `max_cells` cells.
+    """
     out = [f"{game.name}: extensive form with perfect information, {game.size():,} nodes", ""]
-    spe = game.subgame_perfect_equilibria()
-    out.append("Subgame-perfect equilibria (backward induction; every tie gives one):")
-    out.append(table(["#", game.players[0], game.players[1], "payoffs"],
-                     [[k, "(" + ",".join(s) + ")", "(" + ",".join(t) + ")", _pair(game.outcome((s, t)))]
-                      for k, (s, t) in enumerate(spe, start=1)]))
+    total = sum(count_subgame_perfect(game.root).values())
+    out.append(f"Subgame-perfect equilibria (backward induction; every tie gives one): {count_text(total)}")
+    if total <= max_listed:
+        out.append(table(["#", game.players[0], game.players[1], "payoffs"],
+                         [[k, strategy_label(s), strategy_label(t), _pair(game.outcome((s, t)))]
+                          for k, (s, t) in enumerate(game.subgame_perfect_equilibria(max_listed), start=1)]))
+    else:
+        result = backward_induction(game.root)
+        out.append(f"  too many to list; the first-best-action one plays {' '.join(result.path)} "
+                   f"for payoffs {_pair(result.payoffs)}")
     out += ["", "Strategies list a player's choices at each of their decision nodes in pre-order "
             "(depth first, a node before its children).", ""]
-    out.append(normal_form_report(game.to_normal_form(max_cells)))
+    rows, cols = game.strategy_counts()
+    if rows * cols > max_cells:
+        out.append(f"The induced normal form has {rows:,} x {cols:,} = {rows * cols:,} cells, more than --max-cells "
+                   f"{max_cells:,}: not analysed.")
+    else:
+        out.append(normal_form_report(game.to_normal_form(max_cells)))
     return "\n".join(out)
 
 

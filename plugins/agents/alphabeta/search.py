@@ -9,13 +9,14 @@ and Romstad (2007); singular extensions, Anantharaman, Campbell & Hsu (1990, "Si
 extensions: adding selectivity to brute-force searching").
 
 What a node is (the counting contract, identical in a future compiled path):
-a node is one call of `negamax` or `quiesce` on a state, counted on entry, before the
+a node is one call of `negamax` on a state, counted on entry, before the
 terminal test, the depth test or the transposition-table probe. So the root counts once
 per root search; every child search counts, including PVS null-window probes and their
 re-searches, late-move-reduced searches and their re-searches, singularity probes,
 aspiration re-searches and every iteration of iterative deepening; a state answered from
 the transposition table still counts (it was visited and probed); a horizon state whose
-quiescence search looks at noisy moves counts once, and each noisy child counts once.
+quiescence search looks at noisy moves counts once, and each noisy child counts once
+(quiescence nodes are `negamax` calls with depth <= 0).
 Moves are never counted, and neither are states only generated (`apply`) but not searched.
 
 Values are from the point of view of the player to move at each node. Heuristics must be
@@ -172,7 +173,7 @@ class AlphaBetaSearch:
         if game.is_terminal(state):
             return terminal_value(game, self.heuristic, state, mover, ply)
         if depth <= 0:
-            return self._leaf(state, mover, alpha, beta, ply, self.settings.quiescence_depth)
+            return self._leaf(state, mover, alpha, beta, ply, depth)
 
         table = self.table
         tt_move = None
@@ -279,15 +280,16 @@ class AlphaBetaSearch:
         finally:
             self.horizon = horizon
 
-    def _leaf(self, state: State, mover: int, alpha: float, beta: float, ply: int, left: int) -> float:
-        """Value of a non-terminal state at the depth limit, already counted as a node.
+    def _leaf(self, state: State, mover: int, alpha: float, beta: float, ply: int, depth: int) -> float:
+        """Value of a non-terminal state at or below the depth limit (depth <= 0), already counted.
 
-        With quiescence on and a game that declares noisy moves, keep searching the noisy
-        moves. The mover may "stand pat" on the heuristic value only if it has a quiet move to
-        make; when every legal move is noisy (a forced capture in checkers) it must play one.
+        With quiescence on and a game that declares noisy moves, keep searching the noisy moves,
+        down to `quiescence_depth` plies below the limit (negative depths count them). The mover
+        may "stand pat" on the heuristic value only if it has a quiet move to make; when every
+        legal move is noisy (a forced capture in checkers) it must play one.
         """
         heuristic = self.heuristic
-        if not self.quiescence or left <= 0:
+        if not self.quiescence or depth <= -self.settings.quiescence_depth:
             self.horizon += 1
             return heuristic.evaluate(state, mover)
         game, noisy = self.game, self.noisy
@@ -306,7 +308,7 @@ class AlphaBetaSearch:
                 alpha = best
         pv, apply = self.pv, game.apply
         for move in noisy_moves:
-            value = -self.quiesce(apply(state, move), -beta, -alpha, ply + 1, left - 1)
+            value = -self.negamax(apply(state, move), depth - 1, -beta, -alpha, ply + 1)
             if value > best:
                 best = value
                 if value > alpha:
@@ -315,20 +317,3 @@ class AlphaBetaSearch:
                     if value >= beta:
                         break
         return best
-
-    def quiesce(self, state: State, alpha: float, beta: float, ply: int, left: int) -> float:
-        """A quiescence node: counted, terminal-tested, then searched as a leaf with `left` plies to go."""
-        if self.exceeded(self.nodes):
-            raise SearchAborted
-        self.nodes += 1
-        try:
-            self.ply_nodes[ply] += 1
-        except IndexError:
-            self._grow(2 * ply + 2)
-            self.ply_nodes[ply] += 1
-        self.pv[ply] = ()
-        game = self.game
-        mover = game.to_move(state)
-        if game.is_terminal(state):
-            return terminal_value(game, self.heuristic, state, mover, ply)
-        return self._leaf(state, mover, alpha, beta, ply, left)

@@ -85,3 +85,17 @@ def test_limits_refuse_large_normal_forms_and_too_many_equilibria(example):
         tree.to_normal_form(max_cells=10)
     with pytest.raises(ConfigError, match="'Sharing game' has 2 subgame-perfect equilibria, more than the limit of 1"):
         example("sharing-game").subgame_perfect_equilibria(limit=1)
+
+
+def test_strategy_counts_and_the_listing_cap_of_the_report(example):
+    from framework.gametheory.from_game import tree_from_game
+    from framework.gametheory.report import extensive_form_report
+    from plugins.games.tictactoe import TicTacToe
+    assert example("thesis-tree").strategy_counts() == (8, 4)
+    game = TicTacToe()
+    tree = tree_from_game(game, game.from_text("XXO/.X./O.. o"))  # 96 SPE, a normal form beyond any limit
+    report = extensive_form_report(tree, max_cells=1000, max_listed=10)
+    assert "every tie gives one): 96\n  too many to list; the first-best-action one plays a2 c2 b1 c1 for payoffs 1, -1" \
+        in report
+    rows, cols = tree.strategy_counts()
+    assert f"The induced normal form has {rows:,} x {cols:,}" in report and rows * cols > 1000

@@ -1,11 +1,11 @@
 """Alpha-beta: exact node counts on hand-computed trees, minimax equivalence, budgets, errors."""
 
-import random
 import time
 
 import pytest
 
 from framework.errors import ConfigError, PositionError
+from framework.playouts import random_positions
 from framework.protocols import UNLIMITED, WIN_SCORE, BaseHeuristic, Budget
 from plugins.agents.alphabeta import ALL_OFF, EXACT_ONLY, PARAMS, AlphaBetaAgent
 from plugins.agents.alphabeta.settings import ENHANCEMENTS, Settings
@@ -127,16 +127,7 @@ def test_quiescence_searches_noisy_moves_past_the_horizon_and_stands_pat_only_wi
 
 
 def _random_positions(count, seed):
-    rng, out = random.Random(seed), []
-    while len(out) < count:
-        state = TTT.initial_state()
-        for _ in range(rng.randrange(0, 7)):
-            if TTT.is_terminal(state):
-                break
-            state = TTT.apply(state, rng.choice(TTT.legal_moves(state)))
-        if not TTT.is_terminal(state):
-            out.append(state)
-    return out
+    return random_positions(TTT, count, seed, max_plies=7)
 
 
 EXACT_CONFIGS = {

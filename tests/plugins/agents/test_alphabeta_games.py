@@ -1,10 +1,10 @@
 """Alpha-beta on every registered game: minimax's values at small depths, budgets, reproducibility."""
 
-import random
 import time
 
 import pytest
 
+from framework.playouts import random_positions
 from framework.protocols import UNLIMITED, Budget, Proof
 from framework.registry import Registry
 from plugins.agents.alphabeta import ALL_OFF, EXACT_ONLY, AlphaBetaAgent
@@ -14,20 +14,6 @@ from plugins.games.matches import Matches, mover_loses
 GAMES = sorted(Registry().games)
 #: Every enhancement that keeps the value exact, PVS and aspiration windows included.
 EXACT_ON = {**EXACT_ONLY, "pvs": True, "aspiration": True}
-
-
-def random_positions(game, count, seed, max_plies=60):
-    """Non-terminal states reached by seeded uniformly random playouts of random length."""
-    rng, out = random.Random(seed), []
-    while len(out) < count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(max_plies)):
-            if game.is_terminal(state):
-                break
-            state = game.apply(state, rng.choice(list(game.legal_moves(state))))
-        if not game.is_terminal(state):
-            out.append(state)
-    return out
 
 
 def _setup(registry, name):
