@@ -13,10 +13,11 @@ if the move that blocked it also completed the quiet-move count.
 
 from __future__ import annotations
 
+from framework import jit
 from framework.hookspecs import hookimpl
 from framework.params import Param
 from framework.specs import GameSpec, HeuristicSpec
-from plugins.games.checkers import heuristics, notation, rules
+from plugins.games.checkers import heuristics, kernel, notation, rules
 from plugins.games.checkers.rules import BLACK, INITIAL, SQUARE_BIT, Move, State
 
 
@@ -94,8 +95,16 @@ class Checkers:
         return sorted(self.legal_moves(state), key=rank)
 
     def perft(self, state: State, depth: int) -> int:
-        """Perft with the last ply counted by population counts (see `rules.perft`)."""
+        """Perft with the last ply counted by population counts (see `rules.perft`), compiled
+        (`framework.jit`) unless `PLYGROUND_JIT=0`."""
+        if jit.enabled():
+            return kernel.perft(state, depth, self.quiet_limit)
         return rules.perft(state, depth, self.quiet_limit)
+
+    def warmup(self) -> None:
+        """Compile or load the kernels now, so that no timed perft or search pays for it."""
+        if jit.enabled():
+            kernel.warmup()
 
     # -- text ------------------------------------------------------------------
 

@@ -94,3 +94,22 @@ def test_nash_on_a_tree_with_a_huge_normal_form_counts_instead_of_listing(capsys
     assert "Subgame-perfect equilibria (backward induction; every tie gives one): 2\n" in out
     assert "The induced normal form has 3 x 8 = 24 cells, more than --max-cells 10: not analysed." in out
     assert "Pure Nash equilibria" not in out
+
+
+def test_two_plugins_shipping_a_game_file_of_one_name_is_an_error_naming_both():
+    import types
+
+    from framework import GameFileSpec, PluginError, hookimpl
+    from framework.registry import Registry
+
+    def plugin(name):
+        module = types.ModuleType(name)
+        module.plyground_game_files = hookimpl(lambda: [GameFileSpec("pd", f"/{name}/pd.yaml", "a dilemma")])
+        return module
+
+    registry = Registry(autoload=False, plugins=[plugin("first")])
+    assert registry.game_file_spec("pd").path == "/first/pd.yaml"
+    with pytest.raises(PluginError, match="game file 'pd' is registered twice: by plugin 'first' and by plugin 'second'"):
+        registry.register(plugin("second"))
+    with pytest.raises(PluginError, match="unknown game file 'nope'; available game files: pd"):
+        registry.game_file_spec("nope")

@@ -1,0 +1,68 @@
+"""The compiled checkers rules (framework.jit over rules.py) agree with the interpreted ones on 300 positions."""
+
+import random
+
+import pytest
+
+from framework.perft import generic_perft
+from plugins.games.checkers import Checkers, kernel, rules
+from plugins.games.checkers.kernel import KERNEL, kernel_state
+
+GAME = Checkers(quiet_moves=None)
+
+
+def sample_positions(count: int, seed: int) -> list[tuple[int, int, int, int, int]]:
+    """Every 2nd position of seeded random games (to the end or 150 plies), kings and multi-jumps included."""
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        state = GAME.initial_state()
+        for ply in range(150):
+            if ply % 2 == 0:
+                positions.append(state)
+            moves = GAME.legal_moves(state)
+            if not moves:
+                break
+            state = GAME.apply(state, rng.choice(moves))
+    return positions[:count]
+
+
+POSITIONS = sample_positions(300, seed=8)
+
+
+def as_ints(state) -> tuple[int, ...]:
+    return tuple(int(x) for x in state)
+
+
+def test_the_sample_holds_kings_multi_jumps_and_ended_games():
+    assert sum(1 for s in POSITIONS if s[2]) >= 50
+    assert any(m >> 6 & 15 >= 2 for s in POSITIONS for m in GAME.legal_moves(s))
+    assert any(GAME.is_terminal(s) for s in POSITIONS)
+
+
+@pytest.mark.parametrize("index", range(len(POSITIONS)))
+def test_compiled_rules_match_the_interpreted_rules(index):
+    state = POSITIONS[index]
+    fast = kernel_state(state)
+    moves = rules.generate_moves(*state[:4])
+    assert list(KERNEL.generate_moves(*fast[:4])) == moves
+    for move in moves:
+        assert as_ints(KERNEL.apply_move(fast, move)) == rules.apply_move(state, move)
+    assert KERNEL.count_moves(*fast[:4]) == rules.count_moves(*state[:4]) == len(moves)
+    assert KERNEL.has_moves(*fast[:4]) == rules.has_moves(*state[:4])
+    limit = (state[4] + 2) if index % 3 == 0 else rules.NO_LIMIT     # some paths meet the quiet-move draw
+    for depth in (1, 2, 3) if index % 10 == 0 else (1, 2):
+        assert kernel.perft(state, depth, limit) == rules.perft(state, depth, limit)
+
+
+def test_the_game_uses_the_compiled_perft_unless_disabled(monkeypatch):
+    game = Checkers()
+    compiled = game.perft(game.initial_state(), 6)
+    monkeypatch.setenv("PLYGROUND_JIT", "0")
+    assert game.perft(game.initial_state(), 6) == compiled == generic_perft(game, game.initial_state(), 6) == 36_768
+
+
+def test_compiled_perft_from_the_start_is_3_963_680_at_depth_9():
+    # The published English checkers perft counts (listed in the README) are 7, 49, 302, 1,469, 7,361,
+    # 36,768, 179,740, 845,931, 3,963,680; the conformance suite checks depths 1-7 interpreted.
+    assert Checkers().perft(rules.INITIAL, 9) == 3_963_680
