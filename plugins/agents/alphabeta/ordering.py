@@ -37,17 +37,25 @@ class MoveOrderer:
             self.killers.append([None, None])
 
     def order(self, moves: Sequence[Hashable], first: Hashable | None, ply: int, mover: int) -> Sequence[Hashable]:
-        """`moves` with `first` (the TT move, if legal), then killers, then the rest by history score."""
-        front = [first] if first is not None and first in moves else []
-        if self.use_killers:
-            for killer in self.killers[ply]:
-                if killer is not None and killer != first and killer in moves:
-                    front.append(killer)
+        """`moves` with `first` (the TT move, if legal), then killers, then the rest by history score.
+
+        Returns `moves` itself when nothing reorders it, so a node with no hints allocates nothing.
+        """
         if self.use_history:
             scores = self.history[mover]
             if scores:
                 moves = sorted(moves, key=scores.__getitem__, reverse=True)   # C-level key, no lambda
-        if not front:
+        front = None
+        if first is not None and first in moves:
+            front = [first]
+        if self.use_killers:
+            for killer in self.killers[ply]:
+                if killer is not None and killer != first and killer in moves:
+                    if front is None:
+                        front = [killer]
+                    else:
+                        front.append(killer)
+        if front is None:
             return moves
         return front + [m for m in moves if m not in front]
 

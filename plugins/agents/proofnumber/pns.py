@@ -46,6 +46,7 @@ class ProofTree:
         self.game, self.prover, self.spend, self.table = game, prover, spend, table
         self.tree_limit = tree_limit
         self.key = state_key(game)
+        self.cyclic = hasattr(game, "repetition_limit")  # only then can a state repeat on a path
         self.path = path          # keys of the states above the root (PN²'s first-level path)
         self.drawn = False
         rk = self.key(root)
@@ -93,42 +94,45 @@ class ProofTree:
 
     def expand(self, node: int) -> None:
         """Generate and evaluate every child of `node` (one node each)."""
-        game, state = self.game, self.states[node]
+        game, state, prover, table = self.game, self.states[node], self.prover, self.table
         moves = game.legal_moves(state)
         if len(self.states) + len(moves) > self.tree_limit:
             raise TreeFull
         self.spend.charge(len(moves))
-        above = self.path_keys(node)
-        children = []
-        for move in moves:
-            child = game.apply(state, move)
-            key = self.key(child)
+        above = self.path_keys(node) if self.cyclic else ()
+        states = [game.apply(state, move) for move in moves]
+        keys = [self.key(child) for child in states]
+        pns, dns, ghis = [], [], []
+        for child, key in zip(states, keys):
             if key in above:                       # a repetition: a draw, never a proof for the prover
-                children.append((move, child, key, INF, 0, True))
+                pn, dn, ghi = INF, 0, True
                 self.drawn = True
-            elif key in self.table:
-                children.append((move, child, key, *((0, INF) if self.table[key] else (INF, 0)), False))
+            elif key in table:
+                pn, dn, ghi = (0, INF, False) if table[key] else (INF, 0, False)
             else:
-                pn, dn, drawn = leaf_numbers(game, child, self.prover)
+                pn, dn, drawn = leaf_numbers(game, child, prover)
                 self.drawn |= drawn
-                children.append((move, child, key, pn, dn, False))
-        self.attach(node, children)
+                ghi = False
+            pns.append(pn)
+            dns.append(dn)
+            ghis.append(ghi)
+        self.attach(node, moves, states, keys, pns, dns, ghis)
 
-    def attach(self, node: int, children: list[tuple]) -> None:
-        """Append `children` (move, state, key, pn, dn, ghi) to the tree under `node`."""
-        self.first[node], self.count[node] = len(self.states), len(children)
+    def attach(self, node: int, moves, states, keys, pns, dns, ghis) -> None:
+        """Append children (parallel lists: move, state, key, pn, dn, repetition flag) under `node`."""
+        n = len(moves)
+        self.first[node], self.count[node] = len(self.states), n
+        self.states.extend(states)
+        self.keys.extend(keys)
+        self.moves.extend(moves)
+        self.parent.extend([node] * n)
+        self.first.extend([0] * n)
+        self.count.extend([0] * n)
+        self.pn.extend(pns)
+        self.dn.extend(dns)
+        self.ghi.extend(ghis)
         prover, to_move = self.prover, self.game.to_move
-        for move, child, key, pn, dn, ghi in children:
-            self.states.append(child)
-            self.keys.append(key)
-            self.moves.append(move)
-            self.parent.append(node)
-            self.first.append(0)
-            self.count.append(0)
-            self.pn.append(pn)
-            self.dn.append(dn)
-            self.ghi.append(ghi)
-            self.is_or.append(to_move(child) == prover)
+        self.is_or.extend([to_move(child) == prover for child in states])
 
     def update(self, node: int) -> int:
         """Recompute ancestors of an expanded node; return the first one whose numbers did not change."""
@@ -252,8 +256,8 @@ def interpreted_pn2_search(game: Game, state: State, prover: int, spend: Spend, 
             second_level["nodes"] += spend.nodes - before
             second_level["searches"] += 1
         lo, hi = inner.first[0], inner.first[0] + inner.count[0]
-        tree.attach(node, [(inner.moves[c], inner.states[c], inner.keys[c], inner.pn[c], inner.dn[c],
-                            inner.ghi[c]) for c in range(lo, hi)])
+        tree.attach(node, inner.moves[lo:hi], inner.states[lo:hi], inner.keys[lo:hi], inner.pn[lo:hi],
+                    inner.dn[lo:hi], inner.ghi[lo:hi])
 
     try:
         proved, reason = tree.run(expand), "solved"
