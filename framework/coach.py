@@ -26,11 +26,13 @@ class Verdict:
 
     `exact` verdicts carry Proof values; otherwise `played_value` / `best_value` are the
     coach's scores (terminal results scaled to +-WIN_SCORE) and `depth` its search depth.
+    `optimal` is None when the coach could neither prove nor score the moves (a solver
+    without a fallback that ran out of budget): no verdict, rather than a guess.
     """
 
     move: Move
     best_move: Move | None
-    optimal: bool
+    optimal: bool | None
     exact: bool
     played_value: Proof | float | None
     best_value: Proof | float | None
@@ -47,6 +49,8 @@ class Verdict:
             keeps = f"; {best} keeps the {self.best_value.value}" if best else ""
             return f"{played}: mistake — turns a {self.best_value.value} into a {self.played_value.value}{keeps}"
         where = f" at depth {self.depth}" if self.depth else ""
+        if self.optimal is None:
+            return f"{played}: no verdict — the coach neither proved nor scored the moves within its budget"
         if self.optimal:
             return f"{played}: optimal by the coach's search{where} (score {_fmt(self.played_value)})"
         return (f"{played}: inaccuracy by the coach's search{where} — score {_fmt(self.played_value)} "
@@ -84,7 +88,7 @@ def coach_move(game: Game, state: State, move: Move, coach: Agent, budget: Budge
     else:
         best_value, used = _score(game, game.apply(state, decision.move), mover, coach, budget)
         nodes += used
-    optimal = played_value is not None and (best_value is None or played_value >= best_value)
+    optimal = None if played_value is None or best_value is None else played_value >= best_value
     return Verdict(move, decision.move, optimal, False, played_value, best_value, decision.stats.depth, nodes)
 
 

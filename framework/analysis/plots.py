@@ -51,6 +51,20 @@ def nodes_per_move(moves: pd.DataFrame, path: Path) -> Path:
     return _save(fig, path)
 
 
+def solved_by_nodes(solves: pd.DataFrame, ids: list[str], path: Path) -> Path:
+    """Positions solved within a node budget, per solver: the cumulative count against nodes (log scale)."""
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for sid in ids:
+        nodes = np.sort(solves[(solves["solver"] == sid) & (solves["status"] == "solved")]["nodes"].to_numpy())
+        if len(nodes):
+            ax.step(np.maximum(nodes, 1), np.arange(1, len(nodes) + 1), where="post", label=sid)
+    ax.set_xscale("log")
+    ax.set_xlabel("node budget")
+    ax.set_ylabel("positions solved")
+    ax.legend()
+    return _save(fig, path)
+
+
 def _save(fig: plt.Figure, path: Path) -> Path:
     fig.tight_layout()
     fig.savefig(path, dpi=110)

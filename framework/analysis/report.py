@@ -10,6 +10,8 @@ from framework.analysis import plots
 from framework.tournament.tables import Results
 
 REPORT = "report.md"
+SOLVE_COLUMNS = ["solver", "positions", "solved", "nodes", "time_ms", "common", "nodes_common", "time_ms_common",
+                 "crashes", "timeouts"]
 
 
 def _fmt(table: pd.DataFrame) -> pd.DataFrame:
@@ -17,7 +19,16 @@ def _fmt(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def terminal_summary(results: Results) -> str:
-    """Standings and crosstable as plain-text tables."""
+    """Standings and crosstable as plain-text tables (solve mode: the solver table and any disagreement)."""
+    if results.mode == "solve":
+        lines = [f"{results.config['name']}: {results.solves['position_index'].nunique()} positions of "
+                 f"{results.config['game']}", "", "Solvers (nodes and time over solved positions, and over "
+                 "the positions every solver solved; report.md has every column)",
+                 _fmt(results.solve_summary()[SOLVE_COLUMNS]).to_string(index=False)]
+        bad = results.disagreements()
+        lines += ["", f"DISAGREEMENTS between solvers:\n{bad.to_string(index=False)}" if len(bad)
+                  else "All solvers that solved a position agree on its value."]
+        return "\n".join(lines)
     standings = _fmt(results.standings())
     lines = [f"{results.config['name']}: {len(results.games)} games of {results.config['game']}",
              "", "Standings (Elo: Bradley-Terry fit, field mean 0, ± 95% CI)",
@@ -36,6 +47,8 @@ def write_report(results: Results, folder: Path | None = None) -> Path:
     """Write report.md, the PNG plots and every table as CSV into `folder` (default: the results folder)."""
     folder = Path(folder or results.folder)
     folder.mkdir(parents=True, exist_ok=True)
+    if results.mode == "solve":
+        return _write_solve_report(results, folder)
     standings = results.standings()
     plots.crosstable_heatmap(results.crosstable_scores(), folder / "crosstable.png")
     plots.rating_bars(standings, folder / "ratings.png")
@@ -93,6 +106,47 @@ Forfeits:
 ![nodes per move](nodes_per_move.png)
 
 Plugin versions: {', '.join(f'{k}: {v}' for k, v in results.meta.get('plugin_versions', {}).items())}.
+"""
+    path = folder / REPORT
+    path.write_text(text, encoding="utf-8")
+    results.export(folder / "tables")
+    return path
+
+
+def _write_solve_report(results: Results, folder: Path) -> Path:
+    config = results.config
+    plots.solved_by_nodes(results.solves, results.ids, folder / "solved_by_nodes.png")
+    solvers = pd.DataFrame([{"solver": p["id"], "agent": p["agent"],
+                             "params": ", ".join(f"{k}={v}" for k, v in p["params"].items() if v is not None),
+                             "budget": ", ".join(f"{k}={v}" for k, v in p["budget"].items() if v is not None)}
+                            for p in config["participants"]])
+    summary = results.solve_summary()
+    bad = results.disagreements()
+    verdict = ("**Disagreements** (a failure of one of the solvers):\n\n" + _markdown(bad)) if len(bad) \
+        else "Every position solved by more than one solver got the same value from each."
+    text = f"""# {config['name']}
+
+{results.solves['position_index'].nunique()} positions of {config['game']}, each given to every solver.
+
+## Solvers
+
+{_markdown(solvers)}
+
+## Results
+
+`nodes` and `time_ms` total the positions each solver solved; the `_common` columns total the
+{summary['common'].iloc[0]} positions that every solver solved, so they compare equal work.
+
+{_markdown(summary[["solved_pct" if c == "solved" else c for c in SOLVE_COLUMNS[:3]] + SOLVE_COLUMNS[2:]])}
+
+Figures the solvers report themselves (`extra_*`, totalled the same way; empty where a solver does not
+report one):
+
+{_markdown(summary[["solver"] + [c for c in summary.columns if c.startswith("extra_")]])}
+
+{verdict}
+
+![positions solved against node budget](solved_by_nodes.png)
 """
     path = folder / REPORT
     path.write_text(text, encoding="utf-8")

@@ -19,6 +19,10 @@ def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def _unit(config) -> str:
+    return "solves" if config.mode == "solve" else "games"
+
+
 def resume_command(args: argparse.Namespace) -> str:
     """The command line that continues this run (run-time options kept, --quiet too)."""
     argv = ["plyground", "run", args.file]
@@ -45,14 +49,14 @@ def run(args: argparse.Namespace) -> int:
         store = Store(config.results)
         stored = len(store.done())
         store.close()
-        print(f"\ninterrupted: {stored} games are stored in {config.results}; resume with:\n"
+        print(f"\ninterrupted: {stored} {_unit(config)} are stored in {config.results}; resume with:\n"
               f"  {resume_command(args)}", file=sys.stderr)
         return 130
     finally:
         signal.signal(signal.SIGTERM, previous)
-    print(f"{config.name}: {summary.total} games in {config.results} ({summary.resumed} already stored, "
+    print(f"{config.name}: {summary.total} {_unit(config)} in {config.results} ({summary.resumed} already stored, "
           f"{summary.played} played now)")
-    print(f"standings, crosstable and report: plyground report {shlex.quote(str(config.results))}")
+    print(f"{'solver table' if config.mode == 'solve' else 'standings, crosstable'} and report: plyground report {shlex.quote(str(config.results))}")
     return 0
 
 

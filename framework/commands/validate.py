@@ -10,9 +10,14 @@ from framework.tournament.scheduler import pairings, schedule
 
 def run(args: argparse.Namespace) -> int:
     config = load_config(args.file)
-    games = len(schedule(config))
+    tasks = len(schedule(config))
+    if config.mode == "solve":
+        print(f"{args.file}: ok — solve run '{config.name}', game {config.game}, {len(config.start_positions)} "
+              f"positions x {len(config.participants)} solvers = {tasks} solves on {config.workers} "
+              f"{config.executor.kind} worker(s); results in {config.results}")
+        return 0
     print(f"{args.file}: ok — tournament '{config.name}', game {config.game}, {config.format}, "
-          f"{len(config.participants)} participants, {len(pairings(config))} pairings, {games} games "
+          f"{len(config.participants)} participants, {len(pairings(config))} pairings, {tasks} games "
           f"on {config.workers} {config.executor.kind} worker(s); results in {config.results}")
     return 0
 

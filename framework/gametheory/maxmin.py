@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from scipy.optimize import linprog
 
 from framework.gametheory.exact import solve_exact
 from framework.gametheory.normal_form import Matrix, NormalFormGame
@@ -63,6 +62,8 @@ def _maxmin_lp(u: np.ndarray) -> tuple[np.ndarray, float]:
     upper = np.hstack([-u.T, np.ones((n, 1))])          # v - x^T U[:, j] <= 0
     equal = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
     bounds = [(0, None)] * m + [(None, None)]
+    from scipy.optimize import linprog  # imported here: scipy costs ~0.5 s at every CLI start otherwise
+
     result = linprog(cost, A_ub=upper, b_ub=np.zeros(n), A_eq=equal, b_eq=[1.0], bounds=bounds, method="highs")
     return result.x[:m], float(result.x[m])
 

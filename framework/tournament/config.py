@@ -23,15 +23,17 @@ from framework.params import HeuristicRef, Param
 from framework.protocols import Budget
 from framework.registry import Registry
 
+MODES = ("games", "solve")
 FORMATS = ("round-robin", "gauntlet")
 EXECUTORS = ("local", "dask")
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 DEFAULT_MOVE_TIME_LIMIT = 60.0
 
-#: Top-level keys; the ones marked False do not change results, so a resumed run may change them.
-KEYS = {"name": True, "game": True, "format": True, "champion": True, "games_per_pairing": True,
-        "start_positions": True, "seed": True, "max_plies": True, "move_time_limit": True, "plugins": True,
-        "participants": True, "workers": False, "results": False, "executor": False}
+COMMON_KEYS = ("name", "mode", "game", "seed", "move_time_limit", "plugins", "workers", "results", "executor")
+#: Top-level keys of each mode: `games` plays a tournament, `solve` runs solvers on positions.
+KEYS = {"games": COMMON_KEYS + ("participants", "format", "champion", "games_per_pairing", "start_positions",
+                                "max_plies"),
+        "solve": COMMON_KEYS + ("solvers", "positions", "budget")}
 
 
 @dataclass(frozen=True)
@@ -76,14 +78,20 @@ class TournamentConfig:
     workers: int
     results: Path
     executor: ExecutorConfig = field(default_factory=ExecutorConfig)
+    mode: str = "games"
+    position_notes: tuple[str, ...] = ()
 
     def resolved(self) -> dict[str, Any]:
-        """The settings that determine the results (not where or how fast they are computed)."""
+        """The settings that determine the results (not where or how fast they are computed).
+
+    In solve mode the solvers are `participants` and the positions `start_positions`.
+    """
         return {"name": self.name, "game": self.game, "game_options": dict(self.game_options),
                 "participants": [p.as_dict() for p in self.participants], "format": self.format,
                 "champion": self.champion, "games_per_pairing": self.games_per_pairing,
                 "start_positions": list(self.start_positions), "seed": self.seed, "max_plies": self.max_plies,
-                "move_time_limit": self.move_time_limit, "plugins": list(self.plugins)}
+                "move_time_limit": self.move_time_limit, "plugins": list(self.plugins), "mode": self.mode,
+                "position_notes": list(self.position_notes)}
 
     def fingerprint(self) -> str:
         """A hash of `resolved()`: a results folder only ever holds games of one fingerprint."""
@@ -165,7 +173,13 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML: {exc}") from None
     r = _Reader(path)
-    data = r.mapping(data, "", KEYS)
+    data = r.mapping(data, "")
+    mode = r.choice(data.get("mode", "games"), "mode", MODES)
+    for key in data:
+        other = next((m for m in MODES if m != mode and key in KEYS[m]), None)
+        if key not in KEYS[mode] and other:
+            raise r.fail(str(key), f"'{key}' belongs to 'mode: {other}', and this file is in mode {mode}")
+    r.mapping(data, "", dict.fromkeys(KEYS[mode]))
     plugins = tuple(_plugin_files(r, data.get("plugins"), path.parent))
     registry = registry or Registry()
     for plugin_path in plugins:
@@ -187,6 +201,14 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
     game_options = r.params(game_spec.params, options_given, "game.options", f"game '{game_name}'")
     game = game_spec.factory(**game_options)
 
+    common = dict(path=path, name=r.string(data.get("name", path.stem), "name"), game=game_name,
+                  game_options=game_options, seed=r.integer(data.get("seed", 0), "seed", 0),
+                  move_time_limit=r.number(data.get("move_time_limit", DEFAULT_MOVE_TIME_LIMIT), "move_time_limit"),
+                  plugins=plugins, workers=r.integer(data.get("workers", 1), "workers", 1),
+                  executor=_executor(r, data.get("executor")), mode=mode)
+    common["results"] = Path(r.string(data.get("results", f"results/{common['name']}"), "results"))
+    if mode == "solve":
+        return _solve_config(r, data, registry, game, common)
     participants = _participants(r, data.get("participants"), registry, game, game_name)
     ids = [p.id for p in participants]
     fmt = r.choice(data.get("format", "round-robin"), "format", FORMATS)
@@ -198,7 +220,8 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
     elif champion is not None:
         raise r.fail("champion", "only a gauntlet has a champion; set 'format: gauntlet' or remove it")
 
-    positions = _start_positions(r, data.get("start_positions"), path.parent, game)
+    positions = tuple(text for text, _ in _positions(r, "start_positions", data.get("start_positions"),
+                                                    path.parent, game))
     per_position = 2 * max(1, len(positions))
     default_games = per_position if positions else 2
     games_per_pairing = r.integer(data.get("games_per_pairing", default_games), "games_per_pairing", 1)
@@ -207,25 +230,37 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
                 "with both colours" if positions else "even, so each participant plays both colours equally")
         raise r.fail("games_per_pairing", f"expected {what}, got {games_per_pairing}")
 
-    executor = _executor(r, data.get("executor"))
-    name = r.string(data.get("name", path.stem), "name")
     max_plies = data.get("max_plies")
     return TournamentConfig(
-        path=path, name=name, game=game_name, game_options=game_options, participants=participants,
-        format=fmt, champion=champion, games_per_pairing=games_per_pairing, start_positions=positions,
-        seed=r.integer(data.get("seed", 0), "seed", 0),
-        max_plies=None if max_plies is None else r.integer(max_plies, "max_plies", 1),
-        move_time_limit=r.number(data.get("move_time_limit", DEFAULT_MOVE_TIME_LIMIT), "move_time_limit"),
-        plugins=plugins, workers=r.integer(data.get("workers", 1), "workers", 1),
-        results=Path(r.string(data.get("results", f"results/{name}"), "results")), executor=executor)
+        participants=participants, format=fmt, champion=champion, games_per_pairing=games_per_pairing,
+        start_positions=positions, max_plies=None if max_plies is None else r.integer(max_plies, "max_plies", 1),
+        **common)
 
 
-def _participants(r: _Reader, entries: Any, registry: Registry, game: Any, game_name: str) -> tuple[Participant, ...]:
-    if not isinstance(entries, list) or len(entries) < 2:
-        raise r.fail("participants", f"expected a list of at least two participants, got {entries!r}")
+def _solve_config(r: _Reader, data: dict[str, Any], registry: Registry, game: Any,
+                  common: dict[str, Any]) -> TournamentConfig:
+    """Solve mode: every solver on every position, each within the default or its own budget."""
+    if "positions" not in data:
+        raise r.fail("positions", "missing; name a file of positions to solve, one per line")
+    positions = _positions(r, "positions", data["positions"], r.path.parent, game)
+    default = _budget(r, data.get("budget"), "budget")
+    solvers = _participants(r, data.get("solvers"), registry, game, common["game"], key="solvers",
+                            minimum=1, solver=True)
+    solvers = tuple(p if p.budget != Budget() else Participant(p.id, p.agent, p.params, default) for p in solvers)
+    return TournamentConfig(participants=solvers, format="solve", champion=None, games_per_pairing=1,
+                            start_positions=tuple(text for text, _ in positions), max_plies=None,
+                            position_notes=tuple(note for _, note in positions), **common)
+
+
+def _participants(r: _Reader, entries: Any, registry: Registry, game: Any, game_name: str, *,
+                  key: str = "participants", minimum: int = 2, solver: bool = False) -> tuple[Participant, ...]:
+    """Participants (or solvers), each checked by building its agent once; solvers must have `solve`."""
+    if not isinstance(entries, list) or len(entries) < minimum:
+        raise r.fail(key, f"expected a list of at least {'two' if minimum == 2 else 'one'} {key}, got {entries!r}")
     out: list[Participant] = []
+    base = key
     for i, entry in enumerate(entries):
-        key = f"participants[{i}]"
+        key = f"{base}[{i}]"
         entry = r.mapping(entry, key, {"id": 1, "agent": 1, "params": 1, "budget": 1})
         agent = r.string(entry.get("agent"), f"{key}.agent")
         pid = entry.get("id", agent)
@@ -246,9 +281,13 @@ def _participants(r: _Reader, entries: Any, registry: Registry, game: Any, game_
                     raise r.fail(f"{key}.params.{param.name}", str(exc)) from None
         budget = _budget(r, entry.get("budget"), f"{key}.budget")
         try:
-            registry.create_agent(agent, game, params, where=key)
+            built = registry.create_agent(agent, game, params, where=key)
         except ConfigError as exc:
             raise r.fail(key, str(exc)) from None
+        if solver and not callable(getattr(built, "solve", None)):
+            able = sorted(n for n, reg in registry.agents.items() if callable(getattr(reg.spec.factory, "solve", None)))
+            raise r.fail(f"{key}.agent", f"agent '{agent}' cannot solve positions (it has no solve method); "
+                                         f"agents that can: {', '.join(able) or 'none'}")
         out.append(Participant(pid, agent, params, budget))
     return tuple(out)
 
@@ -303,26 +342,27 @@ def load_plugin_file(registry: Registry, file: str) -> None:
     registry.register(module, name=name)
 
 
-def _start_positions(r: _Reader, entry: Any, base: Path, game: Any) -> tuple[str, ...]:
+def _positions(r: _Reader, key: str, entry: Any, base: Path, game: Any) -> list[tuple[str, str]]:
+    """(position, note) per line of a positions file: `POSITION` or `POSITION | note`; '#' starts a comment line."""
     if entry is None:
-        return ()
-    file = base / r.string(entry, "start_positions")
+        return []
+    file = base / r.string(entry, key)
     try:
         lines = file.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise r.fail("start_positions", f"cannot read '{file}': {exc.strerror}") from None
+        raise r.fail(key, f"cannot read '{file}': {exc.strerror}") from None
     out = []
     for number, line in enumerate(lines, 1):
-        text = line.strip()
+        text, _, note = (part.strip() for part in line.partition("|"))
         if not text or text.startswith("#"):
             continue
         try:
             state = game.from_text(text)
         except PositionError as exc:
-            raise r.fail("start_positions", f"{file}, line {number}: {exc}") from None
+            raise r.fail(key, f"{file}, line {number}: {exc}") from None
         if game.is_terminal(state):
-            raise r.fail("start_positions", f"{file}, line {number}: '{text}' is already over")
-        out.append(game.to_text(state))
+            raise r.fail(key, f"{file}, line {number}: '{text}' is already over")
+        out.append((game.to_text(state), note))
     if not out:
-        raise r.fail("start_positions", f"'{file}' holds no positions")
-    return tuple(out)
+        raise r.fail(key, f"'{file}' holds no positions")
+    return out

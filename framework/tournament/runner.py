@@ -18,6 +18,7 @@ from framework.tournament.config import TournamentConfig, load_plugin_file
 from framework.tournament.executors import Executor, make_executor
 from framework.tournament.scheduler import schedule
 from framework.tournament.store import Store
+from framework.tournament.tasks import GameResult, SolveOutcome
 
 
 @dataclass(frozen=True)
@@ -46,16 +47,23 @@ def plugin_versions(config: TournamentConfig, registry: Registry) -> dict[str, s
 
 
 class Standings:
-    """Running points per participant, for the progress bar."""
+    """Running points per participant (solve mode: positions solved per solver), for the progress bar."""
 
     def __init__(self, ids: list[str]) -> None:
         self.points = dict.fromkeys(ids, 0.0)
         self.games = dict.fromkeys(ids, 0)
 
-    def add(self, players: tuple[str, str], winner: int | None) -> None:
-        for i, pid in enumerate(players):
+    def add(self, players: tuple[str, ...], points: tuple[float, ...]) -> None:
+        for pid, score in zip(players, points):
             self.games[pid] += 1
-            self.points[pid] += 0.5 if winner is None else float(winner == i)
+            self.points[pid] += score
+
+    def add_result(self, result: GameResult | SolveOutcome) -> None:
+        if isinstance(result, SolveOutcome):
+            self.add((result.task.solver.id,), (float(result.status == "solved"),))
+        else:
+            winner = result.record.winner
+            self.add(result.record.players, (0.5, 0.5) if winner is None else (1.0 - winner, float(winner)))
 
     def line(self, limit: int = 6) -> str:
         ranked = sorted(self.points, key=lambda pid: -self.points[pid])[:limit]
@@ -71,20 +79,21 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: R
         tasks = schedule(config)
         done = store.done()
         standings = Standings([p.id for p in config.participants])
-        for players, winner in _stored_outcomes(store):
-            standings.add(players, winner)
+        for players, points in _stored_outcomes(store):
+            standings.add(players, points)
         pending = [t for t in tasks if t.key not in done]
         if not pending:
             return RunSummary(len(tasks), len(tasks) - len(pending), 0)
         executor = (executor_factory or (lambda c: make_executor(c.executor, c.workers)))(config)
-        bar = tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc=config.name, unit="game",
+        bar = tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc=config.name,
+                   unit="solve" if config.mode == "solve" else "game",
                    disable=quiet, dynamic_ncols=True)
         played = 0
         try:
             for result in executor.results(pending):
                 store.save(result)
                 played += 1
-                standings.add(result.record.players, result.record.winner)
+                standings.add_result(result)
                 bar.update(1)
                 bar.set_postfix_str(standings.line(), refresh=False)
         finally:
@@ -95,6 +104,9 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: R
         store.close()
 
 
-def _stored_outcomes(store: Store) -> list[tuple[tuple[str, str], int | None]]:
-    rows = store.conn.execute("SELECT first, second, winner FROM games").fetchall()
-    return [((a, b), None if w is None else (a, b).index(w)) for a, b, w in rows]
+def _stored_outcomes(store: Store) -> list[tuple[tuple[str, ...], tuple[float, ...]]]:
+    """(players, points) of every stored game and solve, to start the progress bar's standings."""
+    games = store.conn.execute("SELECT first, second, winner FROM games").fetchall()
+    solves = store.conn.execute("SELECT solver, status FROM solves").fetchall()
+    return ([((a, b), (0.5, 0.5) if w is None else (float(w == a), float(w == b))) for a, b, w in games]
+            + [((solver,), (float(status == "solved"),)) for solver, status in solves])

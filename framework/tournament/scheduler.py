@@ -6,7 +6,7 @@ swapped pairs: game 2k has the pairing's first-named participant as player 0, ga
 the other, both from the same start (start position k mod P when P positions are given).
 Seeds come from the tournament seed and the task key alone, so a task's result does not
 depend on which worker runs it or when. Tasks are ordered round by round, so partial
-results stay balanced across pairings.
+results stay balanced across pairings. A solve run has one task per (position, solver).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from framework.tournament.config import TournamentConfig
-from framework.tournament.tasks import GameTask, derive_seed
+from framework.tournament.tasks import GameTask, SolveTask, derive_seed
 
 
 def pairings(config: TournamentConfig) -> list[tuple[str, str]]:
@@ -29,8 +29,10 @@ def game_key(pairing: tuple[str, str], index: int) -> str:
     return f"{pairing[0]} vs {pairing[1]} #{index}"
 
 
-def schedule(config: TournamentConfig) -> list[GameTask]:
-    """Every game of the tournament, as tasks in round order."""
+def schedule(config: TournamentConfig) -> list[GameTask] | list[SolveTask]:
+    """Every game of the tournament, as tasks in round order (solve mode: every solver on every position)."""
+    if config.mode == "solve":
+        return solve_tasks(config)
     tasks = []
     for index in range(config.games_per_pairing):
         for pairing in pairings(config):
@@ -43,4 +45,17 @@ def schedule(config: TournamentConfig) -> list[GameTask]:
                                   second=second, start=start, seed=derive_seed(config.seed, key),
                                   max_plies=config.max_plies, move_time_limit=config.move_time_limit,
                                   game_options=dict(config.game_options), plugins=config.plugins))
+    return tasks
+
+
+def solve_tasks(config: TournamentConfig) -> list[SolveTask]:
+    """One task per position and solver, position by position, so partial runs compare like with like."""
+    tasks = []
+    for index, (position, note) in enumerate(zip(config.start_positions, config.position_notes)):
+        for solver in config.participants:
+            key = f"{solver.id} @ {index}"
+            tasks.append(SolveTask(key=key, solver=solver, index=index, position=position, note=note,
+                                   game=config.game, seed=derive_seed(config.seed, key),
+                                   move_time_limit=config.move_time_limit, game_options=dict(config.game_options),
+                                   plugins=config.plugins))
     return tasks

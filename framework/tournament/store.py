@@ -1,5 +1,7 @@
 """The results store: an SQLite database in the results folder, one transaction per finished task.
 
+Games go to `games` and `moves`, solves (a `mode: solve` run) to `solves`.
+
 SQLite commits are atomic and durable, so killing the runner at any moment loses nothing
 committed and never leaves half a game. The `meta` table holds the resolved config, its
 fingerprint and the plugin versions that produced the games; opening a folder with a
@@ -15,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from framework.errors import ConfigError
-from framework.tournament.tasks import GameResult
+from framework.tournament.tasks import GameResult, SolveOutcome
 
 DATABASE = "results.sqlite"
 
@@ -32,6 +34,11 @@ CREATE TABLE IF NOT EXISTS moves (
     participant TEXT NOT NULL, move TEXT NOT NULL, nodes INTEGER NOT NULL, depth INTEGER NOT NULL,
     score REAL, wall_time REAL NOT NULL, cpu_time REAL NOT NULL, pv TEXT NOT NULL,
     PRIMARY KEY (key, ply));
+CREATE TABLE IF NOT EXISTS solves (
+    key TEXT PRIMARY KEY, solver TEXT NOT NULL, position_index INTEGER NOT NULL, position TEXT NOT NULL,
+    note TEXT NOT NULL, value TEXT NOT NULL, move TEXT, nodes INTEGER NOT NULL, depth INTEGER NOT NULL,
+    wall_time REAL NOT NULL, cpu_time REAL NOT NULL, status TEXT NOT NULL, reason TEXT NOT NULL,
+    extra TEXT NOT NULL, finished_at REAL NOT NULL);
 """
 
 
@@ -62,24 +69,30 @@ class Store:
                     ("plugin_versions", json.dumps(versions)), ("created_at", json.dumps(time.time()))])
             return
         if meta["fingerprint"] != fingerprint:
-            changed = sorted(k for k in set(config) | set(meta["config"])
-                             if config.get(k) != meta["config"].get(k))
+            changed = _changed(config, meta["config"])
             raise ConfigError(f"'{self.folder}' holds results of a different configuration (changed: "
                               f"{', '.join(changed)}); run into a new folder (--results DIR or the 'results' key) "
                               "or delete this one to start over")
         if meta["plugin_versions"] != versions:
-            changed = sorted(k for k in set(versions) | set(meta["plugin_versions"])
-                             if versions.get(k) != meta["plugin_versions"].get(k))
+            changed = _changed(versions, meta["plugin_versions"])
             raise ConfigError(f"'{self.folder}' holds results made by other plugin versions ({', '.join(changed)}: "
                               f"{meta['plugin_versions'].get(changed[0])} then, {versions.get(changed[0])} now); "
                               "run into a new folder")
 
     def done(self) -> set[str]:
         """Keys of the tasks whose results are stored."""
-        return {key for (key,) in self.conn.execute("SELECT key FROM games")}
+        return {key for (key,) in self.conn.execute("SELECT key FROM games UNION SELECT key FROM solves")}
 
-    def save(self, result: GameResult) -> None:
-        """Store one finished game and its moves in a single transaction."""
+    def save(self, result: GameResult | SolveOutcome) -> None:
+        """Store one finished task (a game and its moves, or a solve) in a single transaction."""
+        if isinstance(result, SolveOutcome):
+            task = result.task
+            with self.conn:
+                self.conn.execute("INSERT INTO solves VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (
+                    task.key, task.solver.id, task.index, task.position, task.note, result.value, result.move,
+                    result.nodes, result.depth, result.wall_time, result.cpu_time, result.status, result.reason,
+                    json.dumps(dict(result.extra)), time.time()))
+            return
         task, record = result.task, result.record
         winner = None if record.winner is None else record.players[record.winner]
         with self.conn:
@@ -92,6 +105,10 @@ class Store:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def _changed(now: dict[str, Any], then: dict[str, Any]) -> list[str]:
+    return sorted(k for k in set(now) | set(then) if now.get(k) != then.get(k))
 
 
 def _move_rows(key: str, record: Any) -> Iterable[tuple]:

@@ -1,11 +1,13 @@
-"""A results folder as pandas DataFrames: games and moves from the store, and the analysis tables over them."""
+"""A results folder as pandas DataFrames: games and moves (or solves) from the store, and the tables over them."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
 
+from framework.analysis import solving
 from framework.analysis import standings as analysis
 from framework.errors import ConfigError
 from framework.match import Termination
@@ -25,12 +27,18 @@ class Results:
             self.games = pd.read_sql_query("SELECT * FROM games ORDER BY game_index, pairing_a, pairing_b",
                                            store.conn)
             self.moves = pd.read_sql_query("SELECT * FROM moves ORDER BY key, ply", store.conn)
+            self.solves = pd.read_sql_query("SELECT * FROM solves ORDER BY position_index, solver", store.conn)
         finally:
             store.close()
         if "config" not in self.meta:
             raise ConfigError(f"'{self.folder}' holds no tournament results")
         self.config = self.meta["config"]
+        self.mode = self.config.get("mode", "games")
         self.ids = [p["id"] for p in self.config["participants"]]
+        extras = pd.json_normalize([json.loads(e) for e in self.solves["extra"]]) if len(self.solves) else None
+        if extras is not None:
+            extras.columns = [f"extra_{c}" for c in extras.columns]
+            self.solves = pd.concat([self.solves.drop(columns="extra"), extras], axis=1)
         self.games["pair"] = self.games["game_index"] // 2
         self.games["score_first"] = (self.games["result_first"] > self.games["result_second"]) + \
             0.5 * (self.games["result_first"] == self.games["result_second"])
@@ -57,8 +65,17 @@ class Results:
     def search_stats(self) -> pd.DataFrame:
         return analysis.search_stats(self.moves)
 
+    def solve_summary(self) -> pd.DataFrame:
+        return solving.solve_summary(self.solves, self.ids)
+
+    def disagreements(self) -> pd.DataFrame:
+        return solving.disagreements(self.solves)
+
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every table by name, as exported."""
+        if self.mode == "solve":
+            return {"solves": self.solves, "solve_summary": self.solve_summary(),
+                    "disagreements": self.disagreements()}
         return {"games": self.games, "moves": self.moves, "standings": self.standings(),
                 "crosstable": self.crosstable(), "pairs": self.pairs(), "terminations": self.terminations(),
                 "forfeits": self.forfeits(), "search_stats": self.search_stats()}

@@ -6,7 +6,7 @@ calls `beat(limit, progress)` to say "the next step may take at most `limit` sec
 the supervisor has to stop a step, or the worker dies, it asks the task to turn the last
 progress into a result (`timed_out`, `died`), so a hung or crashing agent costs one task.
 
-`GameTask` plays one game. A solve task (one position, one solver) fits the same protocol.
+`GameTask` plays one game; `SolveTask` runs one solver on one position.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
 from framework.match import GameRecord, MoveRecord, Termination, play_game
+from framework.protocols import Proof
 from framework.registry import Registry
+from framework.search import Stopwatch
 from framework.tournament.config import Participant, load_plugin_file
 
 Beat = Callable[[float, Any], None]
@@ -148,3 +150,68 @@ class GameTask:
         record = GameRecord(self.game, (self.first.id, self.second.id), start, final, result, 1 - loser,
                             termination, reason, moves)
         return GameResult(self, record)
+
+
+@dataclass(frozen=True)
+class SolveOutcome:
+    """A finished solve task: the proven value (a Proof value), the best move's notation and the search figures.
+
+    `status` is "solved" (win, loss or draw proven), "unknown" (the budget ran out), "crash" or "time"
+    (the solver raised or overran its hard limit); `extra` holds the solver's own figures.
+    """
+
+    task: "SolveTask"
+    value: str
+    move: str | None
+    nodes: int
+    depth: int
+    wall_time: float
+    cpu_time: float
+    status: str
+    reason: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SolveTask:
+    """One solver on one position, within the solver's budget (a task of a `mode: solve` run)."""
+
+    key: str
+    solver: Participant
+    index: int
+    position: str
+    note: str
+    game: str
+    seed: int
+    move_time_limit: float
+    game_options: Mapping[str, Any] = field(default_factory=dict)
+    plugins: tuple[str, ...] = ()
+
+    def hard_limit(self) -> float:
+        budget_time = self.solver.budget.time
+        return self.move_time_limit if budget_time is None else min(self.move_time_limit, 2 * budget_time + 1.0)
+
+    def run(self, context: WorkerContext, beat: Beat) -> SolveOutcome:
+        registry = context.registry(self.plugins)
+        game = context.game(self.plugins, self.game, self.game_options)
+        state = game.from_text(self.position)
+        beat(self.hard_limit(), None)
+        watch = Stopwatch()
+        try:
+            agent = registry.create_agent(self.solver.agent, game, self.solver.params, seed=derive_seed(self.seed, 0))
+            result = agent.solve(game, state, self.solver.budget)
+        except Exception as exc:  # a crashing solver costs this position only
+            return self.died([None], f"{type(exc).__name__}: {exc}")
+        stats = result.stats
+        move = game.format_move(state, result.move) if result.move in game.legal_moves(state) else None
+        solved = result.value in (Proof.WIN, Proof.LOSS, Proof.DRAW)
+        extra = {k: v for k, v in stats.extra.items() if isinstance(v, (int, float, str, bool, type(None)))}
+        return SolveOutcome(self, result.value.value, move, stats.nodes, stats.depth, watch.wall(), watch.cpu(),
+                            "solved" if solved else "unknown", extra=extra)
+
+    def timed_out(self, progress: list, limit: float) -> SolveOutcome:
+        return SolveOutcome(self, "unknown", None, 0, 0, limit, 0.0, "time",
+                            f"{self.solver.id} was stopped after {limit:g}s (hard time limit)")
+
+    def died(self, progress: list, reason: str) -> SolveOutcome:
+        return SolveOutcome(self, "unknown", None, 0, 0, 0.0, 0.0, "crash", f"{self.solver.id} crashed: {reason}")

@@ -1,6 +1,8 @@
 """The `plyground` command line, driven in-process as a user would type it."""
 
 import io
+import subprocess
+import sys
 
 import pytest
 
@@ -83,3 +85,13 @@ def test_warmup_with_kernels_off_does_nothing(capsys, monkeypatch):
     monkeypatch.setenv("PLYGROUND_JIT", "0")
     assert main(["warmup"]) == 0
     assert "nothing to warm up" in capsys.readouterr().out
+
+
+def test_output_into_a_closed_pipe_ends_quietly():
+    """`plyground list | head -1` must not print a BrokenPipeError traceback."""
+    child = subprocess.Popen([sys.executable, "-m", "framework.cli", "list"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    child.stdout.close()  # the reader is gone before the first write
+    err = child.stderr.read()
+    assert child.wait(timeout=120) == 1
+    assert "Traceback" not in err and "BrokenPipeError" not in err

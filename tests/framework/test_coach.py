@@ -88,3 +88,11 @@ def test_play_with_a_coach_judges_each_human_move(capsys, monkeypatch):
 def test_play_with_an_unknown_coach_is_an_error(capsys):
     code = main(["play", "tictactoe", "--first", "random", "--second", "random", "--coach", "oracle"])
     assert code == 2 and "--coach 'oracle'" not in capsys.readouterr().out
+
+
+def test_a_coach_that_can_neither_prove_nor_score_gives_no_verdict():
+    state = TTT.initial_state()
+    verdict = coach_move(TTT, state, 4, PNSAgent(TTT), Budget(nodes=50))
+    assert verdict.optimal is None and not verdict.exact
+    assert verdict.describe(TTT, state) == ("b2: no verdict — the coach neither proved nor scored the moves "
+                                           "within its budget")

@@ -42,7 +42,9 @@ class ProofTree:
     """One PN search tree for the binary question "does `prover` win from `root`?"."""
 
     def __init__(self, game: Game, root: State, prover: int, spend: Spend, table: dict[Hashable, bool],
-                 tree_limit: int, path: frozenset = frozenset(), count_root: bool = True) -> None:
+                 tree_limit: int, path: frozenset = frozenset(), count_root: bool = True,
+                 numbers: tuple[int, int] | None = None) -> None:
+        """`numbers`: the root's proof and disproof numbers when already known (PN²'s first-level leaf)."""
         self.game, self.prover, self.spend, self.table = game, prover, spend, table
         self.tree_limit = tree_limit
         self.key = state_key(game)
@@ -52,7 +54,9 @@ class ProofTree:
         rk = self.key(root)
         if count_root:
             spend.charge(1)
-        if rk in table:
+        if numbers is not None:
+            pn, dn = numbers
+        elif rk in table:
             pn, dn = (0, INF) if table[rk] else (INF, 0)
         else:
             pn, dn, self.drawn = leaf_numbers(game, root, prover)
@@ -241,7 +245,7 @@ def interpreted_pn2_search(game: Game, state: State, prover: int, spend: Spend, 
         before = spend.nodes
         inner = ProofTree(game, tree.states[node], prover, spend, table, INF,
                           path=frozenset(tree.path_keys(tree.parent[node])),
-                          count_root=False)
+                          count_root=False, numbers=(tree.pn[node], tree.dn[node]))
         inner_limit = len(tree.states)
         try:
             inner.expand(0)

@@ -5,6 +5,7 @@ import random
 import time
 
 from framework import AgentSpec, ConfigError, Decision, Param, SearchStats, hookimpl
+from framework.protocols import Proof, SolveResult
 
 
 class Crasher:
@@ -16,6 +17,9 @@ class Crasher:
     def select_move(self, game, state, budget):
         raise RuntimeError("deliberate crash")
 
+    def solve(self, game, state, budget):
+        raise RuntimeError("deliberate crash")
+
 
 class Hanger:
     """Never answers: sleeps far beyond any budget."""
@@ -24,6 +28,9 @@ class Hanger:
         pass
 
     def select_move(self, game, state, budget):
+        time.sleep(3600)
+
+    def solve(self, game, state, budget):
         time.sleep(3600)
 
 
@@ -60,6 +67,19 @@ class Picky:
         return Decision(game.legal_moves(state)[0])
 
 
+class Liar:
+    """A 'solver' that claims every position is a win for the side to move."""
+
+    def __init__(self, game, seed=0):
+        pass
+
+    def solve(self, game, state, budget):
+        return SolveResult(Proof.WIN, game.legal_moves(state)[0], SearchStats(nodes=1))
+
+    def select_move(self, game, state, budget):
+        return Decision(game.legal_moves(state)[0])
+
+
 @hookimpl
 def plyground_agents():
     return [AgentSpec("crasher", Crasher, "raises on its first move"),
@@ -67,4 +87,5 @@ def plyground_agents():
             AgentSpec("dier", Dier, "kills its own process"),
             AgentSpec("sleepy", Sleepy, "slow seeded random mover",
                       (Param("delay", float, 0.02, "seconds per move", minimum=0),)),
+            AgentSpec("liar", Liar, "claims every position is a win"),
             AgentSpec("picky", Picky, "checks its parameters when built", (Param("mode", str, "good", "good or bad"),))]

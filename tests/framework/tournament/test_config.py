@@ -51,7 +51,7 @@ def test_start_positions_are_read_relative_to_the_file(tmp_path):
 BAD = [
     ("game: [unclosed", "not valid YAML"),
     ("- a list", "expected a mapping of keys to values, got ['a list']"),
-    (GOOD + "colour: red\n", "colour: unknown key 'colour'; known keys: name, game,"),
+    (GOOD + "colour: red\n", "colour: unknown key 'colour'; known keys: name, mode, game,"),
     ("participants: []\n", "game: missing; name the game to play"),
     (GOOD.replace("tictactoe", "chess"), "game: unknown game 'chess'; available games: "),
     (GOOD.replace("rnd, agent: random", "rnd, agent: randy"),
@@ -84,6 +84,8 @@ BAD = [
     (GOOD + "format: gauntlet\n", "champion: a gauntlet needs the id of the participant who plays the field; "
                                   "expected one of ab, rnd, got None"),
     (GOOD + "champion: ab\n", "champion: only a gauntlet has a champion"),
+    (GOOD + "positions: p.txt\n", "positions: 'positions' belongs to 'mode: solve', and this file is in mode games"),
+    (GOOD + "mode: tournament\n", "mode: expected one of games, solve, got 'tournament'"),
     (GOOD + "workers: 0\n", "workers: expected an integer >= 1, got 0"),
     (GOOD + "seed: -3\n", "seed: expected an integer >= 0, got -3"),
     (GOOD + "move_time_limit: 0\n", "move_time_limit: expected a positive number of seconds, got 0"),

@@ -72,3 +72,11 @@ def test_an_agent_reference_cycle_is_reported_not_followed_forever(game):
     registry = Registry(autoload=False, plugins=[LoopPlugin()])
     with pytest.raises(ConfigError, match="nest more than 8 deep; is there a cycle"):
         registry.create_agent("loop", game)
+
+
+def test_list_verbose_documents_the_agent_reference(capsys):
+    from framework.cli import main
+
+    assert main(["list", "--verbose"]) == 0
+    out = capsys.readouterr().out
+    assert "fallback: an agent (NAME, NAME:key=value or {agent: NAME, ...}), default None" in out

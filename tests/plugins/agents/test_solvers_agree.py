@@ -70,3 +70,16 @@ def test_tictactoe_and_matches_positions_agree(registry):
                 state = game.apply(state, rng.choice(game.legal_moves(state)))
             if not game.is_terminal(state):
                 check_agreement(registry, game, state)
+
+
+@pytest.mark.parametrize("game_name, text, counts", [
+    ("loa", LOA_ENDGAMES[0], {"pns": 971, "pn2": 1157, "dfpn": 971}),
+    ("checkers", "B:W11,22:B1,2,3,4,9,K24,K32", {"pns": 375, "pn2": 7224, "dfpn": 929}),
+    ("checkers", "W:WK11,K14:BK23,K26:H77", {"pns": 2519, "pn2": 3147, "dfpn": 7624}),
+])
+def test_node_counts_are_part_of_the_contract(registry, game_name, text, counts):
+    """Fixed counts in the games' move order, for a compiled path to reproduce exactly."""
+    game = registry.create_game(game_name)
+    state = game.from_text(text)
+    assert {name: registry.create_agent(name, game).solve(game, state, UNLIMITED).stats.nodes
+            for name in counts} == counts
