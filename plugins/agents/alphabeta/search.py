@@ -180,8 +180,8 @@ class AlphaBetaSearch:
         if table is not None:
             hash_key = self.hash_key
             h = hash_key(state) if hash_key is not None else hash(state)
-            slot = table.probe(state, h)
-            if slot >= 0:
+            slot = h % table.size   # the probe, inlined: this is the hottest line of the search
+            if table.keys[slot] == state:
                 flag = table.flag[slot]
                 value = table.value[slot]
                 bound = flag & BOUND

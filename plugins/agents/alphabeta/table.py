@@ -27,7 +27,11 @@ HORIZON = 4   # the subtree stood on at least one heuristic (non-terminal) leaf
 
 
 class TranspositionTable:
-    """`size` slots; `probe` finds a state's slot, `store` writes one, `clear` empties the table."""
+    """`size` slots; `store` writes one, `clear` empties the table.
+
+    A probe is `slot = hash % size` and a hit when `keys[slot] == state`; the search does it
+    inline, since it is the hottest line of the search.
+    """
 
     __slots__ = ("size", "keys", "depth", "ply", "flag", "value", "move")
 
@@ -43,11 +47,6 @@ class TranspositionTable:
     def clear(self) -> None:
         """Forget every entry (the other lists are only read after a key matches)."""
         self.keys = [None] * self.size
-
-    def probe(self, key: Hashable, h: int) -> int:
-        """The slot holding `key` (the state, whose hash is `h`), or -1."""
-        slot = h % self.size
-        return slot if self.keys[slot] == key else -1
 
     def store(self, key: Hashable, h: int, depth: int, ply: int, flag: int, value: float, move: object) -> None:
         """Write an entry unless its slot holds another state searched deeper (depth-preferred)."""

@@ -229,7 +229,7 @@ def test_a_time_budget_is_kept_within_ten_percent_plus_a_little_slack():
     start = time.perf_counter()
     decision = agent.select_move(ENDLESS, ENDLESS.initial_state(), Budget(time=0.4))
     elapsed = time.perf_counter() - start
-    assert 0.4 <= elapsed <= 0.4 * 1.1 + 0.1   # the clock is read every 256 nodes; the machine is shared
+    assert 0.4 <= elapsed <= 0.4 * 1.1 + 0.25   # the clock is read every 256 nodes; the machine is shared
     assert decision.stats.depth >= 3 and decision.stats.extra["complete"] is False
 
 

@@ -62,7 +62,7 @@ def test_a_time_budget_is_kept_on_a_real_game(registry, name):
     start = time.perf_counter()
     decision = AlphaBetaAgent(game, heuristic=heuristic).select_move(game, game.initial_state(), Budget(time=0.5))
     elapsed = time.perf_counter() - start
-    assert elapsed <= 0.5 * 1.1 + 0.15   # the clock is read every 256 nodes; the machine is shared
+    assert elapsed <= 0.5 * 1.1 + 0.25   # the clock is read every 256 nodes; the machine is shared
     assert decision.stats.depth >= 1 and decision.move in game.legal_moves(game.initial_state())
 
 
