@@ -173,9 +173,10 @@ def uint64(value: int) -> np.uint64:
 class GameKernel:
     """What a game with compiled rules offers searches (its optional `kernel` capability).
 
-    `rules` is its rules Kernel, which must provide `legal_moves(state)`, `apply_move(state,
-    move)`, `to_move(state)` and `outcome(state, player, option)` (codes WIN, LOSS, DRAW,
-    ONGOING above); `tag` names the game (and its compiled searches' cache files);
+    `rules` is its rules Kernel, which must provide `legal_moves(state)` (of a state that is
+    not over), `apply_move(state, move)`, `to_move(state)`, `outcome(state, player, option)`
+    (codes WIN, LOSS, DRAW, ONGOING above) and `search_key(state)` (what the game's
+    `hash_key` tells apart, as a tuple: equal keys are one position for tables and repetitions); `tag` names the game (and its compiled searches' cache files);
     `to_kernel` turns a Python state into the kernel's; `option` is the one int of game
     options `outcome` needs. Moves are ints in both worlds.
     """

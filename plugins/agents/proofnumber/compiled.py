@@ -5,8 +5,8 @@ their table in a dict, calling the Game protocol; these are the same algorithms 
 with the current-node enhancement and the mobility initialisation; Breuker 1998; see `pns`),
 function by function (`ProofTree.select`, `expand`, `update`, `run`), over a game's compiled rules, for
 games that provide a kernel (`game.kernel`, see `framework.jit`). It is compiled per game
-by `framework.jit.Kernel` with the game's compiled `legal_moves`, `apply_move`, `to_move`
-and `outcome` bound as its globals, so it never calls back into Python.
+by `framework.jit.Kernel` with the game's compiled `legal_moves`, `apply_move`, `to_move`,
+`outcome` and `search_key` bound as its globals, so it never calls back into Python.
 
 Same definitions, so the same answers: the same most-proving node (first child of least
 number), the same node count (every generated state, the root included), the same
@@ -46,23 +46,29 @@ def leaf(state, prover: int, option: int) -> tuple[int, int, bool]:
     return mobility, 1, False
 
 
-def on_path(states, parent, node: int, child) -> bool:
-    """True when `child` equals `node` or one of its ancestors (a repetition)."""
+def on_path(states, parent, node: int, key) -> bool:
+    """True when `node` or one of its ancestors has the search key `key` (a repetition)."""
     while node >= 0:
-        if states[node] == child:
+        if search_key(states[node]) == key:
             return True
         node = parent[node]
     return False
 
 
 def new_tree(root, prover: int, option: int, table):
-    """A one-node tree (`ProofTree`): parallel lists states, moves, parent, first, count, pn, dn, ghi,
-    is_or, and whether the root's evaluation met a drawn end."""
-    if root in table:
-        pn0, dn0, drawn = (0, INF, False) if table[root] else (INF, 0, False)
+    """A one-node tree (`ProofTree`) and whether the root's evaluation met a drawn end."""
+    key = search_key(root)
+    if key in table:
+        pn0, dn0, drawn = (0, INF, False) if table[key] else (INF, 0, False)
     else:
         pn0, dn0, drawn = leaf(root, prover, option)
-    return ([root], [-1], [-1], [0], [0], [pn0], [dn0], [False], [to_move(root) == prover]), drawn
+    return rooted_tree(root, pn0, dn0, prover), drawn
+
+
+def rooted_tree(root, pn0: int, dn0: int, prover: int):
+    """A one-node tree with known root numbers: parallel lists states, moves, parent, first, count,
+    pn, dn, ghi (a repetition below), is_or."""
+    return ([root], [-1], [-1], [0], [0], [pn0], [dn0], [False], [to_move(root) == prover])
 
 
 def select(tree, node: int) -> int:
@@ -97,11 +103,12 @@ def add_child(tree, node: int, move: int, child, cpn: int, cdn: int, cghi: bool,
 
 
 def expand(tree, node: int, prover: int, option: int, table, outer, outer_node: int, spend, tree_limit: int,
-           node_limit: int, deadline: float) -> tuple[int, bool]:
+           node_limit: int, deadline: float, cyclic: bool) -> tuple[int, bool]:
     """`ProofTree.expand`: generate and evaluate every child of `node`; returns (status, drawn seen).
 
     `outer`/`outer_node` continue the path above the root (PN²'s first-level path); `spend`
-    holds [nodes generated, expansions] for the whole search.
+    holds [nodes generated, expansions] for the whole search; repetitions are looked for only
+    in a `cyclic` game (one that declares a repetition limit).
     """
     states, moves, parent, first, count, pn, dn, ghi, is_or = tree
     state = states[node]
@@ -120,11 +127,12 @@ def expand(tree, node: int, prover: int, option: int, table, outer, outer_node: 
     outer_states, outer_parent = outer[0], outer[2]
     for move in children:
         child = apply_move(state, move)
-        if on_path(states, parent, node, child) or on_path(outer_states, outer_parent, outer_node, child):
+        key = search_key(child)
+        if cyclic and (on_path(states, parent, node, key) or on_path(outer_states, outer_parent, outer_node, key)):
             add_child(tree, node, move, child, INF, 0, True, prover)
             drawn = True
-        elif child in table:
-            if table[child]:
+        elif key in table:
+            if table[key]:
                 add_child(tree, node, move, child, 0, INF, False, prover)
             else:
                 add_child(tree, node, move, child, INF, 0, False, prover)
@@ -156,28 +164,28 @@ def update(tree, node: int, table) -> int:
             return node
         pn[node], dn[node] = new_pn, new_dn
         if new_pn == 0:
-            table[states[node]] = True
+            table[search_key(states[node])] = True
         elif new_dn == 0:
             any_ghi = False
             for c in range(lo, hi):
                 any_ghi = any_ghi or ghi[c]
             ghi[node] = any_ghi
             if not any_ghi:
-                table[states[node]] = False
+                table[search_key(states[node])] = False
         if node == 0:
             return 0
         node = parent[node]
 
 
 def grow(tree, prover: int, option: int, table, outer, outer_node: int, spend, tree_limit: int,
-         node_limit: int, deadline: float, current: int, stop_at: int) -> tuple[int, bool]:
+         node_limit: int, deadline: float, cyclic: bool, current: int, stop_at: int) -> tuple[int, bool]:
     """`ProofTree.run` from `current` until the root is solved or `stop_at` nodes were generated."""
     pn, dn = tree[5], tree[6]
     drawn = False
     while pn[0] and dn[0] and spend[0] < stop_at:
         node = select(tree, current)
         status, seen = expand(tree, node, prover, option, table, outer, outer_node, spend, tree_limit,
-                              node_limit, deadline)
+                              node_limit, deadline, cyclic)
         drawn = drawn or seen
         if status != SOLVED:
             return status, drawn
@@ -185,27 +193,28 @@ def grow(tree, prover: int, option: int, table, outer, outer_node: int, spend, t
     return SOLVED, drawn
 
 
-def pn_search(root, prover: int, option: int, tree_limit: int, node_limit: int, deadline: float):
+def pn_search(root, prover: int, option: int, tree_limit: int, node_limit: int, deadline: float, cyclic: bool):
     """Does `prover` win from `root`? Returns (status, proved, nodes, tree size, drawn, root move or -1, 0, 0)."""
     if node_limit < 1 or clock() >= deadline:
         return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0
     spend = [1, 0]
-    table = {root: True}
-    table.pop(root)
+    table = {search_key(root): True}
+    table.pop(search_key(root))
     tree, drawn = new_tree(root, prover, option, table)
-    status, seen = grow(tree, prover, option, table, tree, -1, spend, tree_limit, node_limit, deadline, 0, INF)
+    status, seen = grow(tree, prover, option, table, tree, -1, spend, tree_limit, node_limit, deadline, cyclic,
+                        0, INF)
     return (status, tree[5][0] == 0, spend[0], len(tree[0]), drawn or seen, best_root_move(tree), 0, 0)
 
 
-def pn2_search(root, prover: int, option: int, tree_limit: int, node_limit: int, deadline: float):
+def pn2_search(root, prover: int, option: int, tree_limit: int, node_limit: int, deadline: float, cyclic: bool):
     """Breuker's PN² (`pns.pn2_search`): each first-level expansion is a second-level PN search
     limited to as many nodes as the first-level tree holds. Returns `pn_search`'s figures plus the
     second-level nodes and searches."""
     if node_limit < 1 or clock() >= deadline:
         return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0
     spend = [1, 0]
-    table = {root: True}
-    table.pop(root)
+    table = {search_key(root): True}
+    table.pop(search_key(root))
     tree, drawn = new_tree(root, prover, option, table)
     states, moves, parent, first, count, pn, dn, ghi, is_or = tree
     inner_nodes, searches = 0, 0
@@ -217,15 +226,15 @@ def pn2_search(root, prover: int, option: int, tree_limit: int, node_limit: int,
             status = TREE_FULL
             break
         before = spend[0]
-        inner, inner_drawn = new_tree(states[node], prover, option, table)
+        inner = rooted_tree(states[node], pn[node], dn[node], prover)     # the leaf's numbers, as PN² does
         status, seen = expand(inner, 0, prover, option, table, tree, parent[node], spend, INF, node_limit,
-                              deadline)
+                              deadline, cyclic)
         if status == SOLVED:
             update(inner, 0, table)
             status, more = grow(inner, prover, option, table, tree, parent[node], spend, INF, node_limit,
-                                deadline, 0, before + len(states))
+                                deadline, cyclic, 0, before + len(states))
             seen = seen or more
-        drawn = drawn or inner_drawn or seen
+        drawn = drawn or seen
         inner_nodes += spend[0] - before
         searches += 1
         if status != SOLVED:

@@ -197,7 +197,7 @@ def compiled_pn_search(game: Game, state: State, prover: int, spend: Spend, tree
     run = search.pn2_search if two_level else search.pn_search
     status, proved, nodes, size, drawn, move, inner_nodes, searches = run(
         kernel.to_kernel(state), prover, kernel.option, tree_limit, int(min(node_limit, 1 << 62)),
-        spend.limits.deadline)
+        spend.limits.deadline, hasattr(game, "repetition_limit"))
     if status == compiled.ROOT_OVER_BUDGET:
         raise SearchAborted
     spend.nodes += nodes

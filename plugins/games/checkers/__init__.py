@@ -32,6 +32,8 @@ class Checkers:
         self.repetition_limit = repetition_limit
         self.quiet_moves = quiet_moves
         self.quiet_limit = rules.NO_LIMIT if quiet_moves is None else 2 * quiet_moves
+        #: The compiled rules, for compiled searches (see framework.jit.GameKernel).
+        self.kernel = jit.GameKernel("checkers", kernel.KERNEL, kernel.kernel_state, self.quiet_limit)
 
     # -- rules -----------------------------------------------------------------
 

@@ -234,6 +234,28 @@ def has_moves(black: int, white: int, kings: int, mover: int) -> bool:
     return step_targets(own, own_kings, empty, mover) + jumper_count(own, own_kings, opp, empty, mover) > 0
 
 
+def legal_moves(state: State) -> list[int]:
+    """The moves of a state that is not over (the quiet-move draw is `outcome`'s business)."""
+    return generate_moves(state[0], state[1], state[2], state[3])
+
+
+def to_move(state: State) -> int:
+    return state[3]
+
+
+def outcome(state: State, player: int, quiet_limit: int) -> int:
+    """The state from `player`'s side in the codes compiled searches use (`framework.jit`):
+    1 won, -1 lost, 0 drawn, 2 not over. No legal move loses, even on the drawing quiet ply."""
+    if not has_moves(state[0], state[1], state[2], state[3]):
+        return -1 if player == state[3] else 1
+    return 0 if state[4] >= quiet_limit else 2
+
+
+def search_key(state: State) -> tuple[int, int, int, int]:
+    """What tells positions apart for searches (tables, repetitions): the state without its draw counter."""
+    return state[0], state[1], state[2], state[3]
+
+
 def is_capture(move: int) -> bool:
     return move >> 6 & 15 != 0
 

@@ -158,6 +158,11 @@ def to_move(state: tuple[int, int, int]) -> int:
     return state[2]
 
 
+def search_key(state: tuple[int, int, int]) -> tuple[int, int, int]:
+    """What tells positions apart for searches (tables, repetitions): the whole state."""
+    return state
+
+
 def is_over(black: int, white: int) -> bool:
     """True when either side is connected: the game has ended (who won is `winner`'s business)."""
     return is_connected(black) or is_connected(white)

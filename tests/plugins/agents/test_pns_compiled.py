@@ -9,6 +9,8 @@ from framework.protocols import Budget, Proof
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.proofnumber import pns
 from plugins.agents.proofnumber.common import Spend
+from framework.playouts import random_positions
+from plugins.games.checkers import Checkers
 from plugins.games.loa.game import LinesOfAction
 from tests.plugins.games.test_loa_kernel import sample_positions
 
@@ -56,6 +58,27 @@ def test_pn2_same_answer_move_nodes_tree_and_second_level_as_the_interpreted_sea
     tree_limit = 100 if index % 3 == 0 else 100_000          # every third first-level tree fills up
     python = run(pns.interpreted_pn2_search, game, state, prover, 800, tree_limit)
     assert run(pns.compiled_pn_search, game, state, prover, 800, tree_limit, two_level=True) == python
+
+
+CHECKERS = Checkers()
+QUICK_DRAW = Checkers(quiet_moves=2)      # 4 quiet plies draw: draws inside small trees
+CHECKERS_POSITIONS = random_positions(CHECKERS, 60, seed=8, min_plies=40, max_plies=140)
+
+
+@pytest.mark.parametrize("index", range(len(CHECKERS_POSITIONS)))
+def test_checkers_pns_and_pn2_are_the_interpreted_searches_node_for_node(index):
+    state = CHECKERS_POSITIONS[index]
+    game = QUICK_DRAW if index % 3 == 0 else CHECKERS
+    prover = state[3] if index % 2 else 1 - state[3]
+    for interpreted, two_level in ((pns.interpreted_pn_search, False), (pns.interpreted_pn2_search, True)):
+        python = run(interpreted, game, state, prover, 600, 100_000)
+        assert run(pns.compiled_pn_search, game, state, prover, 600, 100_000, two_level=two_level) == python
+
+
+def test_the_checkers_sample_has_proofs_and_drawn_leaves():
+    outcomes = [run(pns.interpreted_pn_search, QUICK_DRAW if i % 3 == 0 else CHECKERS, s,
+                    s[3] if i % 2 else 1 - s[3], 600, 100_000) for i, s in enumerate(CHECKERS_POSITIONS)]
+    assert any(o[0] is not None for o in outcomes) and any(o[2] for o in outcomes)
 
 
 def test_the_sample_has_proofs_disproofs_drawn_leaves_and_every_stop_reason():
