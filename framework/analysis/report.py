@@ -32,7 +32,7 @@ def terminal_summary(results: Results) -> str:
     standings = _fmt(results.standings())
     lines = [f"{results.config['name']}: {len(results.games)} games of {results.config['game']}",
              "", "Standings (Elo: Bradley-Terry fit, field mean 0, ± 95% CI)",
-             standings.to_string(index=False), "", "Crosstable (W-D-L of row against column)",
+             standings.to_string(index=False), "", "Crosstable (W-D-L and score of row against column)",
              results.crosstable().to_string()]
     if standings.attrs.get("elo_prior_draws"):
         lines.insert(3, "(a participant is unbeaten, so one virtual draw per pairing keeps the Elo finite)")
@@ -79,7 +79,7 @@ Elo from a Bradley-Terry maximum-likelihood fit (draws count half), shifted so t
 
 ## Crosstable
 
-W-D-L of the row participant against the column participant.
+W-D-L and score of the row participant against the column participant.
 
 {_markdown(results.crosstable(), index=True)}
 

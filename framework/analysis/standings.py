@@ -53,13 +53,13 @@ def standings(games: pd.DataFrame, ids: list[str]) -> pd.DataFrame:
 
 
 def crosstable(games: pd.DataFrame, ids: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(text, score): 'W-D-L' of each row participant against each column one, and its score fraction."""
+    """(text, score): 'W-D-L (score%)' of each row participant against each column one, and its score fraction."""
     long = _long(games)
     text = pd.DataFrame("", index=pd.Index(ids, name="participant"), columns=ids)
     score = pd.DataFrame(np.nan, index=pd.Index(ids, name="participant"), columns=ids)
     for (pid, opp), group in long.groupby(["participant", "opponent"]):
         w, d, l = _wdl(group["points"])
-        text.loc[pid, opp] = f"{w}-{d}-{l}"
+        text.loc[pid, opp] = f"{w}-{d}-{l} ({100 * group['points'].mean():.0f}%)"
         score.loc[pid, opp] = group["points"].mean()
     return text, score
 

@@ -30,7 +30,7 @@ def test_the_readme_example_runs_and_the_report_is_written(tmp_path, capsys):
     assert main(["report", str(tmp_path / "out"), "--parquet"]) == 0
     out = capsys.readouterr().out
     assert "Standings (Elo: Bradley-Terry fit, field mean 0, ± 95% CI)" in out
-    assert "Crosstable (W-D-L of row against column)" in out
+    assert "Crosstable (W-D-L and score of row against column)" in out
     report = (tmp_path / "out" / "report.md").read_text()
     for heading in ("## Standings", "## Crosstable", "## Game pairs (pentanomial)", "## Terminations",
                     "## Search statistics"):
@@ -47,3 +47,23 @@ def test_the_readme_example_runs_and_the_report_is_written(tmp_path, capsys):
     assert stats.loc["ab3", "nodes_per_s"] > 0
     table = results.standings()
     assert table["games"].tolist() == [8, 8, 8] and table["points"].sum() == 12
+
+
+def test_tables_of_a_known_tournament(tmp_path):
+    """Hand-made games: a beats b twice, draws once as second; b beats c; c never plays a."""
+    from framework.analysis.standings import crosstable, standings, terminations
+
+    games = pd.DataFrame({
+        "key": ["g1", "g2", "g3", "g4"], "first": ["a", "b", "a", "b"], "second": ["b", "a", "b", "c"],
+        "score_first": [1.0, 0.5, 1.0, 1.0], "termination": ["normal", "normal", "time", "normal"]})
+    table = standings(games, ["a", "b", "c"]).set_index("participant")
+    assert table.loc["a", ["games", "wins", "draws", "losses", "points"]].tolist() == [3, 2, 1, 0, 2.5]
+    assert table.loc["a", "first_wdl"] == "2-0-0" and table.loc["a", "second_wdl"] == "0-1-0"
+    assert table.loc["b", ["wins", "losses", "score_pct"]].tolist() == [1, 2, 37.5]
+    assert table.index.tolist() == ["a", "b", "c"] and table.attrs["elo_prior_draws"] == 1
+    text, score = crosstable(games, ["a", "b", "c"])
+    assert text.loc["a", "b"] == "2-1-0 (83%)" and text.loc["b", "a"] == "0-1-2 (17%)" and text.loc["a", "c"] == ""
+    assert score.loc["c", "b"] == 0.0
+    ends = terminations(games).set_index("termination")
+    assert ends.loc["normal", ["games", "first_wins", "draws"]].tolist() == [3, 2, 1]
+    assert ends.loc["time", "share_pct"] == 25.0

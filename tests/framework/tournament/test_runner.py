@@ -1,5 +1,6 @@
 """Running tournaments: identical results on any executor, forfeits that cost one game, resume after a kill."""
 
+import re
 import signal
 import sqlite3
 import subprocess
@@ -87,14 +88,16 @@ def test_crashing_hanging_and_dying_agents_forfeit_only_their_games(tmp_path):
     assert moves[moves["key"] == "rnd vs hang #0"]["participant"].tolist() == ["rnd"]  # the move before the hang
 
 
-def test_a_changed_config_is_refused_and_a_rerun_plays_nothing(tmp_path, capsys):
+def test_progress_shows_standings_a_changed_config_is_refused_and_a_rerun_plays_nothing(tmp_path, capsys):
     path = write(tmp_path, f"""\
         game: tictactoe
         results: {tmp_path / 'out'}
         participants: [{{id: a, agent: random}}, {{id: b, agent: random}}]
         """)
-    assert main(["run", str(path), "--quiet"]) == 0
-    assert "2 games in" in capsys.readouterr().out
+    assert main(["run", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert "2 games in" in out
+    assert re.search(r"2/2 \[.*, [ab] [\d.]+/2 [ab] [\d.]+/2\]\n$", err)  # the progress bar's running standings
     assert main(["run", str(path), "--quiet", "--workers", "2"]) == 0
     assert "(2 already stored, 0 played now)" in capsys.readouterr().out
     path.write_text(path.read_text() + "seed: 7\n")
