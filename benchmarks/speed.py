@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import sys
 import time
 from pathlib import Path
@@ -33,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from perft_vs_openspiel import import_pyspiel, spiel_perft_actions, spiel_perft_turns  # noqa: E402
 
 from framework.perft import perft  # noqa: E402
+from framework.playouts import final_positions  # noqa: E402
 from framework.protocols import Budget  # noqa: E402
 from framework.registry import Registry  # noqa: E402
 
@@ -91,22 +91,9 @@ def perft_rows(registry: Registry, pyspiel: Any, quick: bool, min_seconds: float
     return rows
 
 
-def endgames(game: Any, count: int, seed: int) -> list:
-    """The 6th to 10th positions before the end of seeded random games."""
-    rng = random.Random(seed)
-    found: list = []
-    while len(found) < count:
-        line = [game.initial_state()]
-        while not game.is_terminal(line[-1]) and len(line) < 400:
-            line.append(game.apply(line[-1], rng.choice(game.legal_moves(line[-1]))))
-        if game.is_terminal(line[-1]):
-            found += line[-11:-6]
-    return found[:count]
-
-
 def search_rows(registry: Registry, positions: int, nodes: int, quick: bool) -> list[dict[str, Any]]:
     game = registry.create_game("loa")
-    sample = endgames(game, positions, seed=2002)
+    sample = final_positions(game, positions, seed=2002, first=10, last=6)   # 6 to 10 plies before the end
     rows = []
     for name in ("pns", "pn2"):
         agent = registry.create_agent(name, game, {"tree_limit": nodes + 100})   # built: its kernel is warm

@@ -6,6 +6,7 @@ The same game, count and seed give the same positions, so a failing position can
 from __future__ import annotations
 
 import random
+from typing import Sequence
 
 from framework.protocols import Game, State
 
@@ -23,3 +24,36 @@ def random_positions(game: Game, count: int, seed: int, min_plies: int = 0, max_
         if not game.is_terminal(state):
             out.append(state)
     return out
+
+
+def playout_positions(game: Game, count: int, seed: int, every: int = 3, max_plies: int = 200,
+                      starts: Sequence[State] = ()) -> list[State]:
+    """Every `every`-th state of seeded random games, each played to its end or `max_plies`, terminal
+    states included; the games start from `starts` in turn (default: the initial state)."""
+    rng, out = random.Random(seed), []
+    starts = tuple(starts) or (game.initial_state(),)
+    while len(out) < count:
+        state = starts[len(out) % len(starts)]
+        for ply in range(max_plies):
+            if ply % every == 0:
+                out.append(state)
+            moves = list(game.legal_moves(state))
+            if not moves:
+                break
+            state = game.apply(state, rng.choice(moves))
+    return out[:count]
+
+
+def final_positions(game: Game, count: int, seed: int, first: int = 10, last: int = 1,
+                    max_plies: int = 400) -> list[State]:
+    """From seeded random games that end within `max_plies`, the states `first` down to `last` plies
+    before the end (where solvers find proofs)."""
+    rng, out = random.Random(seed), []
+    while len(out) < count:
+        line = [game.initial_state()]
+        while not game.is_terminal(line[-1]) and len(line) < max_plies:
+            line.append(game.apply(line[-1], rng.choice(list(game.legal_moves(line[-1])))))
+        if game.is_terminal(line[-1]):
+            out += line[len(line) - 1 - first:len(line) - last]
+    return out[:count]
+

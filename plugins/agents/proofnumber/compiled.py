@@ -55,6 +55,13 @@ def on_path(states, parent, node: int, key) -> bool:
     return False
 
 
+def empty_table(root):
+    """The table of proved (True) and disproved (False) search keys, empty; one insertion types it."""
+    table = {search_key(root): True}
+    table.pop(search_key(root))
+    return table
+
+
 def new_tree(root, prover: int, option: int, table):
     """A one-node tree (`ProofTree`) and whether the root's evaluation met a drawn end."""
     key = search_key(root)
@@ -198,8 +205,7 @@ def pn_search(root, prover: int, option: int, tree_limit: int, node_limit: int, 
     if node_limit < 1 or clock() >= deadline:
         return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0
     spend = [1, 0]
-    table = {search_key(root): True}
-    table.pop(search_key(root))
+    table = empty_table(root)
     tree, drawn = new_tree(root, prover, option, table)
     status, seen = grow(tree, prover, option, table, tree, -1, spend, tree_limit, node_limit, deadline, cyclic,
                         0, INF)
@@ -213,8 +219,7 @@ def pn2_search(root, prover: int, option: int, tree_limit: int, node_limit: int,
     if node_limit < 1 or clock() >= deadline:
         return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0
     spend = [1, 0]
-    table = {search_key(root): True}
-    table.pop(search_key(root))
+    table = empty_table(root)
     tree, drawn = new_tree(root, prover, option, table)
     states, moves, parent, first, count, pn, dn, ghi, is_or = tree
     inner_nodes, searches = 0, 0

@@ -1,37 +1,25 @@
 """The compiled PN and PN² searches (plugins.agents.proofnumber.compiled) are `pns` and `pn2` node for node on LOA."""
 
-import random
 import time
 
 import pytest
 
+from framework.playouts import final_positions, playout_positions, random_positions
 from framework.protocols import Budget, Proof
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.proofnumber import pns
 from plugins.agents.proofnumber.common import Spend
-from framework.playouts import random_positions
 from plugins.games.checkers import Checkers
-from plugins.games.loa.game import LinesOfAction
-from tests.plugins.games.test_loa_kernel import sample_positions
+from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 
 GAME = LinesOfAction()
 MOVER_WINS = LinesOfAction(simultaneous="mover_wins")
 
 
-def endgame_positions(count: int, seed: int) -> list:
-    """The last 10 positions before the end of seeded random games (where searches find proofs)."""
-    rng = random.Random(seed)
-    positions = []
-    while len(positions) < count:
-        game = [GAME.initial_state()]
-        while not GAME.is_terminal(game[-1]) and len(game) < 400:
-            game.append(GAME.apply(game[-1], rng.choice(GAME.legal_moves(game[-1]))))
-        if GAME.is_terminal(game[-1]):
-            positions += game[-11:-1]
-    return positions[:count]
-
-
-POSITIONS = [s for s in sample_positions(130, seed=6) if not GAME.is_terminal(s)][:100] + endgame_positions(100, 6)
+#: Midgame states, and the last 10 before the end of random games (where proofs are found).
+STARTS = (GAME.initial_state(), GAME.from_text(SCRAMBLED_START))
+POSITIONS = ([s for s in playout_positions(GAME, 130, seed=6, starts=STARTS) if not GAME.is_terminal(s)][:100]
+             + final_positions(GAME, 100, seed=6))
 
 
 def run(search, game, state, prover, nodes, tree_limit, **options):

@@ -1,33 +1,16 @@
 """The compiled checkers rules (framework.jit over rules.py) agree with the interpreted ones on 300 positions."""
 
-import random
-
 import pytest
 
 from framework.perft import generic_perft
+from framework.playouts import playout_positions
 from plugins.games.checkers import Checkers, kernel, rules
 from plugins.games.checkers.kernel import KERNEL, kernel_state
 
 GAME = Checkers(quiet_moves=None)
 
 
-def sample_positions(count: int, seed: int) -> list[tuple[int, int, int, int, int]]:
-    """Every 2nd position of seeded random games (to the end or 150 plies), kings and multi-jumps included."""
-    rng = random.Random(seed)
-    positions = []
-    while len(positions) < count:
-        state = GAME.initial_state()
-        for ply in range(150):
-            if ply % 2 == 0:
-                positions.append(state)
-            moves = GAME.legal_moves(state)
-            if not moves:
-                break
-            state = GAME.apply(state, rng.choice(moves))
-    return positions[:count]
-
-
-POSITIONS = sample_positions(300, seed=8)
+POSITIONS = playout_positions(GAME, 300, seed=8, every=2, max_plies=150)   # kings, multi-jumps, ends
 
 
 def as_ints(state) -> tuple[int, ...]:

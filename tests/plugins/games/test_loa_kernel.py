@@ -1,10 +1,9 @@
 """The compiled LOA rules (framework.jit over rules.py) agree with the interpreted ones on 300 positions."""
 
-import random
-
 import pytest
 
 from framework.perft import generic_perft
+from framework.playouts import playout_positions
 from plugins.games.loa import kernel, rules
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 from plugins.games.loa.kernel import KERNEL, kernel_state
@@ -12,26 +11,10 @@ from plugins.games.loa.kernel import KERNEL, kernel_state
 GAME = LinesOfAction()
 
 
-def sample_positions(count: int, seed: int) -> list[tuple[int, int, int]]:
-    """Positions from seeded random playouts of both starts, every 3rd ply, terminal ones included."""
-    rng = random.Random(seed)
-    starts = (GAME.initial_state(), GAME.from_text(SCRAMBLED_START))
-    positions = []
-    while len(positions) < count:
-        state = starts[len(positions) % 2]
-        for ply in range(200):
-            if ply % 3 == 0:
-                positions.append(state)
-            moves = GAME.legal_moves(state)
-            if not moves:
-                break
-            state = GAME.apply(state, rng.choice(moves))
-    return positions[:count]
-
-
 #: White to move cannot move (a pass), with a piece on h8.
 PASSING = GAME.from_text("......bw/......bb/......../......../......../......../bb....../wb...... w")
-POSITIONS = [PASSING] + sample_positions(299, seed=8)
+POSITIONS = [PASSING] + playout_positions(
+    GAME, 299, seed=8, starts=(GAME.initial_state(), GAME.from_text(SCRAMBLED_START)))
 
 
 def as_ints(state) -> tuple[int, int, int]:
