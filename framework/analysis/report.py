@@ -30,12 +30,12 @@ def terminal_summary(results: Results) -> str:
                   else "All solvers that solved a position agree on its value."]
         return "\n".join(lines)
     standings = _fmt(results.standings())
-    lines = [f"{results.config['name']}: {len(results.games)} games of {results.config['game']}",
+    lines = [f"{results.config['name']}: {len(results.games)} games of {', '.join(results.game_names)}",
              "", "Standings (Elo: Bradley-Terry fit, field mean 0, ± 95% CI)",
              standings.to_string(index=False), "", "Crosstable (W-D-L and score of row against column)",
              results.crosstable().to_string()]
     if standings.attrs.get("elo_prior_draws"):
-        lines.insert(3, "(a participant is unbeaten, so one virtual draw per pairing keeps the Elo finite)")
+        lines.insert(3, "(a group of participants won or lost every game against the rest, so one virtual draw per pairing keeps the Elo finite)")
     return "\n".join(lines)
 
 
@@ -59,9 +59,16 @@ def write_report(results: Results, folder: Path | None = None) -> Path:
                                   "budget": ", ".join(f"{k}={v}" for k, v in p["budget"].items() if v is not None)}
                                  for p in config["participants"]])
     prior = standings.attrs.get("elo_prior_draws")
+    per_game = "".join(f"""## {game}
+
+{_markdown(results.standings(game))}
+
+{_markdown(results.crosstable(game), index=True)}
+
+""" for game in results.game_names) if len(results.game_names) > 1 else ""
     text = f"""# {config['name']}
 
-{len(results.games)} games of {config['game']}, {config['format']}, {config['games_per_pairing']} games per pairing
+{len(results.games)} games of {', '.join(results.game_names)}, {config['format']}, {config['games_per_pairing']} games per pairing
 in colour-swapped pairs, seed {config['seed']}.
 
 ## Participants
@@ -71,7 +78,7 @@ in colour-swapped pairs, seed {config['seed']}.
 ## Standings
 
 Elo from a Bradley-Terry maximum-likelihood fit (draws count half), shifted so the field averages 0;
-`elo_ci95` is the half-width of the 95% confidence interval.{' One virtual draw per pairing was added because a participant is unbeaten.' if prior else ''}
+`elo_ci95` is the half-width of the 95% confidence interval.{' One virtual draw per pairing was added because a group of participants won or lost every game against the rest.' if prior else ''}
 
 {_markdown(standings)}
 
@@ -85,7 +92,7 @@ W-D-L and score of the row participant against the column participant.
 
 ![crosstable](crosstable.png)
 
-## Game pairs (pentanomial)
+{per_game}## Game pairs (pentanomial)
 
 Ptnml(0-2) counts colour-swapped pairs by the row participant's pair score [0, 0.5, 1, 1.5, 2].
 

@@ -72,7 +72,7 @@ def pair_table(games: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (a, b), group in games.groupby(["pairing_a", "pairing_b"], sort=False):
         pairs, wl, dd = [], 0, 0
-        for _, pair in group.groupby("pair"):
+        for _, pair in group.groupby(["game", "pair"] if "game" in group else "pair"):
             if len(pair) != 2:
                 continue
             mine = sorted(np.where(pair["first"] == a, pair["score_first"], 1 - pair["score_first"]))

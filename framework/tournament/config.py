@@ -31,7 +31,7 @@ DEFAULT_MOVE_TIME_LIMIT = 60.0
 
 COMMON_KEYS = ("name", "mode", "game", "seed", "move_time_limit", "plugins", "workers", "results", "executor")
 #: Top-level keys of each mode: `games` plays a tournament, `solve` runs solvers on positions.
-KEYS = {"games": COMMON_KEYS + ("participants", "format", "champion", "games_per_pairing", "start_positions",
+KEYS = {"games": COMMON_KEYS + ("games", "participants", "format", "champion", "games_per_pairing", "start_positions",
                                 "max_plies"),
         "solve": COMMON_KEYS + ("solvers", "positions", "budget")}
 
@@ -80,18 +80,25 @@ class TournamentConfig:
     executor: ExecutorConfig = field(default_factory=ExecutorConfig)
     mode: str = "games"
     position_notes: tuple[str, ...] = ()
+    games: tuple[tuple[str, Mapping[str, Any]], ...] = ()
 
     def resolved(self) -> dict[str, Any]:
         """The settings that determine the results (not where or how fast they are computed).
 
-    In solve mode the solvers are `participants` and the positions `start_positions`.
+    In solve mode the solvers are `participants` and the positions `start_positions`. With several
+    `games`, every pairing plays `games_per_pairing` games of each.
     """
         return {"name": self.name, "game": self.game, "game_options": dict(self.game_options),
                 "participants": [p.as_dict() for p in self.participants], "format": self.format,
                 "champion": self.champion, "games_per_pairing": self.games_per_pairing,
                 "start_positions": list(self.start_positions), "seed": self.seed, "max_plies": self.max_plies,
                 "move_time_limit": self.move_time_limit, "plugins": list(self.plugins), "mode": self.mode,
-                "position_notes": list(self.position_notes)}
+                "position_notes": list(self.position_notes),
+                "games": [[name, dict(options)] for name, options in self.all_games()]}
+
+    def all_games(self) -> tuple[tuple[str, Mapping[str, Any]], ...]:
+        """(name, options) of every game played; `game` and `game_options` are the first of them."""
+        return self.games or ((self.game, self.game_options),)
 
     def fingerprint(self) -> str:
         """A hash of `resolved()`: a results folder only ever holds games of one fingerprint."""
@@ -185,31 +192,31 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
     for plugin_path in plugins:
         load_plugin_file(registry, plugin_path)
 
-    if "game" not in data:
-        raise r.fail("game", "missing; name the game to play, e.g. 'game: tictactoe'")
-    game_entry = data["game"]
-    if isinstance(game_entry, dict):
-        game_entry = r.mapping(game_entry, "game", {"name": 1, "options": 1})
-        game_name, game_key = r.string(game_entry.get("name"), "game.name"), "game.name"
-        options_given = game_entry.get("options")
+    if mode == "games" and "games" in data:
+        if "game" in data:
+            raise r.fail("games", "name either one 'game' or a list of 'games', not both")
+        entries = data["games"]
+        if not isinstance(entries, list) or not entries:
+            raise r.fail("games", f"expected a list of games, got {entries!r}")
+        games = [_game(r, registry, entry, f"games[{i}]") for i, entry in enumerate(entries)]
+        if len({name for name, _, _ in games}) < len(games):
+            raise r.fail("games", "a game is listed twice; list each game once")
+    elif "game" in data:
+        games = [_game(r, registry, data["game"], "game")]
     else:
-        game_name, game_key, options_given = r.string(game_entry, "game"), "game", None
-    try:
-        game_spec = registry.game_spec(game_name)
-    except PluginError as exc:
-        raise r.fail(game_key, str(exc)) from None
-    game_options = r.params(game_spec.params, options_given, "game.options", f"game '{game_name}'")
-    game = game_spec.factory(**game_options)
+        raise r.fail("game", "missing; name the game to play, e.g. 'game: tictactoe'")
+    game_name, game_options, game = games[0]
 
     common = dict(path=path, name=r.string(data.get("name", path.stem), "name"), game=game_name,
                   game_options=game_options, seed=r.integer(data.get("seed", 0), "seed", 0),
                   move_time_limit=r.number(data.get("move_time_limit", DEFAULT_MOVE_TIME_LIMIT), "move_time_limit"),
                   plugins=plugins, workers=r.integer(data.get("workers", 1), "workers", 1),
-                  executor=_executor(r, data.get("executor")), mode=mode)
+                  executor=_executor(r, data.get("executor")), mode=mode,
+                  games=tuple((name, options) for name, options, _ in games))
     common["results"] = Path(r.string(data.get("results", f"results/{common['name']}"), "results"))
     if mode == "solve":
         return _solve_config(r, data, registry, game, common)
-    participants = _participants(r, data.get("participants"), registry, game, game_name)
+    participants = _participants(r, data.get("participants"), registry, [(name, g) for name, _, g in games])
     ids = [p.id for p in participants]
     fmt = r.choice(data.get("format", "round-robin"), "format", FORMATS)
     champion = data.get("champion")
@@ -220,6 +227,9 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
     elif champion is not None:
         raise r.fail("champion", "only a gauntlet has a champion; set 'format: gauntlet' or remove it")
 
+    if len(games) > 1 and data.get("start_positions") is not None:
+        raise r.fail("start_positions", "positions are in one game's text format; with several games, "
+                                        "run one tournament per game to use start positions")
     positions = tuple(text for text, _ in _positions(r, "start_positions", data.get("start_positions"),
                                                     path.parent, game))
     per_position = 2 * max(1, len(positions))
@@ -244,7 +254,7 @@ def _solve_config(r: _Reader, data: dict[str, Any], registry: Registry, game: An
         raise r.fail("positions", "missing; name a file of positions to solve, one per line")
     positions = _positions(r, "positions", data["positions"], r.path.parent, game)
     default = _budget(r, data.get("budget"), "budget")
-    solvers = _participants(r, data.get("solvers"), registry, game, common["game"], key="solvers",
+    solvers = _participants(r, data.get("solvers"), registry, [(common["game"], game)], key="solvers",
                             minimum=1, solver=True)
     solvers = tuple(p if p.budget != Budget() else Participant(p.id, p.agent, p.params, default) for p in solvers)
     return TournamentConfig(participants=solvers, format="solve", champion=None, games_per_pairing=1,
@@ -252,9 +262,24 @@ def _solve_config(r: _Reader, data: dict[str, Any], registry: Registry, game: An
                             position_notes=tuple(note for _, note in positions), **common)
 
 
-def _participants(r: _Reader, entries: Any, registry: Registry, game: Any, game_name: str, *,
+def _game(r: _Reader, registry: Registry, entry: Any, key: str) -> tuple[str, dict[str, Any], Any]:
+    """(name, resolved options, game object) of a `game` entry: a name or {name, options}."""
+    if isinstance(entry, dict):
+        entry = r.mapping(entry, key, {"name": 1, "options": 1})
+        name, name_key, options = r.string(entry.get("name"), f"{key}.name"), f"{key}.name", entry.get("options")
+    else:
+        name, name_key, options = r.string(entry, key), key, None
+    try:
+        spec = registry.game_spec(name)
+    except PluginError as exc:
+        raise r.fail(name_key, str(exc)) from None
+    resolved = r.params(spec.params, options, f"{key}.options", f"game '{name}'")
+    return name, resolved, spec.factory(**resolved)
+
+
+def _participants(r: _Reader, entries: Any, registry: Registry, games: list[tuple[str, Any]], *,
                   key: str = "participants", minimum: int = 2, solver: bool = False) -> tuple[Participant, ...]:
-    """Participants (or solvers), each checked by building its agent once; solvers must have `solve`."""
+    """Participants (or solvers), each checked by building its agent for every game; solvers must have `solve`."""
     if not isinstance(entries, list) or len(entries) < minimum:
         raise r.fail(key, f"expected a list of at least {'two' if minimum == 2 else 'one'} {key}, got {entries!r}")
     out: list[Participant] = []
@@ -273,17 +298,18 @@ def _participants(r: _Reader, entries: Any, registry: Registry, game: Any, game_
         except PluginError as exc:
             raise r.fail(f"{key}.agent", str(exc)) from None
         params = r.params(spec.params, entry.get("params"), f"{key}.params", f"agent '{agent}'")
-        for param in spec.params:
-            if param.type is HeuristicRef and params[param.name] is not None:
-                try:
-                    registry.heuristic_spec(game_name, params[param.name])
-                except PluginError as exc:
-                    raise r.fail(f"{key}.params.{param.name}", str(exc)) from None
+        for game_name, game in games:
+            for param in spec.params:
+                if param.type is HeuristicRef and params[param.name] is not None:
+                    try:
+                        registry.heuristic_spec(game_name, params[param.name])
+                    except PluginError as exc:
+                        raise r.fail(f"{key}.params.{param.name}", str(exc)) from None
+            try:
+                built = registry.create_agent(agent, game, params, where=key)
+            except ConfigError as exc:
+                raise r.fail(key, str(exc)) from None
         budget = _budget(r, entry.get("budget"), f"{key}.budget")
-        try:
-            built = registry.create_agent(agent, game, params, where=key)
-        except ConfigError as exc:
-            raise r.fail(key, str(exc)) from None
         if solver and not callable(getattr(built, "solve", None)):
             able = sorted(n for n, reg in registry.agents.items() if callable(getattr(reg.spec.factory, "solve", None)))
             raise r.fail(f"{key}.agent", f"agent '{agent}' cannot solve positions (it has no solve method); "

@@ -34,15 +34,17 @@ def plugin_versions(config: TournamentConfig, registry: Registry) -> dict[str, s
     """Which plugin (and distribution version) provided each game, agent and heuristic the config uses."""
     for file in config.plugins:
         load_plugin_file(registry, file)
-    game = registry.create_game(config.game, config.game_options)
-    out = {f"game {config.game}": str(registry.games[config.game].provenance)}
-    for p in config.participants:
-        out[f"agent {p.agent}"] = str(registry.agents[p.agent].provenance)
-        for param in registry.agent_spec(p.agent).params:
-            if param.type is HeuristicRef:
-                name = p.params.get(param.name) or getattr(game, "default_heuristic", None)
-                if name is not None:
-                    out[f"heuristic {name}"] = str(registry.heuristics[(config.game, name)].provenance)
+    out = {}
+    for game_name, options in config.all_games():
+        game = registry.create_game(game_name, options)
+        out[f"game {game_name}"] = str(registry.games[game_name].provenance)
+        for p in config.participants:
+            out[f"agent {p.agent}"] = str(registry.agents[p.agent].provenance)
+            for param in registry.agent_spec(p.agent).params:
+                if param.type is HeuristicRef:
+                    name = p.params.get(param.name) or getattr(game, "default_heuristic", None)
+                    if name is not None:
+                        out[f"heuristic {game_name}/{name}"] = str(registry.heuristics[(game_name, name)].provenance)
     return out
 
 

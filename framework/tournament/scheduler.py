@@ -6,7 +6,8 @@ swapped pairs: game 2k has the pairing's first-named participant as player 0, ga
 the other, both from the same start (start position k mod P when P positions are given).
 Seeds come from the tournament seed and the task key alone, so a task's result does not
 depend on which worker runs it or when. Tasks are ordered round by round, so partial
-results stay balanced across pairings. A solve run has one task per (position, solver).
+results stay balanced across pairings; with several games, game after game (keys then start
+with the game's name). A solve run has one task per (position, solver).
 """
 
 from __future__ import annotations
@@ -34,17 +35,19 @@ def schedule(config: TournamentConfig) -> list[GameTask] | list[SolveTask]:
     if config.mode == "solve":
         return solve_tasks(config)
     tasks = []
-    for index in range(config.games_per_pairing):
-        for pairing in pairings(config):
-            a, b = (config.participant(pid) for pid in pairing)
-            first, second = (a, b) if index % 2 == 0 else (b, a)
-            start = (config.start_positions[index // 2 % len(config.start_positions)]
-                     if config.start_positions else None)
-            key = game_key(pairing, index)
-            tasks.append(GameTask(key=key, pairing=pairing, index=index, game=config.game, first=first,
-                                  second=second, start=start, seed=derive_seed(config.seed, key),
-                                  max_plies=config.max_plies, move_time_limit=config.move_time_limit,
-                                  game_options=dict(config.game_options), plugins=config.plugins))
+    several = len(config.all_games()) > 1
+    for game, options in config.all_games():
+        for index in range(config.games_per_pairing):
+            for pairing in pairings(config):
+                a, b = (config.participant(pid) for pid in pairing)
+                first, second = (a, b) if index % 2 == 0 else (b, a)
+                start = (config.start_positions[index // 2 % len(config.start_positions)]
+                         if config.start_positions else None)
+                key = f"{game}: {game_key(pairing, index)}" if several else game_key(pairing, index)
+                tasks.append(GameTask(key=key, pairing=pairing, index=index, game=game, first=first,
+                                      second=second, start=start, seed=derive_seed(config.seed, key),
+                                      max_plies=config.max_plies, move_time_limit=config.move_time_limit,
+                                      game_options=dict(options), plugins=config.plugins))
     return tasks
 
 

@@ -44,14 +44,23 @@ class Results:
             0.5 * (self.games["result_first"] == self.games["result_second"])
         self.games["forfeit"] = self.games["termination"].isin(FORFEITS)
 
-    def standings(self) -> pd.DataFrame:
-        return analysis.standings(self.games, self.ids)
+    @property
+    def game_names(self) -> list[str]:
+        """The games played, in config order (a tournament may play several)."""
+        return [name for name, _ in self.config.get("games") or [[self.config["game"], {}]]]
 
-    def crosstable(self) -> pd.DataFrame:
-        return analysis.crosstable(self.games, self.ids)[0]
+    def _of(self, game: str | None) -> pd.DataFrame:
+        return self.games if game is None else self.games[self.games["game"] == game]
 
-    def crosstable_scores(self) -> pd.DataFrame:
-        return analysis.crosstable(self.games, self.ids)[1]
+    def standings(self, game: str | None = None) -> pd.DataFrame:
+        """Standings over every game played, or over the games of one game (by name)."""
+        return analysis.standings(self._of(game), self.ids)
+
+    def crosstable(self, game: str | None = None) -> pd.DataFrame:
+        return analysis.crosstable(self._of(game), self.ids)[0]
+
+    def crosstable_scores(self, game: str | None = None) -> pd.DataFrame:
+        return analysis.crosstable(self._of(game), self.ids)[1]
 
     def pairs(self) -> pd.DataFrame:
         return analysis.pair_table(self.games)

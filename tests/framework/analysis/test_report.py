@@ -11,6 +11,7 @@ from framework.cli import main
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
 from framework.tournament.tables import Results
+from framework.analysis.report import write_report
 
 README = Path(__file__).parents[3] / "README.md"
 
@@ -67,3 +68,19 @@ def test_tables_of_a_known_tournament(tmp_path):
     ends = terminations(games).set_index("termination")
     assert ends.loc["normal", ["games", "first_wins", "draws"]].tolist() == [3, 2, 1]
     assert ends.loc["time", "share_pct"] == 25.0
+
+
+def test_two_games_have_standings_overall_and_per_game(tmp_path):
+    path = Path(__file__).parents[3] / "tournaments" / "two-games-quick.yaml"
+    config = replace(load_config(path), results=tmp_path / "out")
+    assert run_tournament(config, quiet=True).played == 24
+    results = Results(tmp_path / "out")
+    assert results.game_names == ["tictactoe", "matches"]
+    overall = results.standings().set_index("participant")
+    per_game = [results.standings(game).set_index("participant") for game in results.game_names]
+    assert (overall["games"] == 16).all() and all((t["games"] == 8).all() for t in per_game)
+    assert overall["points"].tolist() == (per_game[0]["points"] + per_game[1]["points"])[overall.index].tolist()
+    assert results.pairs()["pairs"].tolist() == [4, 4, 4]  # two colour-swapped pairs per game and pairing
+    write_report(results)
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "24 games of tictactoe, matches" in report and "## tictactoe" in report and "## matches" in report

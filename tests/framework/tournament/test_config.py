@@ -86,6 +86,16 @@ BAD = [
     (GOOD + "champion: ab\n", "champion: only a gauntlet has a champion"),
     (GOOD + "positions: p.txt\n", "positions: 'positions' belongs to 'mode: solve', and this file is in mode games"),
     (GOOD + "mode: tournament\n", "mode: expected one of games, solve, got 'tournament'"),
+    (GOOD + "games: [matches]\n", "games: name either one 'game' or a list of 'games', not both"),
+    (GOOD.replace("game: tictactoe", "games: []"), "games: expected a list of games, got []"),
+    (GOOD.replace("game: tictactoe", "games: [tictactoe, tictactoe]"), "games: a game is listed twice"),
+    (GOOD.replace("game: tictactoe", "games: [tictactoe, {name: matches, options: {k: 0}}]"),
+     "games[1].options.k: 'k' must be at least 1, got 0"),
+    (GOOD.replace("game: tictactoe", "games: [tictactoe, matches]"),
+     "participants[0].params.heuristic: heuristic 'lines' belongs to tictactoe, not to 'matches'; heuristics for "
+     "matches: normal_play, theory"),
+    (GOOD.replace("game: tictactoe", "games: [tictactoe, matches]").replace(", heuristic: lines", "")
+     + "start_positions: open.txt\n", "start_positions: positions are in one game's text format; with several games"),
     (GOOD + "workers: 0\n", "workers: expected an integer >= 1, got 0"),
     (GOOD + "seed: -3\n", "seed: expected an integer >= 0, got -3"),
     (GOOD + "move_time_limit: 0\n", "move_time_limit: expected a positive number of seconds, got 0"),

@@ -55,3 +55,13 @@ def test_seeds_depend_on_the_tournament_seed_and_the_game_only(tmp_path):
     assert [t.seed for t in one] == [t.seed for t in again]
     assert len({t.seed for t in one}) == 24
     assert not {t.seed for t in one} & {t.seed for t in other}
+
+
+def test_several_games_each_get_every_pairing(tmp_path):
+    path = tmp_path / "two.yaml"
+    path.write_text(FOUR.replace("game: tictactoe", "games: [tictactoe, {name: matches, options: {heaps: [3], k: 2}}]"))
+    tasks = schedule(load_config(path))
+    assert len(tasks) == 48 and Counter(t.game for t in tasks) == {"tictactoe": 24, "matches": 24}
+    assert tasks[0].key == "tictactoe: a vs b #0" and tasks[24].key == "matches: a vs b #0"
+    assert tasks[24].game_options == {"heaps": (3,), "k": 2}
+    assert Counter(t.first.id for t in tasks if t.game == "matches") == {p: 6 for p in "abcd"}
