@@ -31,3 +31,7 @@ class IllegalMoveError(PlygroundError, ValueError):
 
 class WorkerError(PlygroundError, RuntimeError):
     """A task failed in a worker for a reason other than an agent's misbehaviour (which is a forfeit)."""
+
+
+class SolveDisagreementError(PlygroundError, RuntimeError):
+    """Two solvers (or a solver and a positions file) proved different values for one position: a bug somewhere."""

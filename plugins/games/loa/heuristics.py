@@ -1,7 +1,7 @@
 """Three Lines of Action evaluations, each a plain function over bitboards scored for Black.
 
-The terms are the classic ones of the LOA literature (Winands, "Informed Search in Complex
-Games", 2004, ch. 3: concentration, centralisation, quads, mobility, tempo); the weights
+The terms are the classic ones of the LOA literature (concentration, centralisation, quads,
+mobility, tempo; see Winands, "Informed Search in Complex Games", PhD thesis, 2004); the weights
 are ours, and none of these is any published program's evaluator. Every function returns
 a score from Black's point of view; the Heuristic classes negate it for White, so
 `evaluate(s, 0) == -evaluate(s, 1)` (zero-sum), far inside WIN_SCORE.

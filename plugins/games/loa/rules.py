@@ -1,7 +1,7 @@
 """Lines of Action rules on 64-bit bitboards: move generation, moves, connection, outcome.
 
-Rules as played at the ICGA Computer Olympiad (Winands, "Informed Search in Complex
-Games", PhD thesis, Maastricht 2004, section 2.2): a piece moves in a straight line
+Rules as played at the ICGA Computer Olympiad (described in Winands, "Informed Search in
+Complex Games", PhD thesis, Universiteit Maastricht 2004): a piece moves in a straight line
 exactly as many squares as there are pieces of either colour on that whole line; it may
 jump its own pieces but not the opponent's, and captures by landing on an opponent piece.
 A player whose pieces form one 8-connected group wins.

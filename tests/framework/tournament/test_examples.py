@@ -15,7 +15,9 @@ TOURNAMENTS = sorted((Path(__file__).parents[3] / "tournaments").glob("*.yaml"))
 @pytest.mark.parametrize("path", TOURNAMENTS, ids=lambda p: p.name)
 def test_every_shipped_tournament_is_valid(path):
     config = load_config(path)
-    assert config.name == path.stem and str(config.results) == f"results/{path.stem}"
+    # The thesis comparison writes into results/thesis, the one results folder that is committed.
+    folder = "results/thesis" if path.stem == "thesis-loa-endgames" else f"results/{path.stem}"
+    assert config.name == path.stem and str(config.results) == folder
     assert len(schedule(config)) >= 12
 
 

@@ -1,0 +1,93 @@
+"""Nodes against depth for minimax and alpha-beta, and the effective branching factors they imply.
+
+Theory (Knuth & Moore, "An Analysis of Alpha-Beta Pruning", Artificial Intelligence 6, 1975;
+Pearl, "The Solution for the Branching Factor of the Alpha-Beta Pruning Algorithm", CACM 25,
+1982): minimax visits about b^d nodes at depth d; alpha-beta with perfect move ordering about
+b^(d/2) (effective branching factor b^(1/2)); with random ordering about b^(3d/4) (b^(3/4)).
+We measure from a game's start position: minimax, alpha-beta with good ordering (the default
+exact enhancements: iterative deepening, transposition table, TT move, the game's hints,
+killers, history) and alpha-beta with every enhancement off on seeded random move order, and
+fit the effective branching factor as the slope of log(nodes) against depth.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from framework.protocols import Budget, Game, State
+from framework.registry import Registry
+
+
+class ShuffledMoves:
+    """A game whose legal moves come in a seeded random order that depends only on the state."""
+
+    def __init__(self, game: Game, seed: int) -> None:
+        self._game = game
+        self._seed = seed
+        self._key = getattr(game, "hash_key", None) or hash
+
+    def legal_moves(self, state: State) -> list:
+        moves = list(self._game.legal_moves(state))
+        random.Random(self._key(state) ^ self._seed).shuffle(moves)
+        return moves
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "ordered_moves":      # the game's own ordering would undo the shuffle
+            raise AttributeError(name)
+        return getattr(self._game, name)
+
+
+SEARCHES = ("minimax", "alphabeta good ordering", "alphabeta random ordering")
+
+#: Alpha-beta parameters for good ordering: the exact enhancements on, the selective ones off (its EXACT_ONLY).
+GOOD_ORDERING = {"quiescence": False, "lmr": False, "singular": False}
+
+
+def every_switch_off(registry: Registry) -> dict[str, bool]:
+    """Alpha-beta with every enhancement switched off: plain fail-soft alpha-beta in the given move order."""
+    return {p.name: False for p in registry.agent_spec("alphabeta").params if p.type is bool}
+
+
+def nodes_by_depth(registry: Registry, game_name: str, depths: dict[str, int], seed: int = 0) -> pd.DataFrame:
+    """Nodes of a fixed-depth search from the start position, for each search and depth up to its maximum."""
+    game = registry.create_game(game_name)
+    state = game.initial_state()
+    rows = []
+    for search in SEARCHES:
+        for depth in range(1, depths[search] + 1):
+            if search == "minimax":
+                agent, played = registry.create_agent("minimax", game, {"depth": depth}), game
+            elif search == "alphabeta good ordering":
+                agent, played = registry.create_agent("alphabeta", game, {"depth": depth, **GOOD_ORDERING}), game
+            else:
+                played = ShuffledMoves(game, seed)
+                agent = registry.create_agent("alphabeta", game, {"depth": depth, **every_switch_off(registry)})
+            stats = agent.select_move(played, state, Budget()).stats
+            rows.append({"game": game_name, "search": search, "depth": depth, "nodes": stats.nodes,
+                         "seconds": round(stats.wall_time, 3)})
+    return pd.DataFrame(rows)
+
+
+def fitted_ebf(table: pd.DataFrame) -> float:
+    """exp of the least-squares slope of log(nodes) against depth (depths >= 2 when there are three or more)."""
+    rows = table[table["depth"] >= 2] if len(table) >= 3 else table
+    if len(rows) < 2:
+        return float("nan")
+    slope = np.polyfit(rows["depth"].to_numpy(float), np.log(rows["nodes"].to_numpy(float)), 1)[0]
+    return float(math.exp(slope))
+
+
+def branching_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Per game: the fitted EBF of each search, b (minimax's EBF) and the theory's b^(1/2), b^(3/4)."""
+    rows = []
+    for game_name, group in table.groupby("game", sort=False):
+        ebf = {s: fitted_ebf(group[group["search"] == s]) for s in SEARCHES}
+        b = ebf["minimax"]
+        rows.append({"game": game_name, "b (minimax EBF)": b, "alphabeta good ordering": ebf[SEARCHES[1]],
+                     "b^(1/2)": math.sqrt(b), "alphabeta random ordering": ebf[SEARCHES[2]], "b^(3/4)": b ** 0.75})
+    return pd.DataFrame(rows)

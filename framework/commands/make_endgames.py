@@ -1,0 +1,45 @@
+"""`plyground make-endgames`: generate the proven endgame test set (framework/endgames.py) into a file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from framework.endgames import Settings, generate, render
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings(game=args.game, count=args.count, seed=args.seed, budget=args.budget, easy=args.easy,
+                        medium=args.medium)
+    started = time.perf_counter()
+
+    def progress(kept: int) -> None:
+        if not args.quiet:
+            print(f"\r{kept}/{settings.count} positions, {time.perf_counter() - started:.0f}s", end="",
+                  file=sys.stderr, flush=True)
+
+    kept = generate(settings, workers=args.workers, progress=progress)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(render(settings, kept), encoding="utf-8")
+    print(f"\n{len(kept)} positions written to {out} in {time.perf_counter() - started:.0f}s")
+    return 0
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    d = Settings()
+    p = subparsers.add_parser("make-endgames", help="generate proven endgame positions by seeded self-play "
+                                                    "and proof-number search")
+    p.add_argument("--game", default=d.game, help=f"game (default {d.game})")
+    p.add_argument("--count", type=int, default=d.count, help=f"positions to keep (default {d.count})")
+    p.add_argument("--seed", type=int, default=d.seed, help=f"seed of the whole set (default {d.seed})")
+    p.add_argument("--budget", type=int, default=d.budget, help=f"pns node budget per proof (default {d.budget})")
+    p.add_argument("--easy", type=int, default=d.easy, help=f"proofs below this many nodes are easy (default {d.easy})")
+    p.add_argument("--medium", type=int, default=d.medium,
+                   help=f"proofs below this many nodes are medium, the rest hard (default {d.medium})")
+    p.add_argument("--workers", type=int, default=1, help="processes playing games (the file does not depend on it)")
+    p.add_argument("--out", default="tournaments/positions/loa-endgames-488.txt", help="file to write")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress line")
+    p.set_defaults(func=run)

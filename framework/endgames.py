@@ -1,0 +1,209 @@
+"""A reproducible test set of proven endgame positions, made by seeded self-play and proof-number search.
+
+Why: the thesis' LOA comparison (Winands, Uiterwijk & van den Herik, "PDS-PN: A New Proof-Number
+Search Algorithm", CG 2002) used 488 endgame positions that are not public, so we build our own
+set the same way in spirit and never call it theirs:
+
+1. Game `i` is played from the initial state between two alpha-beta agents whose depth, heuristic
+   (any heuristic registered for the game) and share of random moves are drawn from a seed derived
+   from (seed, i); the random moves come from the same seed, so the game is a function of (seed, i).
+2. Going back from the end of a decisive game, the positions where the eventual winner is to move
+   (1, 3, 5, ... plies before the end) are candidates; each is given to Allis' proof-number search
+   (`pns`) with a node budget only (no clock, so the answer is deterministic). Candidates are tried
+   nearest the end first, and a game's first unproven candidate ends its list (deeper ones would
+   mostly fail too and cost a full budget each).
+3. A proven win is kept unless its position was kept before, and unless its difficulty bucket (the
+   proof's node count: below `easy`, below `medium`, up to the budget) already holds its quota; the
+   quotas split `count` 1 : 2 : 2, so most positions need real search.
+
+Games are consumed strictly in index order, so the set depends only on the seed and the budget,
+never on the number of worker processes. Each kept line records the position, the proven result,
+the proof length (plies of the deepest line of the proof tree pns found, the winner choosing the
+shortest proved move and the defender the longest: a forced win in at most that many plies), the
+proof's nodes and the provenance (seed, game, ply, the two agents).
+"""
+
+from __future__ import annotations
+
+import random
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from framework.errors import ConfigError
+from framework.protocols import Budget, Game, State
+from framework.registry import Registry
+from framework.search import SearchAborted, SearchLimits
+from framework.tournament.tasks import derive_seed
+from plugins.agents.proofnumber.common import Spend
+from plugins.agents.proofnumber.pns import ProofTree, TreeFull
+
+DEPTHS = (1, 2)
+RANDOM_SHARES = (0.0, 0.1, 0.25)
+MAX_PLIES = 160
+MAX_BACK = 15
+BUCKET_SHARES = (1, 2, 2)
+
+
+@dataclass(frozen=True)
+class Proved:
+    """A position the prover proved a win for the side to move, with where it came from."""
+
+    position: str
+    length: int
+    nodes: int
+    game_index: int
+    ply: int
+    players: tuple[str, str]
+
+    def line(self, seed: int) -> str:
+        return (f"{self.position} | result=win; length={self.length}; nodes={self.nodes}; "
+                f"source=seed {seed} game {self.game_index} ply {self.ply} ({self.players[0]} vs {self.players[1]})")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that determines the generated file."""
+
+    game: str = "loa"
+    count: int = 488
+    seed: int = 2002
+    budget: int = 50_000
+    easy: int = 1_000
+    medium: int = 5_000
+
+    def quotas(self) -> tuple[int, int, int]:
+        total = sum(BUCKET_SHARES)
+        first = self.count * BUCKET_SHARES[0] // total
+        second = self.count * BUCKET_SHARES[1] // total
+        return first, second, self.count - first - second
+
+    def bucket(self, nodes: int) -> int:
+        return 0 if nodes < self.easy else 1 if nodes < self.medium else 2
+
+
+def prove_win(game: Game, state: State, budget: int) -> tuple[int, int] | None:
+    """(proof length, nodes) when pns proves the side to move wins within `budget` nodes, else None."""
+    spend = Spend(SearchLimits.start(Budget(nodes=budget)))
+    tree = ProofTree(game, state, game.to_move(state), spend, {}, budget + 1)
+    try:
+        proved = tree.run()
+    except (SearchAborted, TreeFull):
+        return None
+    return (proof_length(tree), spend.nodes) if proved else None
+
+
+def proof_length(tree: ProofTree) -> int:
+    """Plies of the deepest line of a proved tree: shortest proved move at OR nodes, longest defence at AND nodes.
+
+    A proved leaf that is not terminal was proved elsewhere in the tree (a transposition-table
+    hit); its length is that of the expanded node with the same key.
+    """
+    proved_at = {tree.keys[n]: n for n in range(len(tree.states)) if tree.count[n] and tree.pn[n] == 0}
+    memo: dict[int, int] = {}
+
+    def length(node: int) -> int:
+        if node in memo:
+            return memo[node]
+        if not tree.count[node]:
+            other = proved_at.get(tree.keys[node])
+            memo[node] = 0 if other is None or other == node else length(other)
+            return memo[node]
+        children = range(tree.first[node], tree.first[node] + tree.count[node])
+        if tree.is_or[node]:
+            memo[node] = 1 + min(length(c) for c in children if tree.pn[c] == 0)
+        else:
+            memo[node] = 1 + max(length(c) for c in children)
+        return memo[node]
+
+    return length(0)
+
+
+def _agent_choice(rng: random.Random, heuristics: Sequence[str]) -> tuple[int, str, float]:
+    return rng.choice(DEPTHS), rng.choice(list(heuristics)), rng.choice(RANDOM_SHARES)
+
+
+def play_and_prove(settings: Settings, index: int) -> list[Proved]:
+    """Play game `index` of the set and return its proven candidates, nearest the end first."""
+    registry = Registry()
+    game = registry.create_game(settings.game)
+    heuristics = sorted(spec.name for spec in registry.heuristics_for(settings.game))
+    rng = random.Random(derive_seed(settings.seed, "game", index))
+    choices = [_agent_choice(rng, heuristics) for _ in range(2)]
+    agents = [registry.create_agent("alphabeta", game, {"depth": d, "heuristic": h},
+                                    seed=derive_seed(settings.seed, index, side))
+              for side, (d, h, _) in enumerate(choices)]
+    names = tuple(f"alphabeta depth {d} {h} random {r:g}" for d, h, r in choices)
+    state, history = game.initial_state(), []
+    while not game.is_terminal(state) and len(history) < MAX_PLIES:
+        history.append(state)
+        mover = game.to_move(state)
+        if rng.random() < choices[mover][2]:
+            move = rng.choice(list(game.legal_moves(state)))
+        else:
+            move = agents[mover].select_move(game, state, Budget()).move
+        state = game.apply(state, move)
+    if not game.is_terminal(state) or max(game.returns(state)) <= 0:
+        return []
+    winner = max((0, 1), key=lambda p: game.returns(state)[p])
+    out = []
+    for back in range(1, min(MAX_BACK, len(history)) + 1):
+        position = history[-back]
+        if game.to_move(position) != winner:
+            continue
+        proof = prove_win(game, position, settings.budget)
+        if proof is None:
+            break
+        out.append(Proved(game.to_text(position), proof[0], proof[1], index, len(history) - back, names))
+    return out
+
+
+def _batch(settings: Settings, indices: range, workers: int, pool: ProcessPoolExecutor | None) -> Iterator[list[Proved]]:
+    if pool is None:
+        return (play_and_prove(settings, i) for i in indices)
+    return pool.map(play_and_prove, [settings] * len(indices), indices)
+
+
+def generate(settings: Settings, workers: int = 1, progress=None) -> list[Proved]:
+    """The set: proven wins from games 0, 1, 2, ... in order until every difficulty quota is full."""
+    if settings.count < 1:
+        raise ConfigError(f"the number of positions must be at least 1, got {settings.count}")
+    if not 0 < settings.easy < settings.medium <= settings.budget:
+        raise ConfigError(f"expected 0 < easy < medium <= budget nodes, got easy={settings.easy}, "
+                          f"medium={settings.medium}, budget={settings.budget}")
+    quotas = list(settings.quotas())
+    kept: list[Proved] = []
+    seen: set[str] = set()
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        start = 0
+        while any(quotas):
+            indices = range(start, start + 4 * workers)
+            for candidates in _batch(settings, indices, workers, pool):
+                for proved in candidates:
+                    bucket = settings.bucket(proved.nodes)
+                    if proved.position in seen or not quotas[bucket]:
+                        continue
+                    seen.add(proved.position)
+                    quotas[bucket] -= 1
+                    kept.append(proved)
+                    if progress is not None:
+                        progress(len(kept))
+            start = indices.stop
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    kept.sort(key=lambda p: (p.nodes, p.game_index, p.ply))
+    return kept
+
+
+def header(settings: Settings) -> list[str]:
+    return [f"# {settings.count} {settings.game} positions, each a proven win for the side to move "
+            f"(plyground make-endgames --seed {settings.seed} --count {settings.count} --budget {settings.budget} "
+            f"--easy {settings.easy} --medium {settings.medium})",
+            "# POSITION | note: result (for the side to move); length (plies, upper bound of the forced win); "
+            "nodes (pns proof); source"]
+
+
+def render(settings: Settings, kept: Sequence[Proved]) -> str:
+    return "\n".join([*header(settings), *(p.line(settings.seed) for p in kept)]) + "\n"

@@ -1,0 +1,161 @@
+"""The thesis report on a tiny solve run: Table 4.2 beside the paper's, the examples, the plots."""
+
+import sqlite3
+import textwrap
+from dataclasses import replace
+
+import pytest
+
+from framework.analysis.branching import ShuffledMoves, branching_summary, fitted_ebf, nodes_by_depth
+from framework.analysis.thesis import check_values, conclusions, thesis_table, tictactoe_example, write_thesis_report
+from framework.cli import main
+from framework.errors import SolveDisagreementError
+from framework.tournament.config import load_config
+from framework.tournament.runner import run_tournament
+from framework.tournament.tables import Results
+from framework.tournament.tasks import WorkerContext
+
+TINY_DEPTHS = {"tictactoe": {"minimax": 3, "alphabeta good ordering": 3, "alphabeta random ordering": 3}}
+
+# Tic-tac-toe values proved by hand: X completes the top row; the thesis example (X threatens
+# b1 and c1 at once); a centre-and-corner opening is a draw.
+POSITIONS = """\
+XX./OO./... x | result=win; length=1
+XXO/.X./O.. o | result=loss
+X../.O./... x | result=draw
+"""
+
+SOLVE = """\
+mode: solve
+game: tictactoe
+positions: tiny.txt
+budget: {nodes: 20000}
+seed: 5
+solvers:
+  - {id: ab, agent: alphabeta}
+  - {id: pn, agent: pns}
+  - {id: p2, agent: pn2}
+  - {id: df, agent: dfpn}
+"""
+
+
+class InlineExecutor:
+    """Runs tasks in this process (no worker start-up: keeps the test fast)."""
+
+    def results(self, tasks):
+        context = WorkerContext()
+        for task in tasks:
+            yield task.run(context, lambda limit, progress: None)
+
+    def close(self):
+        pass
+
+
+def solve_run(tmp_path, positions=POSITIONS):
+    (tmp_path / "tiny.txt").write_text(positions)
+    (tmp_path / "tiny.yaml").write_text(textwrap.dedent(SOLVE))
+    config = replace(load_config(tmp_path / "tiny.yaml"), results=tmp_path / "out")
+    run_tournament(config, quiet=True, executor_factory=lambda c: InlineExecutor())
+    return Results(tmp_path / "out")
+
+
+@pytest.fixture
+def solved(tmp_path):
+    return solve_run(tmp_path)
+
+
+def test_table_counts_solved_positions_and_both_node_conventions(solved):
+    table = thesis_table(solved).set_index("solver")
+    assert list(table.index) == ["ab", "pn", "p2", "df"]
+    assert (table["solved"] == 3).all() and (table["of"] == 3).all() and (table["common"] == 3).all()
+    stored = sqlite3.connect(solved.folder / "results.sqlite").execute(
+        "SELECT solver, SUM(nodes) FROM solves GROUP BY solver").fetchall()
+    for solver, nodes in stored:
+        assert table.loc[solver, "nodes"] == nodes
+    assert table.loc["ab", "nodes_first"] < table.loc["ab", "nodes"]        # iterative deepening repeats plies
+    assert (table.loc[["pn", "p2", "df"], "nodes_first"] == table.loc[["pn", "p2", "df"], "nodes"]).all()
+
+
+def test_report_writes_readme_plots_and_tables(solved):
+    path = write_thesis_report(solved, depths=TINY_DEPTHS)
+    text = path.read_text()
+    assert path.name == "README.md"
+    for fact in ("383 of 488", "1,711,578,143", "22,172,320", "89,863,783", "830,367", "3 of 3",
+                 "Minimax chooses **a2**", "b^(1/2)", "all 12 tasks"):
+        assert fact in text
+    assert (solved.folder / "solved_by_nodes.png").stat().st_size > 1000
+    assert (solved.folder / "nodes_by_depth.png").stat().st_size > 1000
+    assert (solved.folder / "tables" / "table_4_2.csv").exists()
+
+
+def test_a_fabricated_disagreement_between_solvers_stops_the_report(solved):
+    with sqlite3.connect(solved.folder / "results.sqlite") as conn:
+        conn.execute("UPDATE solves SET value = 'loss' WHERE solver = 'df' AND position_index = 0")
+    with pytest.raises(SolveDisagreementError, match="position 0: ab win"):
+        check_values(Results(solved.folder))
+    with pytest.raises(SolveDisagreementError):
+        write_thesis_report(Results(solved.folder), depths=TINY_DEPTHS)
+
+
+def test_a_solver_contradicting_the_files_claim_stops_the_report(tmp_path):
+    fabricated = solve_run(tmp_path, POSITIONS.replace("result=loss", "result=win"))  # the example is a loss
+    with pytest.raises(SolveDisagreementError, match="position 1: ab loss, the file claims win"):
+        check_values(fabricated)
+
+
+def test_the_cli_writes_the_thesis_readme_with_one_flag(solved, capsys, monkeypatch):
+    import framework.analysis.thesis as thesis
+
+    monkeypatch.setattr(thesis, "DEPTHS", TINY_DEPTHS)
+    assert main(["report", str(solved.folder), "--thesis"]) == 0
+    assert "thesis report:" in capsys.readouterr().out and (solved.folder / "README.md").exists()
+
+
+def test_conclusions_follow_the_numbers():
+    import pandas as pd
+
+    table = pd.DataFrame([
+        {"solver": "ab", "solved": 10, "common": 8, "common_nodes": 2400, "common_nodes_first": 2000,
+         "common_time_ms": 90},
+        {"solver": "pn", "solved": 9, "common": 8, "common_nodes": 100, "common_nodes_first": 100,
+         "common_time_ms": 100},
+        {"solver": "pn2", "solved": 11, "common": 8, "common_nodes": 150, "common_nodes_first": 150,
+         "common_time_ms": 150}])
+    lines = conclusions(table, "ab", "pn", ["pn2"])
+    assert "20.00x the nodes" in lines[0] and lines[0].endswith("**holds**.")
+    assert lines[1].endswith("**does not hold**.")                      # alpha-beta was faster here
+    assert lines[2].endswith("**holds**.") and lines[3].endswith("**holds**.")
+
+
+def test_the_thesis_tictactoe_example_every_o_move_loses_at_ply_two(registry):
+    table, chosen, nodes = tictactoe_example(registry)
+    assert table["move"].tolist() == ["a2", "c2", "b1", "c1"]
+    assert table["value for O"].tolist() == [-7, -7, -7, -7]           # X wins at ply 2: -(9 - 2)
+    # the full search is the root plus each move's subtree (each one-move search counted the root too)
+    assert chosen == "a2" and nodes == 1 + sum(n - 1 for n in table["nodes"]) == 35
+
+
+def test_nodes_by_depth_minimax_counts_the_tictactoe_tree(registry):
+    table = nodes_by_depth(registry, "tictactoe", TINY_DEPTHS["tictactoe"])
+    minimax = table[table["search"] == "minimax"]["nodes"].tolist()
+    assert minimax == [10, 82, 586]                       # 1 + 9, + 9*8, + 9*8*7 states
+    summary = branching_summary(table).iloc[0]
+    assert summary["b (minimax EBF)"] == pytest.approx((586 / 82), rel=1e-9)
+    assert summary["b^(1/2)"] == pytest.approx(summary["b (minimax EBF)"] ** 0.5)
+    assert fitted_ebf(table.iloc[:1]) != fitted_ebf(table.iloc[:1])    # one point fits nothing: nan
+
+
+def test_the_ordering_settings_are_alphabetas_own(registry):
+    from framework.analysis.branching import GOOD_ORDERING, every_switch_off
+    from plugins.agents.alphabeta import ALL_OFF, EXACT_ONLY
+
+    assert every_switch_off(registry) == dict(ALL_OFF) and GOOD_ORDERING == dict(EXACT_ONLY)
+
+
+def test_shuffled_moves_are_a_permutation_fixed_per_state(registry):
+    game = registry.create_game("checkers")
+    shuffled = ShuffledMoves(game, seed=3)
+    state = game.initial_state()
+    assert sorted(map(str, shuffled.legal_moves(state))) == sorted(map(str, game.legal_moves(state)))
+    assert shuffled.legal_moves(state) == shuffled.legal_moves(state)
+    assert not hasattr(shuffled, "ordered_moves") and shuffled.name == "checkers"
