@@ -8,13 +8,14 @@ the missing games.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from tqdm import tqdm
 
 from framework.params import HeuristicRef
 from framework.registry import Registry
 from framework.tournament.config import TournamentConfig, load_plugin_file
-from framework.tournament.executors import make_executor
+from framework.tournament.executors import Executor, make_executor
 from framework.tournament.scheduler import schedule
 from framework.tournament.store import Store
 from framework.tournament.tasks import GameResult, SolveOutcome
@@ -71,8 +72,12 @@ class Standings:
         return " ".join(f"{pid} {self.points[pid]:g}/{self.games[pid]}" for pid in ranked)
 
 
-def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: Registry | None = None) -> RunSummary:
-    """Play every game of `config` not yet stored in its results folder."""
+def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: Registry | None = None,
+                   executor_factory: Callable[[TournamentConfig], Executor] | None = None) -> RunSummary:
+    """Play every game (or solve) of `config` not yet stored in its results folder.
+
+    `executor_factory` replaces the configured executor (e.g. an in-process one for tests).
+    """
     store = Store(config.results)
     try:
         store.bind(config.resolved(), config.fingerprint(), plugin_versions(config, registry or Registry()))
@@ -84,7 +89,7 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: R
         pending = [t for t in tasks if t.key not in done]
         if not pending:
             return RunSummary(len(tasks), len(tasks) - len(pending), 0)
-        executor = make_executor(config.executor, config.workers)
+        executor = (executor_factory or (lambda c: make_executor(c.executor, c.workers)))(config)
         bar = tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc=config.name,
                    unit="solve" if config.mode == "solve" else "game",
                    disable=quiet, dynamic_ncols=True)
