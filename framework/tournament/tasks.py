@@ -157,7 +157,8 @@ class SolveOutcome:
     """A finished solve task: the proven value (a Proof value), the best move's notation and the search figures.
 
     `status` is "solved" (win, loss or draw proven), "unknown" (the budget ran out), "crash" or "time"
-    (the solver raised or overran its hard limit); `extra` holds the solver's own figures.
+    (the solver raised or overran its hard limit); `extra` holds the solver's own scalar figures (lists and
+    mappings it reports are not stored).
     """
 
     task: "SolveTask"
