@@ -16,62 +16,19 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import sys
-from typing import Any
 
-from framework.protocols import UNLIMITED, Budget
+from framework.analysis.branching import SEARCHES, fitted_branching, nodes_by_depth
 from framework.registry import Registry
-from plugins.agents.alphabeta import ALL_OFF, EXACT_ONLY, AlphaBetaAgent
-from plugins.agents.minimax import MinimaxAgent
-
-
-class Shuffled:
-    """A game whose moves come in a random order: the same order for the same state, from `seed`."""
-
-    def __init__(self, game: Any, seed: int) -> None:
-        self.game, self.seed = game, seed
-        self.name, self.player_names = game.name, game.player_names
-        self.to_move, self.apply, self.is_terminal, self.returns = (game.to_move, game.apply, game.is_terminal,
-                                                                    game.returns)
-
-    def legal_moves(self, state: Any) -> list:
-        moves = list(self.game.legal_moves(state))
-        random.Random(hash((self.seed, state))).shuffle(moves)
-        return moves
-
-
-def fitted_branching(nodes: list[int]) -> float:
-    """exp of the least-squares slope of log(nodes) against depth 1, 2, ..."""
-    xs = range(1, len(nodes) + 1)
-    ys = [math.log(n) for n in nodes]
-    mx, my = sum(xs) / len(nodes), sum(ys) / len(nodes)
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-    return math.exp(slope)
-
 
 def run(name: str, max_depth: int) -> None:
-    registry = Registry()
-    game = registry.create_game(name)
-    heuristic = registry.create_heuristic(game)
-    start = game.initial_state()
-    shuffled = Shuffled(game, seed=1)
-    columns: dict[str, list[int]] = {"minimax": [], "alpha-beta, good ordering": [],
-                                     "alpha-beta, random ordering": []}
+    table = nodes_by_depth(Registry(), name, dict.fromkeys(SEARCHES, max_depth), seed=1)
+    columns = {search: table[table["search"] == search]["nodes"].tolist() for search in SEARCHES}
     print(f"\n## {name} from the start\n")
     print("| depth | " + " | ".join(columns) + " |")
     print("|---:|" + "---:|" * len(columns))
     for depth in range(1, max_depth + 1):
-        counts = (
-            MinimaxAgent(game, depth=depth, heuristic=heuristic).select_move(game, start, UNLIMITED).stats.nodes,
-            AlphaBetaAgent(game, depth=depth, heuristic=heuristic, **EXACT_ONLY).select_move(
-                game, start, Budget(nodes=10**12)).stats.nodes,
-            AlphaBetaAgent(shuffled, depth=depth, heuristic=heuristic, **ALL_OFF).select_move(
-                shuffled, start, UNLIMITED).stats.nodes,
-        )
-        for column, count in zip(columns.values(), counts):
-            column.append(count)
-        print(f"| {depth} | " + " | ".join(f"{c:,}" for c in counts) + " |")
+        print(f"| {depth} | " + " | ".join(f"{column[depth - 1]:,}" for column in columns.values()) + " |")
     b = fitted_branching(columns["minimax"])
     print(f"\nFitted effective branching factor (depths 1-{max_depth}); b = minimax's = {b:.2f}, "
           f"b^(1/2) = {b ** 0.5:.2f}, b^(3/4) = {b ** 0.75:.2f}\n")

@@ -6,8 +6,9 @@ Pearl, "The Solution for the Branching Factor of the Alpha-Beta Pruning Algorith
 b^(d/2) (effective branching factor b^(1/2)); with random ordering about b^(3d/4) (b^(3/4)).
 We measure from a game's start position: minimax, alpha-beta with good ordering (the default
 exact enhancements: iterative deepening, transposition table, TT move, the game's hints,
-killers, history) and alpha-beta with every enhancement off on seeded random move order, and
-fit the effective branching factor as the slope of log(nodes) against depth.
+killers, history; every iteration counted) and alpha-beta with every enhancement off on seeded
+random move order, and fit the effective branching factor as the slope of log(nodes) against
+depth. `benchmarks/alphabeta_growth.py` prints the same table from this module.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from framework.protocols import Budget, Game, State
+from framework.protocols import UNLIMITED, Budget, Game, State
 from framework.registry import Registry
 
 
@@ -44,6 +45,9 @@ class ShuffledMoves:
 
 SEARCHES = ("minimax", "alphabeta good ordering", "alphabeta random ordering")
 
+#: A node budget that never binds but switches iterative deepening on (alpha-beta deepens only under a budget).
+DEEPENING = Budget(nodes=10**12)
+
 #: Alpha-beta parameters for good ordering: the exact enhancements on, the selective ones off (its EXACT_ONLY).
 GOOD_ORDERING = {"quiescence": False, "lmr": False, "singular": False}
 
@@ -61,25 +65,31 @@ def nodes_by_depth(registry: Registry, game_name: str, depths: dict[str, int], s
     for search in SEARCHES:
         for depth in range(1, depths[search] + 1):
             if search == "minimax":
-                agent, played = registry.create_agent("minimax", game, {"depth": depth}), game
+                agent, played, budget = registry.create_agent("minimax", game, {"depth": depth}), game, UNLIMITED
             elif search == "alphabeta good ordering":
-                agent, played = registry.create_agent("alphabeta", game, {"depth": depth, **GOOD_ORDERING}), game
+                agent = registry.create_agent("alphabeta", game, {"depth": depth, **GOOD_ORDERING})
+                played, budget = game, DEEPENING
             else:
-                played = ShuffledMoves(game, seed)
+                played, budget = ShuffledMoves(game, seed), UNLIMITED
                 agent = registry.create_agent("alphabeta", game, {"depth": depth, **every_switch_off(registry)})
-            stats = agent.select_move(played, state, Budget()).stats
+            stats = agent.select_move(played, state, budget).stats
             rows.append({"game": game_name, "search": search, "depth": depth, "nodes": stats.nodes,
                          "seconds": round(stats.wall_time, 3)})
     return pd.DataFrame(rows)
 
 
-def fitted_ebf(table: pd.DataFrame) -> float:
-    """exp of the least-squares slope of log(nodes) against depth (depths >= 2 when there are three or more)."""
-    rows = table[table["depth"] >= 2] if len(table) >= 3 else table
-    if len(rows) < 2:
+def fitted_branching(nodes: list[int], first_depth: int = 1) -> float:
+    """exp of the least-squares slope of log(nodes) against depth first_depth, first_depth + 1, ... (nan below 2 points)."""
+    if len(nodes) < 2:
         return float("nan")
-    slope = np.polyfit(rows["depth"].to_numpy(float), np.log(rows["nodes"].to_numpy(float)), 1)[0]
+    slope = np.polyfit(np.arange(first_depth, first_depth + len(nodes), dtype=float), np.log(nodes), 1)[0]
     return float(math.exp(slope))
+
+
+def fitted_ebf(table: pd.DataFrame) -> float:
+    """The fitted branching factor of one search's rows (depths >= 2 when there are three or more)."""
+    rows = table[table["depth"] >= 2] if len(table) >= 3 else table
+    return fitted_branching(rows["nodes"].tolist(), int(rows["depth"].min())) if len(rows) else float("nan")
 
 
 def branching_summary(table: pd.DataFrame) -> pd.DataFrame:

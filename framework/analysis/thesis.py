@@ -297,7 +297,8 @@ every O move by full-depth minimax with the `thesis` heuristic (computed, not ty
 ## Nodes against depth, and effective branching factors
 
 Fixed-depth searches from each game's start position: minimax; alpha-beta with good move ordering (iterative
-deepening, transposition table, TT move, the game's hints, killers, history); alpha-beta with every
+deepening, transposition table, TT move, the game's hints, killers, history; the nodes of every iteration
+counted); alpha-beta with every
 enhancement off on a seeded random move order. Tic-tac-toe uses its `lines` heuristic, checkers `positional`,
 LOA `concentration`.
 
