@@ -31,46 +31,53 @@ from framework.jit import ONGOING, clock
 INF = np.inf
 #: Bound kinds and the horizon bit of a table flag (`table.py`).
 EXACT, LOWER, UPPER, BOUND, HORIZON = 0, 1, 2, 3, 4
-#: Slots of the `counters` array: nodes, heuristic leaves, node limit, aborted, root move.
-NODES, LEAVES, LIMIT, ABORTED, ROOT_MOVE = 0, 1, 2, 3, 4
-#: Slots of the `switches` array.
-USE_TABLE, USE_TT_MOVE, USE_HINTS, USE_KILLERS, USE_HISTORY, USE_ORDERING = 0, 1, 2, 3, 4, 5
+#: Columns of a table row (`rows[slot]`, int64; the bitboards keep their 64 bits); KEY2 is -1 in an empty slot.
+KEY0, KEY1, KEY2, DEPTH, PLY, FLAG, MOVE = 0, 1, 2, 3, 4, 5, 6
+#: Slots of the `control` array: counters (nodes, heuristic leaves, aborted, root move), the node
+#: limit, the table's hashing (size, 2**64 % size, 2**128 % size) and the switches.
+NODES, LEAVES, ABORTED, ROOT_MOVE, LIMIT, SIZE, R64, R128 = 0, 1, 2, 3, 4, 5, 6, 7
+USE_TABLE, USE_TT_MOVE, USE_HINTS, USE_KILLERS, USE_HISTORY, USE_ORDERING = 8, 9, 10, 11, 12, 13
+CONTROL_SIZE = 14
+#: Columns of the per-ply array: nodes visited at that ply, PV length, the two killers.
+PLY_NODES, PV_LEN, KILLER = 0, 1, 2
+PLY_COLUMNS = 4
 
 
-def table_slot(key, hashing) -> int:
+def table_slot(key, control) -> int:
     """`hash_key(state) % size` of LOA's hash `key[0] | key[1] << 64 | key[2] << 128`, in 64-bit
-    arithmetic: `hashing` holds size, 2**64 % size and 2**128 % size (size < 2**31, no overflow)."""
-    size, r64, r128 = hashing[0], hashing[1], hashing[2]
+    arithmetic from size, 2**64 % size and 2**128 % size (size < 2**31: no overflow)."""
+    size, r64, r128 = np.uint64(control[SIZE]), np.uint64(control[R64]), np.uint64(control[R128])
     return np.int64((key[0] % size + (key[1] % size) * r64 % size + np.uint64(key[2]) * r128) % size)
 
 
 def hinted(state):
     """The game's `ordered_moves`: the legal moves with captures first, each group in generation order."""
     moves = legal_moves(state)
-    captures = [moves[0] for _ in range(0)]
-    quiet = [moves[0] for _ in range(0)]
-    for m in moves:
+    front = 0
+    for i in range(len(moves)):          # a stable partition in place
+        m = moves[i]
         if is_capture(state, m):
-            captures.append(m)
-        else:
-            quiet.append(m)
-    if not captures:
-        return moves
-    for m in quiet:
-        captures.append(m)
-    return captures
+            for j in range(i, front, -1):
+                moves[j] = moves[j - 1]
+            moves[front] = m
+            front += 1
+    return moves
 
 
-def contains(moves, move) -> bool:
-    for m in moves:
-        if m == move:
-            return True
-    return False
+def to_front(moves, move, front: int) -> int:
+    """Move `move`, if among moves[front:], to index `front` (the others keep their order); the new front."""
+    for i in range(front, len(moves)):
+        if moves[i] == move:
+            for j in range(i, front, -1):
+                moves[j] = moves[j - 1]
+            moves[front] = move
+            return front + 1
+    return front
 
 
-def ordered(moves, first: int, ply: int, mover: int, killers, history, switches):
-    """`MoveOrderer.order`: history-sorted (stable), then `first` (if legal) and the killers in front."""
-    if switches[USE_HISTORY]:
+def order(moves, first: int, ply: int, mover: int, plies, history, control) -> None:
+    """`MoveOrderer.order`, in place: history-sorted (stable), then `first` (if legal) and the killers in front."""
+    if control[USE_HISTORY]:
         scores = history[mover]
         for i in range(1, len(moves)):           # insertion sort, descending and stable
             m = moves[i]
@@ -79,99 +86,95 @@ def ordered(moves, first: int, ply: int, mover: int, killers, history, switches)
                 moves[j] = moves[j - 1]
                 j -= 1
             moves[j] = m
-    front = [moves[0] for _ in range(0)]
-    if first >= 0 and contains(moves, first):
-        front.append(first)
-    if switches[USE_KILLERS]:
+    front = 0
+    if first >= 0:
+        front = to_front(moves, first, front)
+    if control[USE_KILLERS]:
         for k in range(2):
-            killer = killers[ply, k]
-            if killer >= 0 and killer != first and contains(moves, killer):
-                front.append(killer)
-    if not front:
-        return moves
-    for m in moves:
-        if not contains(front, m):
-            front.append(m)
-    return front
+            killer = plies[ply, KILLER + k]
+            if killer >= 0 and killer != first:
+                front = to_front(moves, killer, front)
 
 
-def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int, table, hashing, counters,
-            ply_nodes, pv, pv_len, killers, history, switches, deadline: float) -> float:
-    """`AlphaBetaSearch.negamax` in solver mode; on a spent budget sets counters[ABORTED] and returns 0."""
-    nodes = counters[NODES]
-    if nodes >= counters[LIMIT] or (not nodes & 255 and clock() >= deadline):
-        counters[ABORTED] = 1
+def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int, rows, values, control,
+            plies, pv, history, deadline: float) -> float:
+    """`AlphaBetaSearch.negamax` in solver mode; on a spent budget sets control[ABORTED] and returns 0."""
+    nodes = control[NODES]
+    if nodes >= control[LIMIT] or (not nodes & 255 and clock() >= deadline):
+        control[ABORTED] = 1
         return 0.0
-    counters[NODES] = nodes + 1
-    ply_nodes[ply] += 1
-    pv_len[ply] = 0
+    control[NODES] = nodes + 1
+    plies[ply, PLY_NODES] += 1
+    plies[ply, PV_LEN] = 0
     mover = to_move(state)
     result = outcome(state, mover, option)
     if result != ONGOING:
         return float(result)
     if depth <= 0:
-        counters[LEAVES] += 1
+        control[LEAVES] += 1
         return 0.0
 
-    keys0, keys1, keys2, tdepth, tply, tflag, tvalue, tmove = table
     tt_move = -1
     slot = 0
     key = search_key(state)
-    if switches[USE_TABLE]:
-        slot = table_slot(key, hashing)
-        if keys2[slot] >= 0 and keys0[slot] == key[0] and keys1[slot] == key[1] and keys2[slot] == key[2]:
-            flag = tflag[slot]
-            value = tvalue[slot]
+    k0, k1, k2 = np.int64(key[0]), np.int64(key[1]), np.int64(key[2])
+    if control[USE_TABLE]:
+        slot = table_slot(key, control)
+        row = rows[slot]
+        if row[KEY2] == k2 and row[KEY0] == k0 and row[KEY1] == k1:
+            flag = row[FLAG]
+            value = values[slot]
             bound = flag & BOUND
             if (value >= 1.0 and bound != UPPER) or (value <= -1.0 and bound != LOWER):
                 proof = 1
             else:
                 proof = 0 if flag & HORIZON else 2
-            if ply and (proof or (tdepth[slot] == depth and tply[slot] == ply)):
+            if ply and (proof or (row[DEPTH] == depth and row[PLY] == ply)):
                 if bound == EXACT or (bound == LOWER and value >= beta) or (bound == UPPER and value <= alpha):
                     if flag & HORIZON and proof != 1:
-                        counters[LEAVES] += 1
+                        control[LEAVES] += 1
                     return value
-            if switches[USE_TT_MOVE]:
-                tt_move = tmove[slot]
+            if control[USE_TT_MOVE]:
+                tt_move = row[MOVE]
 
-    moves = hinted(state) if switches[USE_HINTS] else legal_moves(state)
-    if switches[USE_ORDERING]:
-        moves = ordered(moves, tt_move, ply, mover, killers, history, switches)
+    moves = hinted(state) if control[USE_HINTS] else legal_moves(state)
+    if control[USE_ORDERING]:
+        order(moves, tt_move, ply, mover, plies, history, control)
 
-    alpha0, leaves0 = alpha, counters[LEAVES]
+    alpha0, leaves0 = alpha, control[LEAVES]
     best, best_move = -INF, -1
     for move in moves:
-        value = -negamax(apply_move(state, move), depth - 1, -beta, -alpha, ply + 1, option, table, hashing,
-                         counters, ply_nodes, pv, pv_len, killers, history, switches, deadline)
-        if counters[ABORTED]:
+        value = -negamax(apply_move(state, move), depth - 1, -beta, -alpha, ply + 1, option, rows, values,
+                         control, plies, pv, history, deadline)
+        if control[ABORTED]:
             return 0.0
         if value > best:
             best, best_move = value, move
             if value > alpha:
                 alpha = value
                 pv[ply, 0] = move
-                n = pv_len[ply + 1]
+                n = plies[ply + 1, PV_LEN]
                 for i in range(n):
                     pv[ply, i + 1] = pv[ply + 1, i]
-                pv_len[ply] = n + 1
+                plies[ply, PV_LEN] = n + 1
                 if value >= beta:
                     if not is_capture(state, move):
-                        if switches[USE_KILLERS] and killers[ply, 0] != move:
-                            killers[ply, 1] = killers[ply, 0]
-                            killers[ply, 0] = move
-                        if switches[USE_HISTORY]:
+                        if control[USE_KILLERS] and plies[ply, KILLER] != move:
+                            plies[ply, KILLER + 1] = plies[ply, KILLER]
+                            plies[ply, KILLER] = move
+                        if control[USE_HISTORY]:
                             history[mover, move] += depth * depth
                     break
-    if switches[USE_TABLE]:
+    if control[USE_TABLE]:
         flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-        if counters[LEAVES] != leaves0:
+        if control[LEAVES] != leaves0:
             flag |= HORIZON
-        old = keys2[slot] >= 0
-        if not (old and tdepth[slot] > depth
-                and not (keys0[slot] == key[0] and keys1[slot] == key[1] and keys2[slot] == key[2])):
-            keys0[slot], keys1[slot], keys2[slot] = key[0], key[1], key[2]
-            tdepth[slot], tply[slot], tflag[slot], tvalue[slot], tmove[slot] = depth, ply, flag, best, best_move
+        row = rows[slot]
+        if not (row[KEY2] >= 0 and row[DEPTH] > depth
+                and not (row[KEY2] == k2 and row[KEY0] == k0 and row[KEY1] == k1)):
+            row[KEY0], row[KEY1], row[KEY2], row[DEPTH], row[PLY], row[FLAG], row[MOVE] = \
+                k0, k1, k2, depth, ply, flag, best_move
+            values[slot] = best
     if not ply:
-        counters[ROOT_MOVE] = best_move
+        control[ROOT_MOVE] = best_move
     return best

@@ -67,38 +67,42 @@ class CompiledSolverSearch(AlphaBetaSearch):
         self.limits = limits
         self.kernel = kernel_of(game)
         size = settings.tt_size if settings.transposition_table else 1
-        self.tables = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.full(size, -1, np.int64),
-                       np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64),
-                       np.zeros(size, np.float64), np.zeros(size, np.int64))
-        self.hashing = np.array([size, (1 << 64) % size, (1 << 128) % size], np.uint64)
-        self.switches = np.array([table is not None, settings.tt_move, settings.move_hints, settings.killers,
-                                  settings.history, self.ordering], np.int64)
+        self.rows = np.zeros((size, 7), np.int64)
+        self.rows[:, compiled.KEY2] = -1
+        self.values = np.zeros(size, np.float64)
+        self.control = np.zeros(compiled.CONTROL_SIZE, np.int64)
+        self.control[compiled.LIMIT] = int(min(limits.node_limit, 1 << 62))
+        self.control[compiled.SIZE:compiled.R128 + 1] = size, (1 << 64) % size, (1 << 128) % size
+        self.control[compiled.USE_TABLE:] = (table is not None, settings.tt_move, settings.move_hints,
+                                             settings.killers, settings.history, self.ordering)
         self.killers = np.full((64, 2), -1, np.int64)
         self.history = np.zeros((2, MOVE_SPACE), np.int64)
 
     def negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         """One root search (the only call `deepen` makes), compiled; raises SearchAborted on a spent budget."""
-        plies = depth + 2
-        if len(self.killers) < plies:
-            grown = np.full((2 * plies, 2), -1, np.int64)
+        size = depth + 2
+        if len(self.killers) < size:        # killers outlive iterations; the other per-ply columns do not
+            grown = np.full((2 * size, 2), -1, np.int64)
             grown[:len(self.killers)] = self.killers
             self.killers = grown
-        counters = np.array([self.nodes, self.horizon, int(min(self.limits.node_limit, 1 << 62)), 0, -1], np.int64)
-        ply_nodes = np.zeros(plies, np.int64)
-        pv = np.zeros((plies, plies), np.int64)
-        pv_len = np.zeros(plies, np.int64)
+        plies = np.zeros((size, compiled.PLY_COLUMNS), np.int64)
+        plies[:, compiled.KILLER:] = self.killers[:size]
+        pv = np.zeros((size, size), np.int64)
+        control = self.control
+        control[compiled.NODES:compiled.ROOT_MOVE + 1] = self.nodes, self.horizon, 0, -1
         kernel = self.game.kernel
-        score = self.kernel.negamax(kernel.to_kernel(state), depth, alpha, beta, ply, kernel.option, self.tables,
-                                    self.hashing, counters, ply_nodes, pv, pv_len, self.killers, self.history,
-                                    self.switches, self.limits.deadline)
-        self.nodes, self.horizon = int(counters[compiled.NODES]), int(counters[compiled.LEAVES])
-        self._grow(plies)
+        score = self.kernel.negamax(kernel.to_kernel(state), depth, alpha, beta, ply, kernel.option, self.rows,
+                                    self.values, control, plies, pv, self.history, self.limits.deadline)
+        self.killers[:size] = plies[:, compiled.KILLER:]
+        self.nodes, self.horizon = int(control[compiled.NODES]), int(control[compiled.LEAVES])
+        ply_nodes = plies[:, compiled.PLY_NODES]
+        self._grow(size)
         for p, count in enumerate(ply_nodes.tolist()):
             self.ply_nodes[p] += count
-        if counters[compiled.ABORTED]:
+        if control[compiled.ABORTED]:
             raise SearchAborted
-        self.pv[0] = tuple(pv[0, :pv_len[0]].tolist())
-        self.root_move = int(counters[compiled.ROOT_MOVE])
+        self.pv[0] = tuple(pv[0, :plies[0, compiled.PV_LEN]].tolist())
+        self.root_move = int(control[compiled.ROOT_MOVE])
         return float(score)
 
 
