@@ -12,7 +12,7 @@ import hashlib
 import importlib.util
 import json
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -107,9 +107,6 @@ class TournamentConfig:
 
     def participant(self, pid: str) -> Participant:
         return next(p for p in self.participants if p.id == pid)
-
-    def run_settings(self) -> dict[str, Any]:
-        return {"workers": self.workers, "results": str(self.results), "executor": asdict(self.executor)}
 
 
 class _Reader:

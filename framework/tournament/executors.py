@@ -21,6 +21,8 @@ from framework.tournament.tasks import Task
 
 
 class Executor(Protocol):
+    """What the runner needs: results of the tasks as they finish, and a close that stops every worker."""
+
     def results(self, tasks: Sequence[Task]) -> Iterator[Any]: ...
     def close(self) -> None: ...
 

@@ -74,7 +74,10 @@ class Standings:
 
 def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: Registry | None = None,
                    executor_factory: Callable[[TournamentConfig], Executor] | None = None) -> RunSummary:
-    """Play every game of `config` not yet stored in its results folder."""
+    """Play every game (or solve) of `config` not yet stored in its results folder.
+
+    `executor_factory` replaces the configured executor (e.g. an in-process one for tests).
+    """
     store = Store(config.results)
     try:
         store.bind(config.resolved(), config.fingerprint(), plugin_versions(config, registry or Registry()))

@@ -83,3 +83,13 @@ def test_the_dask_executor_without_dask_says_what_to_install(monkeypatch):
 def test_an_unreachable_dask_scheduler_is_named():
     with pytest.raises(ConfigError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:1'"):
         DaskExecutor(1, "tcp://127.0.0.1:1", connect_timeout=0.5)
+
+
+def test_a_results_folder_that_cannot_be_created(tmp_path):
+    (tmp_path / "file").write_text("not a folder")
+    with pytest.raises(ConfigError, match=r"cannot use '.*file/out' as a results folder: "):
+        Store(tmp_path / "file" / "out")
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "results.sqlite").write_text("this is not a database, it is text of some length " * 40)
+    with pytest.raises(ConfigError, match=r"cannot use '.*bad' as a results folder: file is not a database"):
+        Store(tmp_path / "bad")
