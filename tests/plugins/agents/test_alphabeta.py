@@ -224,12 +224,12 @@ def test_a_node_budget_is_never_exceeded_and_the_move_comes_from_the_deepest_com
         assert decision.stats.score == fixed.select_move(ENDLESS, ENDLESS.initial_state(), UNLIMITED).stats.score
 
 
-def test_a_time_budget_is_kept_within_ten_percent_plus_a_little_slack():
+def test_a_time_budget_is_kept_within_ten_percent_plus_a_little_slack(within_time_budget):
     agent = AlphaBetaAgent(ENDLESS, heuristic=Scrambled(ENDLESS))
     start = time.perf_counter()
     decision = agent.select_move(ENDLESS, ENDLESS.initial_state(), Budget(time=0.4))
     elapsed = time.perf_counter() - start
-    assert 0.4 <= elapsed <= 0.4 * 1.1 + 0.25   # the clock is read every 256 nodes; the machine is shared
+    assert 0.4 <= elapsed and within_time_budget(elapsed, 0.4)
     assert decision.stats.depth >= 3 and decision.stats.extra["complete"] is False
 
 

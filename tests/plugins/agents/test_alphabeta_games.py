@@ -57,12 +57,12 @@ def test_every_enhancement_on_plays_legal_moves_within_a_node_budget(registry, n
 
 
 @pytest.mark.parametrize("name", [n for n in GAMES if n in ("checkers", "loa")])
-def test_a_time_budget_is_kept_on_a_real_game(registry, name):
+def test_a_time_budget_is_kept_on_a_real_game(registry, name, within_time_budget):
     game, heuristic = _setup(registry, name)
     start = time.perf_counter()
     decision = AlphaBetaAgent(game, heuristic=heuristic).select_move(game, game.initial_state(), Budget(time=0.5))
     elapsed = time.perf_counter() - start
-    assert elapsed <= 0.5 * 1.1 + 0.25   # the clock is read every 256 nodes; the machine is shared
+    assert within_time_budget(elapsed, 0.5)
     assert decision.stats.depth >= 1 and decision.move in game.legal_moves(game.initial_state())
 
 

@@ -89,6 +89,7 @@ def test_the_agent_solves_identically_with_and_without_the_compiled_path(monkeyp
 
 def test_a_time_budget_stops_the_compiled_search():
     state = POSITIONS[1]
+    run(pns.compiled_pn_search, GAME, state, state[2], 10, 100)  # compiled before the clock starts
     spend = Spend(SearchLimits.start(Budget(time=0.05)))
     start = time.perf_counter()
     result = pns.compiled_pn_search(GAME, state, state[2], spend, 10_000_000)
