@@ -124,20 +124,26 @@ class Kernel:
     on-disk cache) on its first call.
 
     A search module is compiled once per game: `rules` (the game's rules Kernel) binds
-    the game's compiled functions as the search's globals. numba's cache only watches a
-    function's own file, so such a twin is cached under a name carrying the game's `tag`
-    and a digest of the rules source: edited rules never meet a stale compiled search.
+    the game's compiled functions as the search's globals (with the functions `rules` was
+    itself built on, so kernels chain: a search over a heuristics kernel over the rules);
+    `aliases` binds more names to functions found there (a search calls `score`, bound to
+    one heuristic's function). numba's cache only watches a function's own file, so such a
+    twin is cached under a name carrying the game's `tag`, the aliases and a digest of the
+    whole chain's source: edited rules never meet a stale compiled search.
     """
 
     def __init__(self, module: types.ModuleType, bitboards: tuple[str, ...] = (),
-                 rules: "Kernel | None" = None, tag: str = "") -> None:
+                 rules: "Kernel | None" = None, tag: str = "", aliases: dict[str, str] | None = None) -> None:
         self.module = module
         self.bitboards = frozenset(bitboards)
         self.rules = rules
+        self.aliases = dict(aliases or {})
         self.prefix = ""
         if rules is not None:
-            digest = hashlib.sha1(inspect.getsource(rules.module).encode()).hexdigest()[:10]
-            self.prefix = f"{tag}_{digest}."
+            source = inspect.getsource(rules.module) + rules.prefix
+            digest = hashlib.sha1(source.encode()).hexdigest()[:10]
+            named = "".join(f"_{alias}_{target}" for alias, target in sorted(self.aliases.items()))
+            self.prefix = f"{tag}{named}_{digest}."
 
     @cached_property
     def _namespace(self) -> dict[str, Any]:
@@ -145,6 +151,7 @@ class Kernel:
         env = {name: _compiled_value(name, value, self.bitboards) for name, value in vars(self.module).items()}
         if self.rules is not None:
             env.update(self.rules._namespace)
+        env.update({alias: env[target] for alias, target in self.aliases.items()})
         functions = [f for f in vars(self.module).values()
                      if isinstance(f, types.FunctionType) and f.__module__ == self.module.__name__]
         compiled = {}
@@ -154,7 +161,7 @@ class Kernel:
             twin.__module__ = f.__module__
             compiled[f.__name__] = numba.njit(cache=True)(twin)
         env.update(compiled)
-        return compiled
+        return {**(self.rules._namespace if self.rules is not None else {}), **compiled}
 
     def __getattr__(self, name: str) -> Callable:
         if name.startswith("__"):
@@ -178,11 +185,15 @@ class GameKernel:
     (codes WIN, LOSS, DRAW, ONGOING above) and `search_key(state)` (what the game's
     `hash_key` tells apart, as a tuple: equal keys are one position for tables and repetitions); `tag` names the game (and its compiled searches' cache files);
     `to_kernel` turns a Python state into the kernel's; `option` is the one int of game
-    options `outcome` needs. Moves are ints in both worlds.
+    options `outcome` needs. Moves are ints in both worlds. Optionally `heuristics`, a Kernel
+    chained on `rules`, and `scores`: per Heuristic class, the name of its function there
+    (`score(black, white, mover)`-shaped, for the first player) that a compiled search may call instead.
     """
 
-    def __init__(self, tag: str, rules: Kernel, to_kernel: Callable[[Any], Any], option: int = 0) -> None:
+    def __init__(self, tag: str, rules: Kernel, to_kernel: Callable[[Any], Any], option: int = 0,
+                 heuristics: Kernel | None = None, scores: dict[type, str] | None = None) -> None:
         self.tag, self.rules, self.to_kernel, self.option = tag, rules, to_kernel, option
+        self.heuristics, self.scores = heuristics, dict(scores or {})
 
     def __repr__(self) -> str:
         return f"GameKernel({self.tag!r}, option={self.option})"

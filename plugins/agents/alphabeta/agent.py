@@ -18,7 +18,7 @@ from __future__ import annotations
 from framework.errors import ConfigError, PositionError
 from framework.protocols import Budget, Decision, Game, Heuristic, SearchStats, SolveResult, State
 from framework.search import SearchLimits, Stopwatch
-from plugins.agents.alphabeta.compiled_search import CompiledSolverSearch, compiled_game, supported, warmup
+from plugins.agents.alphabeta.compiled_search import CompiledSearch, compiled_game, supported, warmup
 from plugins.agents.alphabeta.ordering import MoveOrderer
 from plugins.agents.alphabeta.search import UNBOUNDED, AlphaBetaSearch
 from plugins.agents.alphabeta.settings import Settings
@@ -39,7 +39,7 @@ class AlphaBetaAgent:
         self.table = TranspositionTable(self.settings.tt_size) if self.settings.transposition_table else None
         self.orderer = MoveOrderer(self.settings.killers, self.settings.history)
         if compiled_game(game):
-            warmup(game)   # compile (or load) the compiled solver now, so no timed solve pays for it
+            warmup(game)   # compile (or load) the compiled searches now, so no timed move pays for it
 
     def new_search(self, game: Game, heuristic: Heuristic | None, budget: Budget,
                    proof_score: float | None = None) -> AlphaBetaSearch:
@@ -48,8 +48,8 @@ class AlphaBetaAgent:
             self.table.clear()
         self.orderer.reset()
         limits = SearchLimits.start(budget)
-        if proof_score is not None and supported(game, self.settings, self.depth):
-            return CompiledSolverSearch(game, self.settings, limits, self.table, self.orderer)
+        if supported(game, heuristic, self.settings, proof_score):
+            return CompiledSearch(game, heuristic, self.settings, limits, self.table, self.orderer, proof_score)
         return AlphaBetaSearch(game, heuristic, self.settings, limits, self.table, self.orderer, proof_score)
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:

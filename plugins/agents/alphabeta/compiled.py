@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from framework.jit import ONGOING, clock
+from framework.protocols import WIN_SCORE
 
 INF = np.inf
 #: Bound kinds and the horizon bit of a table flag (`table.py`).
@@ -37,7 +38,9 @@ KEY0, KEY1, KEY2, DEPTH, PLY, FLAG, MOVE = 0, 1, 2, 3, 4, 5, 6
 #: limit, the table's hashing (size, 2**64 % size, 2**128 % size) and the switches.
 NODES, LEAVES, ABORTED, ROOT_MOVE, LIMIT, SIZE, R64, R128 = 0, 1, 2, 3, 4, 5, 6, 7
 USE_TABLE, USE_TT_MOVE, USE_HINTS, USE_KILLERS, USE_HISTORY, USE_ORDERING = 8, 9, 10, 11, 12, 13
-CONTROL_SIZE = 14
+#: Solver mode (win/loss evaluation, proven entries answer at any depth) or the heuristic `score`.
+SOLVER = 14
+CONTROL_SIZE = 15
 #: Columns of the per-ply array: nodes visited at that ply, PV length, the two killers.
 PLY_NODES, PV_LEN, KILLER = 0, 1, 2
 PLY_COLUMNS = 4
@@ -98,7 +101,11 @@ def order(moves, first: int, ply: int, mover: int, plies, history, control) -> N
 
 def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int, rows, values, control,
             plies, pv, history, deadline: float) -> float:
-    """`AlphaBetaSearch.negamax` in solver mode; on a spent budget sets control[ABORTED] and returns 0."""
+    """`AlphaBetaSearch.negamax`; on a spent budget sets control[ABORTED] and returns 0.
+
+    Solver mode: `solver.WinLossEvaluation`. Otherwise the heuristic is `score` (bound by the
+    Kernel to the game's compiled function, scored for the first player) and a terminal state
+    scores `BaseHeuristic.terminal`'s returns times WIN_SCORE."""
     nodes = control[NODES]
     if nodes >= control[LIMIT] or (not nodes & 255 and clock() >= deadline):
         control[ABORTED] = 1
@@ -108,11 +115,15 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
     plies[ply, PV_LEN] = 0
     mover = to_move(state)
     result = outcome(state, mover, option)
+    solver = control[SOLVER]
     if result != ONGOING:
-        return float(result)
+        return float(result) if solver else result * WIN_SCORE
     if depth <= 0:
         control[LEAVES] += 1
-        return 0.0
+        if solver:
+            return 0.0
+        value = score(state[0], state[1], state[2])
+        return -value if mover else value
 
     tt_move = -1
     slot = 0
@@ -125,10 +136,13 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
             flag = row[FLAG]
             value = values[slot]
             bound = flag & BOUND
-            if (value >= 1.0 and bound != UPPER) or (value <= -1.0 and bound != LOWER):
+            proof = 0
+            if not solver:
+                pass
+            elif (value >= 1.0 and bound != UPPER) or (value <= -1.0 and bound != LOWER):
                 proof = 1
-            else:
-                proof = 0 if flag & HORIZON else 2
+            elif not flag & HORIZON:
+                proof = 2
             if ply and (proof or (row[DEPTH] == depth and row[PLY] == ply)):
                 if bound == EXACT or (bound == LOWER and value >= beta) or (bound == UPPER and value <= alpha):
                     if flag & HORIZON and proof != 1:

@@ -1,4 +1,4 @@
-"""The solver's compiled path: `AlphaBetaSearch` whose root searches run in `compiled.negamax`.
+"""Alpha-beta's compiled path: `AlphaBetaSearch` whose root searches run in `compiled.negamax`.
 
 Iterative deepening, the stopping rules and the node conventions stay in the interpreted
 `AlphaBetaSearch.deepen` (and `solver.solve`); each root search is one call into compiled
@@ -6,11 +6,13 @@ code, which keeps the table, killers and history in numpy arrays across the iter
 one decision, as the interpreted search keeps its containers. Results are identical (value,
 best move, principal variation, nodes per ply, heuristic leaves), tested position by position.
 
-Used automatically by the solver when `supported` says so: compiled kernels on, a game
-whose kernel this search knows (Lines of Action: its table hash and capture-first hints are
-the ones `compiled` restates), and only the exact enhancements (iterative deepening, the
-table, TT move, hints, killers, history) — PVS, aspiration windows, quiescence, late-move
-reductions and singular extensions run interpreted.
+Used automatically, by the solver and by `select_move`, when `supported` says so: compiled
+kernels on; a game whose kernel this search knows (Lines of Action: its table hash and
+capture-first hints are the ones `compiled` restates); the solver's win/loss evaluation or a
+heuristic the game's kernel compiles (`GameKernel.scores`: LOA's `groups`); and only the exact
+enhancements (iterative deepening, the table, TT move, hints, killers, history). PVS,
+aspiration windows, quiescence, late-move reductions and singular extensions run
+interpreted, and so does a root search deeper than MAX_DEPTH plies (a search to the end).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from framework import jit
-from framework.protocols import Budget, Game, State
+from framework.protocols import Budget, Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.alphabeta import compiled
 from plugins.agents.alphabeta.ordering import MoveOrderer
@@ -31,41 +33,52 @@ from plugins.agents.alphabeta.table import TranspositionTable
 GAMES = ("loa",)
 #: Largest table for which `compiled.table_slot` cannot overflow 64 bits.
 MAX_TT_SIZE = (1 << 31) - 1
+#: Deepest root search run compiled (its per-ply arrays are allocated per root search).
+MAX_DEPTH = 256
 #: Moves are ints below this in the supported games (LOA: from * 64 + to, PASS = 4096).
 MOVE_SPACE = 64 * 64 + 1
-#: The compiled search of each game, by kernel tag (compiled on first use, then cached on disk).
-_COMPILED: dict[str, jit.Kernel] = {}
+#: The compiled search of each game and heuristic function (compiled on first use, then cached on disk).
+_COMPILED: dict[tuple[str, str], jit.Kernel] = {}
 
 
 def compiled_game(game: Game) -> bool:
-    """Whether compiled kernels are on and `compiled` knows the game's kernel."""
+    """Whether compiled kernels are on and `compiled` knows the game's kernel and its heuristics."""
     kernel = getattr(game, "kernel", None)
-    return jit.enabled() and kernel is not None and kernel.tag in GAMES
+    return jit.enabled() and kernel is not None and kernel.tag in GAMES and bool(kernel.scores)
 
 
-def supported(game: Game, settings: Settings, depth: int | None) -> bool:
-    """Whether the solver of these settings runs compiled (see the module docstring)."""
-    return (compiled_game(game)
-            and not (settings.pvs or settings.aspiration or settings.quiescence or settings.lmr or settings.singular)
-            and settings.tt_size <= MAX_TT_SIZE and (settings.iterative_deepening or depth is not None))
+def supported(game: Game, heuristic: Heuristic | None, settings: Settings, proof_score: float | None) -> bool:
+    """Whether this search runs compiled (see the module docstring)."""
+    if not compiled_game(game):
+        return False
+    if proof_score is None:
+        evaluation = heuristic is not None and type(heuristic) in game.kernel.scores
+    else:
+        evaluation = proof_score == 1.0 and type(heuristic) is WinLossEvaluation
+    return (evaluation and settings.tt_size <= MAX_TT_SIZE
+            and not (settings.pvs or settings.aspiration or settings.quiescence or settings.lmr or settings.singular))
 
 
-def kernel_of(game: Game) -> jit.Kernel:
+def kernel_of(game: Game, heuristic: Heuristic) -> jit.Kernel:
+    """The compiled search of `game` with `score` bound to the heuristic's function (any, in solver mode)."""
     kernel = game.kernel
-    search = _COMPILED.get(kernel.tag)
+    scores = kernel.scores
+    name = scores[type(heuristic)] if type(heuristic) in scores else next(iter(scores.values()))
+    search = _COMPILED.get((kernel.tag, name))
     if search is None:
-        search = _COMPILED[kernel.tag] = jit.Kernel(compiled, rules=kernel.rules, tag=kernel.tag)
+        search = _COMPILED[kernel.tag, name] = jit.Kernel(compiled, rules=kernel.heuristics, tag=kernel.tag,
+                                                          aliases={"score": name})
     return search
 
 
-class CompiledSolverSearch(AlphaBetaSearch):
-    """`AlphaBetaSearch` in solver mode (proof score 1, win/loss evaluation) with compiled root searches."""
+class CompiledSearch(AlphaBetaSearch):
+    """`AlphaBetaSearch` whose root searches are compiled (solver mode when `proof_score` is set)."""
 
-    def __init__(self, game: Game, settings: Settings, limits: SearchLimits, table: TranspositionTable | None,
-                 orderer: MoveOrderer) -> None:
-        super().__init__(game, WinLossEvaluation(game), settings, limits, table, orderer, proof_score=1.0)
+    def __init__(self, game: Game, heuristic: Heuristic, settings: Settings, limits: SearchLimits,
+                 table: TranspositionTable | None, orderer: MoveOrderer, proof_score: float | None = None) -> None:
+        super().__init__(game, heuristic, settings, limits, table, orderer, proof_score)
         self.limits = limits
-        self.kernel = kernel_of(game)
+        self.kernel = kernel_of(game, heuristic)
         size = settings.tt_size if settings.transposition_table else 1
         self.rows = np.zeros((size, 7), np.int64)
         self.rows[:, compiled.KEY2] = -1
@@ -73,13 +86,18 @@ class CompiledSolverSearch(AlphaBetaSearch):
         self.control = np.zeros(compiled.CONTROL_SIZE, np.int64)
         self.control[compiled.LIMIT] = int(min(limits.node_limit, 1 << 62))
         self.control[compiled.SIZE:compiled.R128 + 1] = size, (1 << 64) % size, (1 << 128) % size
-        self.control[compiled.USE_TABLE:] = (table is not None, settings.tt_move, settings.move_hints,
-                                             settings.killers, settings.history, self.ordering)
+        self.control[compiled.USE_TABLE:compiled.SOLVER + 1] = (
+            table is not None, settings.tt_move, settings.move_hints, settings.killers, settings.history,
+            self.ordering, proof_score is not None)
         self.killers = np.full((64, 2), -1, np.int64)
         self.history = np.zeros((2, MOVE_SPACE), np.int64)
 
     def negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
-        """One root search (the only call `deepen` makes), compiled; raises SearchAborted on a spent budget."""
+        """A root search (the only call `deepen` makes), compiled; raises SearchAborted on a spent budget.
+
+        Deeper than MAX_DEPTH (a search to the end, made once without deepening) runs interpreted."""
+        if ply or depth > MAX_DEPTH:
+            return super().negamax(state, depth, alpha, beta, ply)
         size = depth + 2
         if len(self.killers) < size:        # killers outlive iterations; the other per-ply columns do not
             grown = np.full((2 * size, 2), -1, np.int64)
@@ -107,9 +125,12 @@ class CompiledSolverSearch(AlphaBetaSearch):
 
 
 def warmup(game: Game) -> None:
-    """Compile (or load) the compiled search of `game` now (once per process), so no timed solve pays for it."""
-    if game.kernel.tag in _COMPILED:
-        return
-    settings = Settings.resolve({"quiescence": False})
-    search = CompiledSolverSearch(game, settings, SearchLimits.start(Budget(nodes=2)), None, MoveOrderer(True, True))
-    search.deepen(game.initial_state(), 1, True)
+    """Compile (or load) the compiled searches of `game` now (once per process), so no timed move pays for it."""
+    kernel = game.kernel
+    for heuristic_class, name in kernel.scores.items():
+        if (kernel.tag, name) not in _COMPILED:
+            heuristic = heuristic_class(game)
+            settings = Settings.resolve({"quiescence": False})
+            search = CompiledSearch(game, heuristic, settings, SearchLimits.start(Budget(nodes=2)), None,
+                                    MoveOrderer(True, True))
+            search.deepen(game.initial_state(), 1, True)

@@ -105,7 +105,8 @@ class LinesOfAction:
         self.simultaneous_win = simultaneous == "mover_wins"
         self._initial = parse_position(STARTS[start])
         #: The compiled rules, for compiled searches (see framework.jit.GameKernel).
-        self.kernel = jit.GameKernel("loa", kernel.KERNEL, kernel.kernel_state, int(self.simultaneous_win))
+        self.kernel = jit.GameKernel("loa", kernel.KERNEL, kernel.kernel_state, int(self.simultaneous_win),
+                                     kernel.HEURISTICS_KERNEL, kernel.SCORES)
 
     def initial_state(self) -> State:
         return self._initial

@@ -8,11 +8,16 @@ kernels are enabled and the interpreted `rules` functions otherwise.
 from __future__ import annotations
 
 from framework import jit
-from plugins.games.loa import rules
+from plugins.games.loa import heuristics, rules
 
 KERNEL = jit.Kernel(rules, bitboards=("FULL", "FILE_A", "FILE_H", "NOT_FILE_A", "NOT_FILE_H",
                                       "TARGET_BIT", "BETWEEN", "SQUARE_BIT", "LINE_MASK", "LINE_MULTIPLIER",
                                       "LINE_SHIFT", "LINE_WIDTH", "LINE_LENGTH", "LINE_BASE", "LINE"))
+
+#: The heuristics compiled over the compiled rules, and the function (scored for Black) of each
+#: heuristic whose compiled twin compiled searches may use in its place (`GroupsHeuristic` only so far).
+HEURISTICS_KERNEL = jit.Kernel(heuristics, bitboards=("NOT_FILE_A", "NOT_FILE_H"), rules=KERNEL, tag="loa")
+SCORES = {heuristics.GroupsHeuristic: "groups_score"}
 
 
 def kernel_state(state: tuple[int, int, int]) -> tuple:

@@ -1,4 +1,5 @@
-"""The compiled alpha-beta solver (plugins.agents.alphabeta.compiled) is the interpreted one node for node on LOA."""
+"""Compiled alpha-beta (plugins.agents.alphabeta.compiled) is the interpreted search node for node on LOA:
+the solver, and fixed-depth search with the `groups` heuristic."""
 
 import pytest
 
@@ -6,11 +7,12 @@ from framework.playouts import final_positions, playout_positions
 from framework.protocols import Budget, Proof
 from plugins.agents.alphabeta import compiled_search
 from plugins.agents.alphabeta.agent import AlphaBetaAgent
-from plugins.agents.alphabeta.compiled_search import CompiledSolverSearch
+from plugins.agents.alphabeta.compiled_search import CompiledSearch
 from plugins.agents.alphabeta.settings import Settings
+from plugins.agents.alphabeta.solver import WinLossEvaluation
 from plugins.games.checkers import Checkers
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
-from plugins.games.loa.heuristics import GroupsHeuristic
+from plugins.games.loa.heuristics import ConcentrationHeuristic, GroupsHeuristic
 
 GAME = LinesOfAction()
 MOVER_WINS = LinesOfAction(simultaneous="mover_wins")
@@ -33,7 +35,7 @@ def solve(game, state, options, nodes, compiled, monkeypatch):
     new_search = agent.new_search
     agent.new_search = lambda *a, **k: search_type.append(type(s := new_search(*a, **k))) or s
     result = agent.solve(game, state, Budget(nodes=nodes))
-    assert (search_type == [CompiledSolverSearch]) == compiled
+    assert (search_type == [CompiledSearch]) == compiled
     return result.value, result.move, result.stats.nodes, result.stats.depth, result.stats.score, result.stats.pv, \
         result.stats.extra
 
@@ -61,14 +63,48 @@ def test_fixed_depth_without_deepening_is_the_interpreted_solver(monkeypatch):
         assert solve(GAME, state, options, 5000, True, monkeypatch) == python
 
 
+def decide(game, state, options, budget, compiled, monkeypatch):
+    monkeypatch.setenv("PLYGROUND_JIT", "1" if compiled else "0")
+    agent = AlphaBetaAgent(game, heuristic=GroupsHeuristic(game), **options)
+    search_type = []
+    new_search = agent.new_search
+    agent.new_search = lambda *a, **k: search_type.append(type(s := new_search(*a, **k))) or s
+    decision = agent.select_move(game, state, budget)
+    assert (search_type == [CompiledSearch]) == compiled
+    stats = decision.stats
+    return decision.move, stats.nodes, stats.depth, stats.score, stats.pv, stats.extra
+
+
+@pytest.mark.parametrize("index", range(0, len(POSITIONS), 2))
+def test_fixed_depth_with_the_groups_heuristic_is_the_interpreted_search(index, monkeypatch):
+    state = POSITIONS[index]
+    game = MOVER_WINS if index % 7 == 0 else GAME
+    options = {**VARIANTS[index % len(VARIANTS)], "depth": 2 + index % 2}
+    budget = Budget(nodes=400) if index % 3 == 0 else Budget()      # deepening under a budget, else depth 2-3
+    python = decide(game, state, options, budget, False, monkeypatch)
+    assert decide(game, state, options, budget, True, monkeypatch) == python
+
+
+WIN_LOSS = WinLossEvaluation(GAME)
+
+
 @pytest.mark.parametrize("switch", ["pvs", "aspiration", "quiescence", "lmr", "singular"])
 def test_selective_and_re_searching_enhancements_run_interpreted(switch):
     settings = Settings.resolve({**THESIS, switch: True})
-    assert not compiled_search.supported(GAME, settings, None)
-    assert compiled_search.supported(GAME, Settings.resolve(THESIS), None)
+    assert not compiled_search.supported(GAME, WIN_LOSS, settings, 1.0)
+    assert compiled_search.supported(GAME, WIN_LOSS, Settings.resolve(THESIS), 1.0)
 
 
-def test_games_without_a_known_kernel_and_unbounded_searches_run_interpreted():
-    assert not compiled_search.supported(Checkers(), Settings.resolve(THESIS), None)
-    assert not compiled_search.supported(GAME, Settings.resolve({**THESIS, "iterative_deepening": False}), None)
-    assert not compiled_search.supported(GAME, Settings.resolve({**THESIS, "tt_size": 1 << 31}), None)
+def test_games_and_heuristics_without_a_compiled_twin_run_interpreted():
+    thesis = Settings.resolve(THESIS)
+    assert not compiled_search.supported(Checkers(), WinLossEvaluation(Checkers()), thesis, 1.0)
+    assert not compiled_search.supported(GAME, ConcentrationHeuristic(GAME), thesis, None)
+    assert compiled_search.supported(GAME, GroupsHeuristic(GAME), thesis, None)
+    assert not compiled_search.supported(GAME, WIN_LOSS, Settings.resolve({**THESIS, "tt_size": 1 << 31}), 1.0)
+
+
+def test_a_solve_to_the_end_without_deepening_runs_interpreted_below_the_root(monkeypatch):
+    options = {**THESIS, "iterative_deepening": False}
+    state = POSITIONS[-1]
+    python = solve(GAME, state, options, 200, False, monkeypatch)       # 200 nodes: at most 200 plies deep
+    assert solve(GAME, state, options, 200, True, monkeypatch) == python
