@@ -18,6 +18,7 @@ from __future__ import annotations
 from framework.errors import ConfigError, PositionError
 from framework.protocols import Budget, Decision, Game, Heuristic, SearchStats, SolveResult, State
 from framework.search import SearchLimits, Stopwatch
+from plugins.agents.alphabeta.compiled_search import CompiledSolverSearch, compiled_game, supported, warmup
 from plugins.agents.alphabeta.ordering import MoveOrderer
 from plugins.agents.alphabeta.search import UNBOUNDED, AlphaBetaSearch
 from plugins.agents.alphabeta.settings import Settings
@@ -37,6 +38,8 @@ class AlphaBetaAgent:
         self.settings = Settings.resolve(enhancements)
         self.table = TranspositionTable(self.settings.tt_size) if self.settings.transposition_table else None
         self.orderer = MoveOrderer(self.settings.killers, self.settings.history)
+        if compiled_game(game):
+            warmup(game)   # compile (or load) the compiled solver now, so no timed solve pays for it
 
     def new_search(self, game: Game, heuristic: Heuristic | None, budget: Budget,
                    proof_score: float | None = None) -> AlphaBetaSearch:
@@ -44,8 +47,10 @@ class AlphaBetaAgent:
         if self.table is not None:
             self.table.clear()
         self.orderer.reset()
-        return AlphaBetaSearch(game, heuristic, self.settings, SearchLimits.start(budget), self.table,
-                               self.orderer, proof_score)
+        limits = SearchLimits.start(budget)
+        if proof_score is not None and supported(game, self.settings, self.depth):
+            return CompiledSolverSearch(game, self.settings, limits, self.table, self.orderer)
+        return AlphaBetaSearch(game, heuristic, self.settings, limits, self.table, self.orderer, proof_score)
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
         watch = Stopwatch()

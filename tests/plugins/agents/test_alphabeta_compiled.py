@@ -1,0 +1,74 @@
+"""The compiled alpha-beta solver (plugins.agents.alphabeta.compiled) is the interpreted one node for node on LOA."""
+
+import pytest
+
+from framework.playouts import final_positions, playout_positions
+from framework.protocols import Budget, Proof
+from plugins.agents.alphabeta import compiled_search
+from plugins.agents.alphabeta.agent import AlphaBetaAgent
+from plugins.agents.alphabeta.compiled_search import CompiledSolverSearch
+from plugins.agents.alphabeta.settings import Settings
+from plugins.games.checkers import Checkers
+from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
+from plugins.games.loa.heuristics import GroupsHeuristic
+
+GAME = LinesOfAction()
+MOVER_WINS = LinesOfAction(simultaneous="mover_wins")
+#: The thesis run's switches (tournaments/thesis-loa-endgames.yaml): every exact enhancement, no quiescence.
+THESIS = {"quiescence": False}
+#: Variations: a tiny table (replacements and collisions), each ordering source off, no table at all.
+VARIANTS = (THESIS, {**THESIS, "tt_size": 61}, {**THESIS, "killers": False}, {**THESIS, "history": False},
+            {**THESIS, "move_hints": False, "tt_move": False}, {**THESIS, "transposition_table": False})
+
+#: Midgame states, and the last 10 before the end of random games (where proofs are found).
+STARTS = (GAME.initial_state(), GAME.from_text(SCRAMBLED_START))
+POSITIONS = ([s for s in playout_positions(GAME, 130, seed=7, starts=STARTS) if not GAME.is_terminal(s)][:100]
+             + final_positions(GAME, 150, seed=7))
+
+
+def solve(game, state, options, nodes, compiled, monkeypatch):
+    monkeypatch.setenv("PLYGROUND_JIT", "1" if compiled else "0")
+    agent = AlphaBetaAgent(game, **options)
+    search_type = []
+    new_search = agent.new_search
+    agent.new_search = lambda *a, **k: search_type.append(type(s := new_search(*a, **k))) or s
+    result = agent.solve(game, state, Budget(nodes=nodes))
+    assert (search_type == [CompiledSolverSearch]) == compiled
+    return result.value, result.move, result.stats.nodes, result.stats.depth, result.stats.score, result.stats.pv, \
+        result.stats.extra
+
+
+@pytest.mark.parametrize("index", range(len(POSITIONS)))
+def test_same_value_move_pv_and_both_node_counts_as_the_interpreted_solver(index, monkeypatch):
+    state = POSITIONS[index]
+    game = MOVER_WINS if index % 7 == 0 else GAME
+    options = VARIANTS[index % len(VARIANTS)]
+    nodes = 300 if index % 3 == 0 else 1500
+    python = solve(game, state, options, nodes, False, monkeypatch)
+    assert solve(game, state, options, nodes, True, monkeypatch) == python
+
+
+def test_the_sample_has_wins_losses_unknowns_and_spent_budgets(monkeypatch):
+    monkeypatch.setenv("PLYGROUND_JIT", "1")
+    values = [AlphaBetaAgent(GAME, **THESIS).solve(GAME, s, Budget(nodes=1500)).value for s in POSITIONS]
+    assert {Proof.WIN, Proof.LOSS, Proof.UNKNOWN} <= set(values)
+
+
+def test_fixed_depth_without_deepening_is_the_interpreted_solver(monkeypatch):
+    options = {**THESIS, "iterative_deepening": False, "depth": 3, "heuristic": GroupsHeuristic(GAME)}
+    for state in POSITIONS[100:110]:
+        python = solve(GAME, state, options, 5000, False, monkeypatch)
+        assert solve(GAME, state, options, 5000, True, monkeypatch) == python
+
+
+@pytest.mark.parametrize("switch", ["pvs", "aspiration", "quiescence", "lmr", "singular"])
+def test_selective_and_re_searching_enhancements_run_interpreted(switch):
+    settings = Settings.resolve({**THESIS, switch: True})
+    assert not compiled_search.supported(GAME, settings, None)
+    assert compiled_search.supported(GAME, Settings.resolve(THESIS), None)
+
+
+def test_games_without_a_known_kernel_and_unbounded_searches_run_interpreted():
+    assert not compiled_search.supported(Checkers(), Settings.resolve(THESIS), None)
+    assert not compiled_search.supported(GAME, Settings.resolve({**THESIS, "iterative_deepening": False}), None)
+    assert not compiled_search.supported(GAME, Settings.resolve({**THESIS, "tt_size": 1 << 31}), None)
