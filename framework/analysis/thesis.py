@@ -94,9 +94,26 @@ def check_values(results: Results) -> None:
                                      f"solver or a game): {'; '.join(found[:10])}")
 
 
+def _note_fields(note: str) -> dict[str, str]:
+    return dict(part.strip().split("=", 1) for part in note.split(";") if "=" in part)
+
+
 def _claim(note: str) -> str | None:
-    fields = dict(part.strip().split("=", 1) for part in note.split(";") if "=" in part)
-    return fields.get("result")
+    return _note_fields(note).get("result")
+
+
+def recorded_nodes_check(results: Results, solver: str | None) -> str:
+    """How many of `solver`'s solved positions took exactly the nodes the positions file records for its proof."""
+    if solver is None:
+        return ""
+    mine = results.solves[(results.solves["solver"] == solver) & (results.solves["status"] == "solved")]
+    recorded = mine["note"].map(lambda note: _note_fields(note).get("nodes"))
+    comparable = mine[recorded.notna()]
+    if not len(comparable):
+        return ""
+    same = int((comparable["nodes"] == recorded[recorded.notna()].astype(int)).sum())
+    return (f"`{solver}` needed exactly the nodes the positions file records for its proof (made by the "
+            f"generator's own proof-number search) on {same} of the {len(comparable)} positions it solved.")
 
 
 def thesis_table(results: Results) -> pd.DataFrame:
@@ -259,6 +276,7 @@ The same totals over the positions **every** solver solved (equal work):
 
 Every position two solvers both solved got the same value from both, and the value the positions file
 claims (checked before this report is written; a disagreement stops it with SolveDisagreementError).
+{recorded_nodes_check(results, pn)}
 
 **Caveats, so the comparison is read fairly.**
 

@@ -20,7 +20,7 @@ TINY_DEPTHS = {"tictactoe": {"minimax": 3, "alphabeta good ordering": 3, "alphab
 # Tic-tac-toe values proved by hand: X completes the top row; the thesis example (X threatens
 # b1 and c1 at once); a centre-and-corner opening is a draw.
 POSITIONS = """\
-XX./OO./... x | result=win; length=1
+XX./OO./... x | result=win; length=1; nodes=6
 XXO/.X./O.. o | result=loss
 X../.O./... x | result=draw
 """
@@ -81,7 +81,9 @@ def test_report_writes_readme_plots_and_tables(solved):
     text = path.read_text()
     assert path.name == "README.md"
     for fact in ("383 of 488", "1,711,578,143", "22,172,320", "89,863,783", "830,367", "3 of 3",
-                 "Minimax chooses **a2**", "b^(1/2)", "all 12 tasks"):
+                 "Minimax chooses **a2**", "b^(1/2)", "all 12 tasks",
+                 "`pn` needed exactly the nodes the positions file records for its proof (made by the generator's "
+                 "own proof-number search) on 1 of the 1 positions"):
         assert fact in text
     assert (solved.folder / "solved_by_nodes.png").stat().st_size > 1000
     assert (solved.folder / "nodes_by_depth.png").stat().st_size > 1000
