@@ -32,7 +32,8 @@ from framework.protocols import WIN_SCORE
 INF = np.inf
 #: Bound kinds and the horizon bit of a table flag (`table.py`).
 EXACT, LOWER, UPPER, BOUND, HORIZON = 0, 1, 2, 3, 4
-#: Columns of a table row (`rows[slot]`, int64; the bitboards keep their 64 bits); KEY2 is -1 in an empty slot.
+#: Columns of a table row (`rows[slot]`, int64; the bitboards keep their 64 bits); KEY2 holds key[2] + 1,
+#: so a zeroed table is empty (allocated lazily by the OS: a decision pays only for the slots it writes).
 KEY0, KEY1, KEY2, DEPTH, PLY, FLAG, MOVE = 0, 1, 2, 3, 4, 5, 6
 #: Slots of the `control` array: counters (nodes, heuristic leaves, aborted, root move), the node
 #: limit, the table's hashing (size, 2**64 % size, 2**128 % size) and the switches.
@@ -128,7 +129,7 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
     tt_move = -1
     slot = 0
     key = search_key(state)
-    k0, k1, k2 = np.int64(key[0]), np.int64(key[1]), np.int64(key[2])
+    k0, k1, k2 = np.int64(key[0]), np.int64(key[1]), np.int64(key[2]) + 1
     if control[USE_TABLE]:
         slot = table_slot(key, control)
         row = rows[slot]
@@ -184,7 +185,7 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
         if control[LEAVES] != leaves0:
             flag |= HORIZON
         row = rows[slot]
-        if not (row[KEY2] >= 0 and row[DEPTH] > depth
+        if not (row[KEY2] != 0 and row[DEPTH] > depth
                 and not (row[KEY2] == k2 and row[KEY0] == k0 and row[KEY1] == k1)):
             row[KEY0], row[KEY1], row[KEY2], row[DEPTH], row[PLY], row[FLAG], row[MOVE] = \
                 k0, k1, k2, depth, ply, flag, best_move

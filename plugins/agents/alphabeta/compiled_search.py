@@ -81,7 +81,6 @@ class CompiledSearch(AlphaBetaSearch):
         self.kernel = kernel_of(game, heuristic)
         size = settings.tt_size if settings.transposition_table else 1
         self.rows = np.zeros((size, 7), np.int64)
-        self.rows[:, compiled.KEY2] = -1
         self.values = np.zeros(size, np.float64)
         self.control = np.zeros(compiled.CONTROL_SIZE, np.int64)
         self.control[compiled.LIMIT] = int(min(limits.node_limit, 1 << 62))
