@@ -7,12 +7,15 @@ import argparse
 from framework.agentspec import parse_agent_spec, parse_key_values
 from framework.coach import coach_move
 from framework.match import play_game
-from framework.protocols import Budget
+from framework.protocols import UNLIMITED, Budget
 from framework.registry import Registry
 
 
 #: The coach's time per search when no coach budget is given, so big games do not hang.
 DEFAULT_COACH_TIME = 2.0
+#: An engine's time per move when neither --time nor --nodes is given: an agent searching to the
+#: end of checkers or LOA would otherwise never answer.
+DEFAULT_MOVE_TIME = 10.0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -24,6 +27,10 @@ def run(args: argparse.Namespace) -> int:
         agents.append(registry.create_agent(name, game, params, seed=args.seed + i, where=flag))
     start = game.from_text(args.position) if args.position else None
     budget = Budget(time=args.time, nodes=args.nodes)
+    if args.time is None and args.nodes is None:
+        budget = Budget(time=DEFAULT_MOVE_TIME)
+    # a person at the keyboard is never timed out; budgets bind the engines
+    budgets = tuple(UNLIMITED if getattr(agent, "interactive", False) else budget for agent in agents)
     coach = None
     if args.coach:
         name, params = parse_agent_spec(args.coach, "--coach")
@@ -44,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         print(game.render(after), end="\n\n")
 
     print(game.render(start if start is not None else game.initial_state()), end="\n\n")
-    record = play_game(game, agents, budgets=(budget, budget), start=start, players=(args.first, args.second),
+    record = play_game(game, agents, budgets=budgets, start=start, players=(args.first, args.second),
                        max_plies=args.max_plies, on_move=show)
     outcome = ("draw" if record.winner is None
                else f"{game.player_names[record.winner]} ({record.players[record.winner]}) wins")
@@ -60,7 +67,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
     p.add_argument("--position", help="start position in the game's text format")
     p.add_argument("--seed", type=int, default=0, help="seed of the first agent; the second gets seed+1")
-    p.add_argument("--time", type=float, help="time budget per move in seconds")
+    p.add_argument("--time", type=float, help="time budget per engine move in seconds "
+                   f"(default {DEFAULT_MOVE_TIME} when --nodes is not given either; a human is never timed)")
     p.add_argument("--nodes", type=int, help="node budget per move")
     p.add_argument("--max-plies", type=int, help="adjudicate a draw after this many plies")
     p.add_argument("--coach", metavar="AGENT", help="after every human move (every move if no human plays) "

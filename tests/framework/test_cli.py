@@ -3,6 +3,7 @@
 import io
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -41,7 +42,7 @@ def test_plugins_lists_loaded_plugins(capsys):
 def test_play_between_two_agents_shows_each_move_and_the_result(capsys):
     code, out, _ = run(capsys, "play", "tictactoe", "--first", "alphabeta", "--second", "minimax:depth=2")
     assert code == 0
-    assert "1. X plays a3" in out and "Result: draw — normal" in out
+    assert "1. X plays " in out and "2. O plays " in out and "Result: draw — normal" in out
 
 
 def test_play_from_a_position(capsys):
@@ -58,6 +59,29 @@ def test_a_human_is_reprompted_with_the_legal_moves(capsys, monkeypatch):
     assert "'z9' is not a tic-tac-toe square" in out
     assert "legal moves: b3 a2 b2 c2 a1 b1 c1" in out
     assert "1. X plays b2" in out
+
+
+class SlowTypist(io.StringIO):
+    """A person who needs a moment for every move."""
+
+    def readline(self, *args):
+        time.sleep(0.3)
+        return super().readline(*args)
+
+
+def test_a_human_is_never_timed_out_by_the_engines_budget(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", SlowTypist("c1\nb1\na2\nc2\n"))
+    code, out, _ = run(capsys, "play", "tictactoe", "--position", "XXO/.X./O.. o", "--time", "0.01",
+                       "--first", "random", "--second", "human")
+    assert code == 0 and "1. O plays c1" in out
+    assert "Result:" in out and "— normal" in out and "forfeit" not in out
+
+
+def test_an_engine_without_depth_or_budget_gets_the_default_time_and_answers(capsys, monkeypatch):
+    monkeypatch.setattr("framework.commands.play.DEFAULT_MOVE_TIME", 0.5)
+    code, out, _ = run(capsys, "play", "checkers", "--first", "alphabeta", "--second", "random",
+                       "--max-plies", "1")
+    assert code == 0 and "1. Black plays" in out and "adjudicated a draw after 1 plies" in out
 
 
 @pytest.mark.parametrize("argv, message", [
