@@ -70,6 +70,15 @@ def interpreted(run: Callable[[], Any]) -> Callable[[], Any]:
     return wrapped
 
 
+def both_paths(run: Callable[[], Any]) -> tuple[tuple[Any, float], tuple[Any, float]]:
+    """(result, seconds) of one run interpreted, then of one run compiled."""
+    start = time.perf_counter()
+    py = interpreted(run)()
+    middle = time.perf_counter()
+    jit = run()
+    return (py, middle - start), (jit, time.perf_counter() - middle)
+
+
 def rate(count: int, seconds: float) -> float:
     return count / seconds if seconds > 0 else float("inf")
 
@@ -107,14 +116,10 @@ def search_rows(registry: Registry, positions: int, nodes: int, quick: bool) -> 
             results = [agent.solve(game, s, Budget(nodes=nodes)) for s in sample]
             return (sum(r.stats.nodes for r in results), [(r.value, r.move) for r in results])
 
-        py_start = time.perf_counter()
-        py = interpreted(solve_all)()
-        py_s = time.perf_counter() - py_start
-        jit_start = time.perf_counter()
-        jit = solve_all()
-        jit_s = time.perf_counter() - jit_start
+        (py, py_s), (jit, jit_s) = both_paths(solve_all)
         solved = sum(value.value != "unknown" for value, _ in jit[1])
-        rows.append({"what": f"{name} loa {positions} endgames" if name != "alphabeta" else f"ab solver loa {positions} endg.", "py": (py[0], py_s), "jit": (jit[0], jit_s),
+        what = f"{name} loa {positions} endgames" if name != "alphabeta" else f"ab solver loa {positions} endg."
+        rows.append({"what": what, "py": (py[0], py_s), "jit": (jit[0], jit_s),
                      "check": f"{py[0]:,} nodes, {solved} solved" if py == jit else "MISMATCH"})
     ab_depth = 3 if quick else 5
     ab = registry.create_agent("alphabeta", game, {**THESIS_ALPHABETA, "depth": ab_depth, "heuristic": "groups"})
@@ -124,12 +129,7 @@ def search_rows(registry: Registry, positions: int, nodes: int, quick: bool) -> 
         decision = ab.select_move(game, start_state, Budget())
         return decision.stats.nodes, (decision.move, decision.stats.score)
 
-    py_start = time.perf_counter()
-    py = interpreted(decide)()
-    py_s = time.perf_counter() - py_start
-    jit_start = time.perf_counter()
-    jit = decide()
-    jit_s = time.perf_counter() - jit_start
+    (py, py_s), (jit, jit_s) = both_paths(decide)
     return rows + [{"what": f"ab groups loa start d{ab_depth}", "py": (py[0], py_s), "jit": (jit[0], jit_s),
                     "check": f"{py[0]:,} nodes" if py == jit else "MISMATCH"}]
 

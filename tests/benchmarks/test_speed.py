@@ -19,6 +19,7 @@ def test_a_quick_run_prints_every_row_with_agreeing_counts(capsys):
     out = capsys.readouterr().out
     assert "perft loa d3" in out and "44,952 leaves" in out and "7,361 leaves" in out
     assert "pns loa 3 endgames" in out and "pn2 loa 3 endgames" in out and "MISMATCH" not in out
+    assert "ab solver loa 3 endg." in out and "ab groups loa start d3" in out and "1,617 nodes" in out
 
 
 def test_without_pyspiel_the_peer_column_is_skipped(capsys, monkeypatch):
