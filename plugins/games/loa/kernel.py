@@ -15,9 +15,12 @@ KERNEL = jit.Kernel(rules, bitboards=("FULL", "FILE_A", "FILE_H", "NOT_FILE_A", 
                                       "LINE_SHIFT", "LINE_WIDTH", "LINE_LENGTH", "LINE_BASE", "LINE"))
 
 #: The heuristics compiled over the compiled rules, and the function (scored for Black) of each
-#: heuristic whose compiled twin compiled searches may use in its place (`GroupsHeuristic` only so far).
-HEURISTICS_KERNEL = jit.Kernel(heuristics, bitboards=("NOT_FILE_A", "NOT_FILE_H"), rules=KERNEL, tag="loa")
-SCORES = {heuristics.GroupsHeuristic: "groups_score"}
+#: heuristic whose compiled twin compiled searches may use in its place (not yet `mobility`).
+HEURISTICS_KERNEL = jit.Kernel(heuristics, rules=KERNEL, tag="loa",
+                               bitboards=("NOT_FILE_A", "NOT_FILE_H", "RANK_8", "QUAD_ANCHORS", "EDGE_PAIRS_H",
+                                          "EDGE_PAIRS_V", "CORNERS", "DISTANCE_BITS", "CENTRAL_BITS", "RANK_BITS",
+                                          "FILE_BITS"))
+SCORES = {heuristics.GroupsHeuristic: "groups_score", heuristics.ConcentrationHeuristic: "concentration_score"}
 
 
 def kernel_state(state: tuple[int, int, int]) -> tuple:

@@ -1,5 +1,5 @@
 """Compiled alpha-beta (plugins.agents.alphabeta.compiled) is the interpreted search node for node on LOA:
-the solver, and fixed-depth search with the `groups` heuristic."""
+the solver, and fixed-depth search with the `groups` and `concentration` heuristics."""
 
 import pytest
 
@@ -12,7 +12,8 @@ from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.solver import WinLossEvaluation
 from plugins.games.checkers import Checkers
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
-from plugins.games.loa.heuristics import ConcentrationHeuristic, GroupsHeuristic
+from plugins.games.loa import heuristics, kernel
+from plugins.games.loa.heuristics import ConcentrationHeuristic, GroupsHeuristic, MobilityHeuristic
 
 GAME = LinesOfAction()
 MOVER_WINS = LinesOfAction(simultaneous="mover_wins")
@@ -63,9 +64,9 @@ def test_fixed_depth_without_deepening_is_the_interpreted_solver(monkeypatch):
         assert solve(GAME, state, options, 5000, True, monkeypatch) == python
 
 
-def decide(game, state, options, budget, compiled, monkeypatch):
+def decide(game, state, heuristic, options, budget, compiled, monkeypatch):
     monkeypatch.setenv("PLYGROUND_JIT", "1" if compiled else "0")
-    agent = AlphaBetaAgent(game, heuristic=GroupsHeuristic(game), **options)
+    agent = AlphaBetaAgent(game, heuristic=heuristic(game), **options)
     search_type = []
     new_search = agent.new_search
     agent.new_search = lambda *a, **k: search_type.append(type(s := new_search(*a, **k))) or s
@@ -76,13 +77,20 @@ def decide(game, state, options, budget, compiled, monkeypatch):
 
 
 @pytest.mark.parametrize("index", range(0, len(POSITIONS), 2))
-def test_fixed_depth_with_the_groups_heuristic_is_the_interpreted_search(index, monkeypatch):
+def test_fixed_depth_with_a_compiled_heuristic_is_the_interpreted_search(index, monkeypatch):
     state = POSITIONS[index]
     game = MOVER_WINS if index % 7 == 0 else GAME
     options = {**VARIANTS[index % len(VARIANTS)], "depth": 2 + index % 2}
     budget = Budget(nodes=400) if index % 3 == 0 else Budget()      # deepening under a budget, else depth 2-3
-    python = decide(game, state, options, budget, False, monkeypatch)
-    assert decide(game, state, options, budget, True, monkeypatch) == python
+    heuristic = (GroupsHeuristic, ConcentrationHeuristic)[index // 2 % 2]
+    python = decide(game, state, heuristic, options, budget, False, monkeypatch)
+    assert decide(game, state, heuristic, options, budget, True, monkeypatch) == python
+
+
+@pytest.mark.parametrize("name", ["groups_score", "concentration_score"])
+def test_the_compiled_heuristics_score_every_sampled_position_as_the_interpreted_ones(name):
+    for state in POSITIONS:
+        assert getattr(kernel.HEURISTICS_KERNEL, name)(*kernel.kernel_state(state)) == getattr(heuristics, name)(*state)
 
 
 WIN_LOSS = WinLossEvaluation(GAME)
@@ -98,7 +106,7 @@ def test_selective_and_re_searching_enhancements_run_interpreted(switch):
 def test_games_and_heuristics_without_a_compiled_twin_run_interpreted():
     thesis = Settings.resolve(THESIS)
     assert not compiled_search.supported(Checkers(), WinLossEvaluation(Checkers()), thesis, 1.0)
-    assert not compiled_search.supported(GAME, ConcentrationHeuristic(GAME), thesis, None)
+    assert not compiled_search.supported(GAME, MobilityHeuristic(GAME), thesis, None)
     assert compiled_search.supported(GAME, GroupsHeuristic(GAME), thesis, None)
     assert not compiled_search.supported(GAME, WIN_LOSS, Settings.resolve({**THESIS, "tt_size": 1 << 31}), 1.0)
 
