@@ -1,4 +1,4 @@
-"""Alpha-beta's solver search compiled, node for node `search.AlphaBetaSearch.negamax` in solver mode.
+"""Alpha-beta compiled, node for node `search.AlphaBetaSearch.negamax` (solver mode and heuristic mode).
 
 The interpreted search keeps its transposition table in lists, its killers and history in
 Python containers and calls the Game protocol; this is the same negamax (fail-soft, Knuth &
@@ -11,15 +11,16 @@ whole iteration runs without calling back into Python (`compiled_search` drives 
 iterations, reusing `AlphaBetaSearch.deepen`).
 
 Same definitions, so the same answers: a node is one `negamax` call, counted on entry after
-the budget test (the clock read every 256 nodes, as `SearchLimits.exceeded`); the win/loss
-evaluation of `solver.WinLossEvaluation` (+1 / -1 / 0 at the end of the game, 0 at the
-horizon); the table probed at `hash_key(state) % size` with LOA's packing
+the budget test (the clock read every 256 nodes, as `SearchLimits.exceeded`); in solver mode
+the win/loss evaluation of `solver.WinLossEvaluation` (+1 / -1 / 0 at the end of the game, 0
+at the horizon), otherwise the heuristic's compiled twin (`score`, bound by the Kernel) and
+`BaseHeuristic.terminal`'s scores; the table probed at `hash_key(state) % size` with LOA's packing
 `black | white << 64 | mover << 128`, entries answering at any depth when proven
 (`AlphaBetaSearch._proof`); the game's move hints (captures first); the TT move, then the
 two killers, then the rest by history score in a stable sort; a capture never becomes a
-killer or gains history (it is the game's noisy move). Supported switches are listed in
-`compiled_search.supported`; the others (PVS, aspiration, quiescence, LMR, singular
-extensions) run interpreted.
+killer or gains history (it is the game's noisy move); quiescence searches the captures
+(`AlphaBetaSearch._leaf`). Supported switches are listed in `compiled_search.supported`; the
+others (PVS, aspiration, LMR, singular extensions) run interpreted.
 """
 
 from __future__ import annotations
@@ -41,7 +42,9 @@ NODES, LEAVES, ABORTED, ROOT_MOVE, LIMIT, SIZE, R64, R128 = 0, 1, 2, 3, 4, 5, 6,
 USE_TABLE, USE_TT_MOVE, USE_HINTS, USE_KILLERS, USE_HISTORY, USE_ORDERING = 8, 9, 10, 11, 12, 13
 #: Solver mode (win/loss evaluation, proven entries answer at any depth) or the heuristic `score`.
 SOLVER = 14
-CONTROL_SIZE = 15
+#: Quiescence search on, and its most plies below the depth limit.
+QUIESCENCE, QUIESCENCE_DEPTH = 15, 16
+CONTROL_SIZE = 17
 #: Columns of the per-ply array: nodes visited at that ply, PV length, the two killers.
 PLY_NODES, PV_LEN, KILLER = 0, 1, 2
 PLY_COLUMNS = 4
@@ -100,6 +103,59 @@ def order(moves, first: int, ply: int, mover: int, plies, history, control) -> N
                 front = to_front(moves, killer, front)
 
 
+def evaluate(state, mover: int, control) -> float:
+    """The heuristic value of a non-terminal state for `mover`, counted as a heuristic leaf."""
+    control[LEAVES] += 1
+    if control[SOLVER]:
+        return 0.0
+    value = score(state[0], state[1], state[2])
+    return -value if mover else value
+
+
+def leaf(state, mover: int, alpha: float, beta: float, ply: int, depth: int, option: int, rows, values, control,
+         plies, pv, history, deadline: float) -> float:
+    """`AlphaBetaSearch._leaf`: the evaluation, or with quiescence on the captures searched further
+    (standing pat only when a quiet move exists), down to QUIESCENCE_DEPTH plies below the limit."""
+    if not control[QUIESCENCE] or depth <= -control[QUIESCENCE_DEPTH]:
+        return evaluate(state, mover, control)
+    moves = legal_moves(state)
+    noisy = [moves[0] for _ in range(0)]
+    for m in moves:
+        if is_capture(state, m):
+            noisy.append(m)
+    if not noisy:
+        return evaluate(state, mover, control)
+    best = -INF
+    if len(noisy) < len(moves):
+        best = evaluate(state, mover, control)
+        if best >= beta:
+            return best
+        if best > alpha:
+            alpha = best
+    for move in noisy:
+        value = -negamax(apply_move(state, move), depth - 1, -beta, -alpha, ply + 1, option, rows, values,
+                         control, plies, pv, history, deadline)
+        if control[ABORTED]:
+            return 0.0
+        if value > best:
+            best = value
+            if value > alpha:
+                alpha = value
+                set_pv(pv, plies, ply, move)
+                if value >= beta:
+                    break
+    return best
+
+
+def set_pv(pv, plies, ply: int, move: int) -> None:
+    """pv[ply] = (move, *pv[ply + 1])."""
+    pv[ply, 0] = move
+    n = plies[ply + 1, PV_LEN]
+    for i in range(n):
+        pv[ply, i + 1] = pv[ply + 1, i]
+    plies[ply, PV_LEN] = n + 1
+
+
 def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int, rows, values, control,
             plies, pv, history, deadline: float) -> float:
     """`AlphaBetaSearch.negamax`; on a spent budget sets control[ABORTED] and returns 0.
@@ -120,11 +176,8 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
     if result != ONGOING:
         return float(result) if solver else result * WIN_SCORE
     if depth <= 0:
-        control[LEAVES] += 1
-        if solver:
-            return 0.0
-        value = score(state[0], state[1], state[2])
-        return -value if mover else value
+        return leaf(state, mover, alpha, beta, ply, depth, option, rows, values, control, plies, pv, history,
+                    deadline)
 
     tt_move = -1
     slot = 0
@@ -167,11 +220,7 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
             best, best_move = value, move
             if value > alpha:
                 alpha = value
-                pv[ply, 0] = move
-                n = plies[ply + 1, PV_LEN]
-                for i in range(n):
-                    pv[ply, i + 1] = pv[ply + 1, i]
-                plies[ply, PV_LEN] = n + 1
+                set_pv(pv, plies, ply, move)
                 if value >= beta:
                     if not is_capture(state, move):
                         if control[USE_KILLERS] and plies[ply, KILLER] != move:

@@ -9,9 +9,9 @@ best move, principal variation, nodes per ply, heuristic leaves), tested positio
 Used automatically, by the solver and by `select_move`, when `supported` says so: compiled
 kernels on; a game whose kernel this search knows (Lines of Action: its table hash and
 capture-first hints are the ones `compiled` restates); the solver's win/loss evaluation or a
-heuristic the game's kernel compiles (`GameKernel.scores`: LOA's `groups`); and only the exact
-enhancements (iterative deepening, the table, TT move, hints, killers, history). PVS,
-aspiration windows, quiescence, late-move reductions and singular extensions run
+heuristic the game's kernel compiles (`GameKernel.scores`: LOA's `groups` and `concentration`);
+and the exact enhancements (iterative deepening, the table, TT move, hints, killers, history)
+and quiescence. PVS, aspiration windows, late-move reductions and singular extensions run
 interpreted, and so does a root search deeper than MAX_DEPTH plies (a search to the end).
 """
 
@@ -56,7 +56,7 @@ def supported(game: Game, heuristic: Heuristic | None, settings: Settings, proof
     else:
         evaluation = proof_score == 1.0 and type(heuristic) is WinLossEvaluation
     return (evaluation and settings.tt_size <= MAX_TT_SIZE
-            and not (settings.pvs or settings.aspiration or settings.quiescence or settings.lmr or settings.singular))
+            and not (settings.pvs or settings.aspiration or settings.lmr or settings.singular))
 
 
 def kernel_of(game: Game, heuristic: Heuristic) -> jit.Kernel:
@@ -85,9 +85,9 @@ class CompiledSearch(AlphaBetaSearch):
         self.control = np.zeros(compiled.CONTROL_SIZE, np.int64)
         self.control[compiled.LIMIT] = int(min(limits.node_limit, 1 << 62))
         self.control[compiled.SIZE:compiled.R128 + 1] = size, (1 << 64) % size, (1 << 128) % size
-        self.control[compiled.USE_TABLE:compiled.SOLVER + 1] = (
+        self.control[compiled.USE_TABLE:] = (
             table is not None, settings.tt_move, settings.move_hints, settings.killers, settings.history,
-            self.ordering, proof_score is not None)
+            self.ordering, proof_score is not None, self.quiescence, settings.quiescence_depth)
         self.killers = np.full((64, 2), -1, np.int64)
         self.history = np.zeros((2, MOVE_SPACE), np.int64)
 
@@ -97,7 +97,7 @@ class CompiledSearch(AlphaBetaSearch):
         Deeper than MAX_DEPTH (a search to the end, made once without deepening) runs interpreted."""
         if ply or depth > MAX_DEPTH:
             return super().negamax(state, depth, alpha, beta, ply)
-        size = depth + 2
+        size = depth + 2 + (self.settings.quiescence_depth if self.quiescence else 0)
         if len(self.killers) < size:        # killers outlive iterations; the other per-ply columns do not
             grown = np.full((2 * size, 2), -1, np.int64)
             grown[:len(self.killers)] = self.killers
@@ -129,7 +129,7 @@ def warmup(game: Game) -> None:
     for heuristic_class, name in kernel.scores.items():
         if (kernel.tag, name) not in _COMPILED:
             heuristic = heuristic_class(game)
-            settings = Settings.resolve({"quiescence": False})
+            settings = Settings.resolve({})
             search = CompiledSearch(game, heuristic, settings, SearchLimits.start(Budget(nodes=2)), None,
                                     MoveOrderer(True, True))
             search.deepen(game.initial_state(), 1, True)

@@ -19,9 +19,11 @@ GAME = LinesOfAction()
 MOVER_WINS = LinesOfAction(simultaneous="mover_wins")
 #: The thesis run's switches (tournaments/thesis-loa-endgames.yaml): every exact enhancement, no quiescence.
 THESIS = {"quiescence": False}
-#: Variations: a tiny table (replacements and collisions), each ordering source off, no table at all.
+#: Variations: a tiny table (replacements and collisions), each ordering source off, no table at all,
+#: the defaults (quiescence on: captures searched past the horizon) and a shallow quiescence search.
 VARIANTS = (THESIS, {**THESIS, "tt_size": 61}, {**THESIS, "killers": False}, {**THESIS, "history": False},
-            {**THESIS, "move_hints": False, "tt_move": False}, {**THESIS, "transposition_table": False})
+            {**THESIS, "move_hints": False, "tt_move": False}, {**THESIS, "transposition_table": False},
+            {}, {"quiescence_depth": 2, "killers": False})
 
 #: Midgame states, and the last 10 before the end of random games (where proofs are found).
 STARTS = (GAME.initial_state(), GAME.from_text(SCRAMBLED_START))
@@ -96,7 +98,7 @@ def test_the_compiled_heuristics_score_every_sampled_position_as_the_interpreted
 WIN_LOSS = WinLossEvaluation(GAME)
 
 
-@pytest.mark.parametrize("switch", ["pvs", "aspiration", "quiescence", "lmr", "singular"])
+@pytest.mark.parametrize("switch", ["pvs", "aspiration", "lmr", "singular"])
 def test_selective_and_re_searching_enhancements_run_interpreted(switch):
     settings = Settings.resolve({**THESIS, switch: True})
     assert not compiled_search.supported(GAME, WIN_LOSS, settings, 1.0)
