@@ -112,41 +112,6 @@ def evaluate(state, mover: int, control) -> float:
     return -value if mover else value
 
 
-def leaf(state, mover: int, alpha: float, beta: float, ply: int, depth: int, option: int, rows, values, control,
-         plies, pv, history, deadline: float) -> float:
-    """`AlphaBetaSearch._leaf`: the evaluation, or with quiescence on the captures searched further
-    (standing pat only when a quiet move exists), down to QUIESCENCE_DEPTH plies below the limit."""
-    if not control[QUIESCENCE] or depth <= -control[QUIESCENCE_DEPTH]:
-        return evaluate(state, mover, control)
-    moves = legal_moves(state)
-    noisy = [moves[0] for _ in range(0)]
-    for m in moves:
-        if is_capture(state, m):
-            noisy.append(m)
-    if not noisy:
-        return evaluate(state, mover, control)
-    best = -INF
-    if len(noisy) < len(moves):
-        best = evaluate(state, mover, control)
-        if best >= beta:
-            return best
-        if best > alpha:
-            alpha = best
-    for move in noisy:
-        value = -negamax(apply_move(state, move), depth - 1, -beta, -alpha, ply + 1, option, rows, values,
-                         control, plies, pv, history, deadline)
-        if control[ABORTED]:
-            return 0.0
-        if value > best:
-            best = value
-            if value > alpha:
-                alpha = value
-                set_pv(pv, plies, ply, move)
-                if value >= beta:
-                    break
-    return best
-
-
 def set_pv(pv, plies, ply: int, move: int) -> None:
     """pv[ply] = (move, *pv[ply + 1])."""
     pv[ply, 0] = move
@@ -176,8 +141,38 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
     if result != ONGOING:
         return float(result) if solver else result * WIN_SCORE
     if depth <= 0:
-        return leaf(state, mover, alpha, beta, ply, depth, option, rows, values, control, plies, pv, history,
-                    deadline)
+        # `AlphaBetaSearch._leaf`, inlined (numba cannot load mutually recursive functions from its cache):
+        # the evaluation, or with quiescence on the captures searched further (standing pat only
+        # when a quiet move exists), down to QUIESCENCE_DEPTH plies below the limit.
+        if not control[QUIESCENCE] or depth <= -control[QUIESCENCE_DEPTH]:
+            return evaluate(state, mover, control)
+        moves = legal_moves(state)
+        noisy = [moves[0] for _ in range(0)]
+        for m in moves:
+            if is_capture(state, m):
+                noisy.append(m)
+        if not noisy:
+            return evaluate(state, mover, control)
+        best = -INF
+        if len(noisy) < len(moves):
+            best = evaluate(state, mover, control)
+            if best >= beta:
+                return best
+            if best > alpha:
+                alpha = best
+        for move in noisy:
+            value = -negamax(apply_move(state, move), depth - 1, -beta, -alpha, ply + 1, option, rows, values,
+                             control, plies, pv, history, deadline)
+            if control[ABORTED]:
+                return 0.0
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    set_pv(pv, plies, ply, move)
+                    if value >= beta:
+                        break
+        return best
 
     tt_move = -1
     slot = 0

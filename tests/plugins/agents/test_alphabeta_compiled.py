@@ -1,6 +1,9 @@
 """Compiled alpha-beta (plugins.agents.alphabeta.compiled) is the interpreted search node for node on LOA:
 the solver, and fixed-depth search with the `groups` and `concentration` heuristics."""
 
+import subprocess
+import sys
+
 import pytest
 
 from framework.playouts import final_positions, playout_positions
@@ -118,3 +121,16 @@ def test_a_solve_to_the_end_without_deepening_runs_interpreted_below_the_root(mo
     state = POSITIONS[-1]
     python = solve(GAME, state, options, 200, False, monkeypatch)       # 200 nodes: at most 200 plies deep
     assert solve(GAME, state, options, 200, True, monkeypatch) == python
+
+
+def test_a_fresh_process_loads_the_compiled_search_from_the_cache_and_runs_it():
+    """numba's cache cannot hold mutually recursive functions (loading them crashed the process):
+    the second run here loads what the first compiled or loaded."""
+    code = ("from plugins.games.loa.game import LinesOfAction\n"
+            "from plugins.agents.alphabeta.agent import AlphaBetaAgent\n"
+            "from framework.protocols import Budget\n"
+            "game = LinesOfAction()\n"
+            "print(AlphaBetaAgent(game).select_move(game, game.initial_state(), Budget(nodes=300)).stats.nodes)\n")
+    for _ in range(2):
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0 and run.stdout.strip() == "300", run.stderr[-2000:]
