@@ -18,7 +18,7 @@ from __future__ import annotations
 from framework.errors import ConfigError, PositionError
 from framework.protocols import Budget, Decision, Game, Heuristic, SearchStats, SolveResult, State
 from framework.search import SearchLimits, Stopwatch
-from plugins.agents.alphabeta.compiled_search import CompiledSearch, compiled_game, supported, warmup
+from plugins.agents.alphabeta.compiled_search import CompiledSearch, CompiledTable, compiled_game, supported, warmup
 from plugins.agents.alphabeta.ordering import MoveOrderer
 from plugins.agents.alphabeta.search import UNBOUNDED, AlphaBetaSearch
 from plugins.agents.alphabeta.settings import Settings
@@ -38,6 +38,7 @@ class AlphaBetaAgent:
         self.settings = Settings.resolve(enhancements)
         self.table = TranspositionTable(self.settings.tt_size) if self.settings.transposition_table else None
         self.orderer = MoveOrderer(self.settings.killers, self.settings.history)
+        self.compiled_table: CompiledTable | None = None    # made by the first compiled search
         if compiled_game(game):
             warmup(game)   # compile (or load) the compiled searches now, so no timed move pays for it
 
@@ -49,7 +50,10 @@ class AlphaBetaAgent:
         self.orderer.reset()
         limits = SearchLimits.start(budget)
         if supported(game, heuristic, self.settings, proof_score):
-            return CompiledSearch(game, heuristic, self.settings, limits, self.table, self.orderer, proof_score)
+            search = CompiledSearch(game, heuristic, self.settings, limits, self.table, self.orderer, proof_score,
+                                    self.compiled_table)
+            self.compiled_table = search.compiled_table
+            return search
         return AlphaBetaSearch(game, heuristic, self.settings, limits, self.table, self.orderer, proof_score)
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:

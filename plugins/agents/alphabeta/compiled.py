@@ -33,8 +33,9 @@ from framework.protocols import WIN_SCORE
 INF = np.inf
 #: Bound kinds and the horizon bit of a table flag (`table.py`).
 EXACT, LOWER, UPPER, BOUND, HORIZON = 0, 1, 2, 3, 4
-#: Columns of a table row (`rows[slot]`, int64; the bitboards keep their 64 bits); KEY2 holds key[2] + 1,
-#: so a zeroed table is empty (allocated lazily by the OS: a decision pays only for the slots it writes).
+#: Columns of a table row (`rows[slot]`, int64; the bitboards keep their 64 bits). KEY2 holds
+#: key[2] (0 or 1, the side to move) + 2 * the decision's stamp: rows of older decisions (smaller
+#: stamps) read as empty, so each decision starts from an empty table without rewriting it.
 KEY0, KEY1, KEY2, DEPTH, PLY, FLAG, MOVE = 0, 1, 2, 3, 4, 5, 6
 #: Slots of the `control` array: counters (nodes, heuristic leaves, aborted, root move), the node
 #: limit, the table's hashing (size, 2**64 % size, 2**128 % size) and the switches.
@@ -44,7 +45,9 @@ USE_TABLE, USE_TT_MOVE, USE_HINTS, USE_KILLERS, USE_HISTORY, USE_ORDERING = 8, 9
 SOLVER = 14
 #: Quiescence search on, and its most plies below the depth limit.
 QUIESCENCE, QUIESCENCE_DEPTH = 15, 16
-CONTROL_SIZE = 17
+#: The decision's table stamp (>= 1).
+STAMP = 17
+CONTROL_SIZE = 18
 #: Columns of the per-ply array: nodes visited at that ply, PV length, the two killers.
 PLY_NODES, PV_LEN, KILLER = 0, 1, 2
 PLY_COLUMNS = 4
@@ -177,7 +180,7 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
     tt_move = -1
     slot = 0
     key = search_key(state)
-    k0, k1, k2 = np.int64(key[0]), np.int64(key[1]), np.int64(key[2]) + 1
+    k0, k1, k2 = np.int64(key[0]), np.int64(key[1]), np.int64(key[2]) + 2 * control[STAMP]
     if control[USE_TABLE]:
         slot = table_slot(key, control)
         row = rows[slot]
@@ -229,7 +232,7 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
         if control[LEAVES] != leaves0:
             flag |= HORIZON
         row = rows[slot]
-        if not (row[KEY2] != 0 and row[DEPTH] > depth
+        if not (row[KEY2] >= 2 * control[STAMP] and row[DEPTH] > depth
                 and not (row[KEY2] == k2 and row[KEY0] == k0 and row[KEY1] == k1)):
             row[KEY0], row[KEY1], row[KEY2], row[DEPTH], row[PLY], row[FLAG], row[MOVE] = \
                 k0, k1, k2, depth, ply, flag, best_move

@@ -134,3 +134,18 @@ def test_a_fresh_process_loads_the_compiled_search_from_the_cache_and_runs_it():
     for _ in range(2):
         run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
         assert run.returncode == 0 and run.stdout.strip() == "300", run.stderr[-2000:]
+
+
+@pytest.mark.parametrize("tt_size", [61, 1 << 16])
+def test_one_agent_deciding_again_and_again_starts_each_decision_from_an_empty_table(tt_size, monkeypatch):
+    """The compiled table outlives decisions (older rows are stamped stale); answers must not depend on them."""
+    def run(compiled):
+        monkeypatch.setenv("PLYGROUND_JIT", "1" if compiled else "0")
+        agent = AlphaBetaAgent(GAME, heuristic=GroupsHeuristic(GAME), tt_size=tt_size)
+        out = []
+        for state in POSITIONS[95:125] * 2:
+            solved = agent.solve(GAME, state, Budget(nodes=700))
+            decided = agent.select_move(GAME, state, Budget(nodes=300))
+            out.append((solved.value, solved.move, solved.stats.extra, decided.move, decided.stats.nodes))
+        return out
+    assert run(True) == run(False)
