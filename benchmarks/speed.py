@@ -70,13 +70,9 @@ def interpreted(run: Callable[[], Any]) -> Callable[[], Any]:
     return wrapped
 
 
-def both_paths(run: Callable[[], Any]) -> tuple[tuple[Any, float], tuple[Any, float]]:
-    """(result, seconds) of one run interpreted, then of one run compiled."""
-    start = time.perf_counter()
-    py = interpreted(run)()
-    middle = time.perf_counter()
-    jit = run()
-    return (py, middle - start), (jit, time.perf_counter() - middle)
+def both_paths(run: Callable[[], Any], min_seconds: float) -> tuple[tuple[Any, float], tuple[Any, float]]:
+    """(result, best seconds) of `run` interpreted, then compiled (`best_time` each)."""
+    return best_time(interpreted(run), min_seconds), best_time(run, min_seconds)
 
 
 def rate(count: int, seconds: float) -> float:
@@ -104,7 +100,8 @@ def perft_rows(registry: Registry, pyspiel: Any, quick: bool, min_seconds: float
     return rows
 
 
-def search_rows(registry: Registry, positions: int, nodes: int, quick: bool) -> list[dict[str, Any]]:
+def search_rows(registry: Registry, positions: int, nodes: int, quick: bool,
+                min_seconds: float) -> list[dict[str, Any]]:
     game = registry.create_game("loa")
     sample = final_positions(game, positions, seed=2002, first=10, last=6)   # 6 to 10 plies before the end
     rows = []
@@ -116,7 +113,7 @@ def search_rows(registry: Registry, positions: int, nodes: int, quick: bool) -> 
             results = [agent.solve(game, s, Budget(nodes=nodes)) for s in sample]
             return (sum(r.stats.nodes for r in results), [(r.value, r.move) for r in results])
 
-        (py, py_s), (jit, jit_s) = both_paths(solve_all)
+        (py, py_s), (jit, jit_s) = both_paths(solve_all, min_seconds)
         solved = sum(value.value != "unknown" for value, _ in jit[1])
         what = f"{name} loa {positions} endgames" if name != "alphabeta" else f"ab solver loa {positions} endg."
         rows.append({"what": what, "py": (py[0], py_s), "jit": (jit[0], jit_s),
@@ -129,7 +126,7 @@ def search_rows(registry: Registry, positions: int, nodes: int, quick: bool) -> 
         decision = ab.select_move(game, start_state, Budget())
         return decision.stats.nodes, (decision.move, decision.stats.score)
 
-    (py, py_s), (jit, jit_s) = both_paths(decide)
+    (py, py_s), (jit, jit_s) = both_paths(decide, min_seconds)
     return rows + [{"what": f"ab groups loa start d{ab_depth}", "py": (py[0], py_s), "jit": (jit[0], jit_s),
                     "check": f"{py[0]:,} nodes" if py == jit else "MISMATCH"}]
 
@@ -155,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small depths and budgets (a smoke run)")
     parser.add_argument("--pn-positions", type=int, default=20, help="LOA endgame positions for pns")
     parser.add_argument("--pn-nodes", type=int, default=20_000, help="node budget of each pns solve")
-    parser.add_argument("--min-seconds", type=float, default=0.5, help="repeat each perft timing this long")
+    parser.add_argument("--min-seconds", type=float, default=0.5, help="repeat each timing this long")
     args = parser.parse_args(argv)
     pyspiel = import_pyspiel()
     if pyspiel is None:
@@ -163,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     registry = Registry()
     rows = perft_rows(registry, pyspiel, args.quick, 0.0 if args.quick else args.min_seconds)
     rows += search_rows(registry, 3 if args.quick else args.pn_positions, 500 if args.quick else args.pn_nodes,
-                        args.quick)
+                        args.quick, 0.0 if args.quick else args.min_seconds)
     print(table(rows))
     return 1 if any("MISMATCH" in r["check"] for r in rows) else 0
 
