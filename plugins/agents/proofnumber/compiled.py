@@ -23,6 +23,8 @@ the table at most one entry per tree node.
 
 from __future__ import annotations
 
+import numpy as np
+
 from framework.jit import DRAW, ONGOING, WIN, clock
 
 INF = 1 << 48
@@ -267,3 +269,161 @@ def best_root_move(tree) -> int:
         if (pn[c] if is_or[0] else dn[c]) < (pn[best] if is_or[0] else dn[best]):
             best = c
     return moves[best]
+
+
+def member_hash(key, salt: int):
+    """A 64-bit hash of one search key (numba's `hash` of it, then mixed: Steele et al.'s
+    SplitMix64 finaliser); `salt` picks one of two independent-looking hashes."""
+    z = np.uint64(hash(key)) ^ np.uint64(salt)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0x3F58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x14D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def dfpn_store(table, entry, phi: int, delta: int, tt_size: int) -> None:
+    """`DFPN.store`: a full table first drops its older half, in insertion order."""
+    if len(table) >= tt_size and entry not in table:
+        drop = max(len(table) // 2, 1)
+        old = [entry]
+        old.pop()
+        for k in table.keys():
+            if len(old) == drop:
+                break
+            old.append(k)
+        for k in old:
+            table.pop(k)
+    table[entry] = (phi, delta)
+
+
+def dfpn_mid(state, key, phi_th: int, delta_th: int, above1, above2, prover: int, option: int, cyclic: bool,
+             table, path, spend, tt_size: int, node_limit: int, deadline: float, phis, deltas):
+    """`DFPN.mid`; fills `phis`/`deltas` with the children's numbers as it goes. Returns (phi, delta,
+    ghi), or (-1, -1, False) when the budget ran out (spend[3] set)."""
+    moves = legal_moves(state)
+    if spend[0] + len(moves) > node_limit:
+        spend[3] = 1
+        return -1, -1, False
+    if (spend[1] + 1) % CLOCK_EVERY == 0 and clock() >= deadline:
+        spend[3] = 1
+        return -1, -1, False
+    spend[0] += len(moves)
+    spend[1] += 1
+    mover_is_prover = to_move(state) == prover
+    rphi, rdelta = (0, INF) if mover_is_prover else (INF, 0)
+    zero = np.uint64(0)
+    below1, below2 = above1 + member_hash(key, 1), above2 + member_hash(key, 2)
+    children = [state]
+    children.pop()
+    keys = [key]
+    keys.pop()
+    ghis = [False]
+    ghis.pop()
+    for move in moves:
+        child = apply_move(state, move)
+        ck = search_key(child)
+        ghi = False
+        plain = (ck, 0, zero, zero)
+        tainted = (ck, 1, below1, below2)
+        if ck in path or ck == key:
+            p, d, ghi = rphi, rdelta, True
+            spend[2] = 1
+        elif plain in table:
+            p, d = table[plain]
+        elif cyclic and tainted in table:
+            p, d = table[tainted]
+            ghi = True
+        else:
+            lp, ld, drawn = leaf(child, prover, option)
+            if drawn:
+                spend[2] = 1
+            p, d = (lp, ld) if to_move(child) == prover else (ld, lp)
+            dfpn_store(table, plain if not cyclic or p == 0 or d == 0 else tainted, p, d, tt_size)
+        children.append(child)
+        keys.append(ck)
+        phis.append(p)
+        deltas.append(d)
+        ghis.append(ghi)
+    path[key] = True
+    phi, delta = INF, INF
+    while True:
+        phi, total = deltas[0], 0
+        for i in range(len(deltas)):
+            phi = min(phi, deltas[i])
+            total += phis[i]
+        delta = min(INF, total)
+        if phi >= phi_th or delta >= delta_th:
+            break
+        best, best_delta, second = 0, INF + 1, INF
+        for i in range(len(deltas)):
+            d = deltas[i]
+            if d < best_delta:
+                best, best_delta, second = i, d, best_delta
+            elif d < second:
+                second = d
+        child_phis = [0]
+        child_phis.pop()
+        child_deltas = [0]
+        child_deltas.pop()
+        cphi, cdelta, cghi = dfpn_mid(children[best], keys[best], min(INF, delta_th + phis[best] - delta),
+                                      min(phi_th, second + 1), below1, below2, prover, option, cyclic, table,
+                                      path, spend, tt_size, node_limit, deadline, child_phis, child_deltas)
+        if spend[3]:
+            path.pop(key)
+            return -1, -1, False
+        phis[best], deltas[best], ghis[best] = cphi, cdelta, cghi
+    path.pop(key)
+    prover_wins = phi == 0 if mover_is_prover else delta == 0
+    ghi = cyclic
+    if phi == 0:
+        ghi = not prover_wins
+        for i in range(len(deltas)):
+            if deltas[i] == 0 and not ghis[i]:
+                ghi = False
+    elif delta == 0:
+        ghi = False
+        if not prover_wins:
+            for i in range(len(ghis)):
+                ghi = ghi or ghis[i]
+    dfpn_store(table, (key, 1, above1, above2) if ghi else (key, 0, zero, zero), phi, delta, tt_size)
+    return phi, delta, ghi
+
+
+def dfpn_search(root, prover: int, option: int, tt_size: int, node_limit: int, deadline: float, cyclic: bool):
+    """`dfpn.dfpn_search`: returns (status, proved, nodes, expansions, table entries, drawn, root move or -1)."""
+    if node_limit < 1 or clock() >= deadline:
+        return ROOT_OVER_BUDGET, False, 0, 0, 0, False, -1
+    zero = np.uint64(0)
+    key = search_key(root)
+    spend = [1, 0, 0, 0]          # nodes, expansions, drawn seen, aborted
+    table = {(key, 0, zero, zero): (0, 0)}
+    table.pop((key, 0, zero, zero))
+    path = {key: True}
+    path.pop(key)
+    lp, ld, drawn = leaf(root, prover, option)
+    if drawn:
+        spend[2] = 1
+    mover_is_prover = to_move(root) == prover
+    phi, delta = (lp, ld) if mover_is_prover else (ld, lp)
+    phis = [0]
+    phis.pop()
+    deltas = [0]
+    deltas.pop()
+    if phi and delta:
+        phi, delta, ghi = dfpn_mid(root, key, INF, INF, zero, zero, prover, option, cyclic, table, path, spend,
+                                   tt_size, node_limit, deadline, phis, deltas)
+    status = BUDGET if spend[3] else SOLVED
+    proved = (phi == 0) if mover_is_prover else (delta == 0)
+    move = -1
+    if len(deltas):
+        moves = legal_moves(root)
+        best = 0
+        if status == BUDGET:
+            for i in range(len(deltas)):
+                if deltas[i] < deltas[best]:
+                    best = i
+        else:
+            for i in range(len(deltas) - 1, -1, -1):
+                if deltas[i] == 0:
+                    best = i
+        move = moves[best]
+    return status, proved, spend[0], spend[1], len(table), spend[2] == 1, move

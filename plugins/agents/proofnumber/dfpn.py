@@ -38,10 +38,13 @@ import sys
 from itertools import islice
 from typing import Hashable
 
+from framework import jit
 from framework.errors import ConfigError
-from framework.protocols import Game, State
-from framework.search import SearchAborted
+from framework.protocols import Budget, Game, State
+from framework.search import SearchAborted, SearchLimits
+from plugins.agents.proofnumber import compiled
 from plugins.agents.proofnumber.common import INF, BinaryResult, ProofNumberAgent, Spend, leaf_numbers, state_key
+from plugins.agents.proofnumber.pns import compiled_searches
 
 
 class DFPN:
@@ -141,7 +144,31 @@ class DFPN:
 
 
 def dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt_size: int) -> BinaryResult:
-    """Nagai's df-pn for "does `prover` win from `state`?"."""
+    """Nagai's df-pn for "does `prover` win from `state`?" (compiled when the game has a kernel)."""
+    if jit.enabled() and hasattr(game, "kernel"):
+        return compiled_dfpn_search(game, state, prover, spend, tt_size)
+    return interpreted_dfpn_search(game, state, prover, spend, tt_size)
+
+
+def compiled_dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt_size: int) -> BinaryResult:
+    """`interpreted_dfpn_search` run by `compiled.dfpn_search` over the game's kernel: the same
+    answer, move, nodes, expansions and table entries."""
+    kernel = game.kernel
+    node_limit = spend.limits.node_limit - spend.nodes
+    status, proved, nodes, expansions, entries, drawn, move = compiled_searches(kernel).dfpn_search(
+        kernel.to_kernel(state), prover, kernel.option, tt_size, int(min(node_limit, 1 << 62)),
+        spend.limits.deadline, hasattr(game, "repetition_limit"))
+    if status == compiled.ROOT_OVER_BUDGET:       # the root itself was not paid for: nothing searched
+        return BinaryResult(None, None, False, {"stopped_by": "budget", "expansions": 0, "tt_entries": 0})
+    spend.nodes += nodes
+    extra = {"stopped_by": "solved" if status == compiled.SOLVED else "budget", "expansions": int(expansions),
+             "tt_entries": int(entries)}
+    return BinaryResult(bool(proved) if status == compiled.SOLVED else None, None if move < 0 else int(move),
+                        bool(drawn), extra)
+
+
+def interpreted_dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt_size: int) -> BinaryResult:
+    """Nagai's df-pn over the Game protocol."""
     search = DFPN(game, prover, spend, tt_size)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20_000))
@@ -171,6 +198,9 @@ class DFPNAgent(ProofNumberAgent):
         if tt_size < 1:
             raise ConfigError(f"tt_size must be at least 1 entry, got {tt_size!r}")
         self.tt_size = tt_size
+        if jit.enabled() and hasattr(game, "kernel"):
+            # Compile (or load) the compiled search now, so no timed move pays for it.
+            dfpn_search(game, game.initial_state(), 0, Spend(SearchLimits.start(Budget(nodes=2))), 2)
 
     def search(self, game: Game, state: State, prover: int, spend: Spend) -> BinaryResult:
         return dfpn_search(game, state, prover, spend, self.tt_size)

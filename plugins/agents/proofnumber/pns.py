@@ -185,14 +185,20 @@ _COMPILED: dict[str, jit.Kernel] = {}
 _REASONS = {compiled.SOLVED: "solved", compiled.BUDGET: "budget", compiled.TREE_FULL: "tree_limit"}
 
 
+def compiled_searches(kernel: jit.GameKernel) -> jit.Kernel:
+    """The `compiled` module compiled over a game's kernel (built once per game, then cached)."""
+    search = _COMPILED.get(kernel.tag)
+    if search is None:
+        search = _COMPILED[kernel.tag] = jit.Kernel(compiled, rules=kernel.rules, tag=kernel.tag)
+    return search
+
+
 def compiled_pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int,
                        two_level: bool = False) -> BinaryResult:
     """`pn_search` (or `pn2_search` when `two_level`) run by `compiled` over the game's kernel:
     the same answer, move, nodes and tree size."""
     kernel = game.kernel
-    search = _COMPILED.get(kernel.tag)
-    if search is None:
-        search = _COMPILED[kernel.tag] = jit.Kernel(compiled, rules=kernel.rules, tag=kernel.tag)
+    search = compiled_searches(kernel)
     node_limit = spend.limits.node_limit - spend.nodes
     run = search.pn2_search if two_level else search.pn_search
     status, proved, nodes, size, drawn, move, inner_nodes, searches = run(
