@@ -295,29 +295,24 @@ def dfpn_store(table, entry, phi: int, delta: int, tt_size: int) -> None:
     table[entry] = (phi, delta)
 
 
-def dfpn_mid(state, key, phi_th: int, delta_th: int, above1, above2, prover: int, option: int, cyclic: bool,
-             table, path, spend, tt_size: int, node_limit: int, deadline: float, phis, deltas):
-    """`DFPN.mid`; fills `phis`/`deltas` with the children's numbers as it goes. Returns (phi, delta,
-    ghi), or (-1, -1, False) when the budget ran out (spend[3] set)."""
+def dfpn_expand(stack, arena, state, key, phi_th: int, delta_th: int, above1, above2, prover: int, option: int,
+                cyclic: bool, table, path, spend, tt_size: int, node_limit: int, deadline: float) -> bool:
+    """The first half of `DFPN.mid`: charge for `state`'s children, push its frame and its children's
+    (state, key, phi, delta, ghi) on the arena. False (spend[3] set) when the budget ran out.
+
+    MID runs on this explicit stack rather than by recursion: numba's cache crashed loading the
+    recursive version (a segfault in a fresh process)."""
     moves = legal_moves(state)
-    if spend[0] + len(moves) > node_limit:
+    if spend[0] + len(moves) > node_limit or ((spend[1] + 1) % CLOCK_EVERY == 0 and clock() >= deadline):
         spend[3] = 1
-        return -1, -1, False
-    if (spend[1] + 1) % CLOCK_EVERY == 0 and clock() >= deadline:
-        spend[3] = 1
-        return -1, -1, False
+        return False
     spend[0] += len(moves)
     spend[1] += 1
-    mover_is_prover = to_move(state) == prover
-    rphi, rdelta = (0, INF) if mover_is_prover else (INF, 0)
+    states, keys, phis, deltas, ghis = arena
     zero = np.uint64(0)
     below1, below2 = above1 + member_hash(key, 1), above2 + member_hash(key, 2)
-    children = [state]
-    children.pop()
-    keys = [key]
-    keys.pop()
-    ghis = [False]
-    ghis.pop()
+    rphi, rdelta = (0, INF) if to_move(state) == prover else (INF, 0)
+    base = len(states)
     for move in moves:
         child = apply_move(state, move)
         ck = search_key(child)
@@ -338,54 +333,76 @@ def dfpn_mid(state, key, phi_th: int, delta_th: int, above1, above2, prover: int
                 spend[2] = 1
             p, d = (lp, ld) if to_move(child) == prover else (ld, lp)
             dfpn_store(table, plain if not cyclic or p == 0 or d == 0 else tainted, p, d, tt_size)
-        children.append(child)
+        states.append(child)
         keys.append(ck)
         phis.append(p)
         deltas.append(d)
         ghis.append(ghi)
     path[key] = True
-    phi, delta = INF, INF
+    stack.append((state, key, phi_th, delta_th, above1, above2, below1, below2, base, len(moves)))
+    return True
+
+
+def dfpn_mid(root, key, prover: int, option: int, cyclic: bool, table, path, spend, tt_size: int,
+             node_limit: int, deadline: float, arena):
+    """`DFPN.mid` from the root with infinite thresholds, on an explicit stack of frames. Returns the
+    root's (phi, delta); the root's children stay at the start of the arena."""
+    zero = np.uint64(0)
+    stack = [(root, key, INF, INF, zero, zero, zero, zero, 0, 0)]
+    stack.pop()
+    slots = [0]     # the arena slot of each frame above the root, in its parent's children
+    slots.pop()
+    if not dfpn_expand(stack, arena, root, key, INF, INF, zero, zero, prover, option, cyclic, table, path, spend,
+                       tt_size, node_limit, deadline):
+        return -1, -1
+    states, keys, phis, deltas, ghis = arena
     while True:
-        phi, total = deltas[0], 0
-        for i in range(len(deltas)):
+        state, key, phi_th, delta_th, above1, above2, below1, below2, base, count = stack[-1]
+        phi, total = deltas[base], 0
+        for i in range(base, base + count):
             phi = min(phi, deltas[i])
             total += phis[i]
         delta = min(INF, total)
-        if phi >= phi_th or delta >= delta_th:
-            break
-        best, best_delta, second = 0, INF + 1, INF
-        for i in range(len(deltas)):
-            d = deltas[i]
-            if d < best_delta:
-                best, best_delta, second = i, d, best_delta
-            elif d < second:
-                second = d
-        child_phis = [0]
-        child_phis.pop()
-        child_deltas = [0]
-        child_deltas.pop()
-        cphi, cdelta, cghi = dfpn_mid(children[best], keys[best], min(INF, delta_th + phis[best] - delta),
-                                      min(phi_th, second + 1), below1, below2, prover, option, cyclic, table,
-                                      path, spend, tt_size, node_limit, deadline, child_phis, child_deltas)
-        if spend[3]:
-            path.pop(key)
-            return -1, -1, False
-        phis[best], deltas[best], ghis[best] = cphi, cdelta, cghi
-    path.pop(key)
-    prover_wins = phi == 0 if mover_is_prover else delta == 0
-    ghi = cyclic
-    if phi == 0:
-        ghi = not prover_wins
-        for i in range(len(deltas)):
-            if deltas[i] == 0 and not ghis[i]:
-                ghi = False
-    elif delta == 0:
-        ghi = False
-        if not prover_wins:
-            for i in range(len(ghis)):
-                ghi = ghi or ghis[i]
-    dfpn_store(table, (key, 1, above1, above2) if ghi else (key, 0, zero, zero), phi, delta, tt_size)
-    return phi, delta, ghi
+        if phi < phi_th and delta < delta_th:
+            best, best_delta, second = base, INF + 1, INF
+            for i in range(base, base + count):
+                d = deltas[i]
+                if d < best_delta:
+                    best, best_delta, second = i, d, best_delta
+                elif d < second:
+                    second = d
+            if not dfpn_expand(stack, arena, states[best], keys[best], min(INF, delta_th + phis[best] - delta),
+                               min(phi_th, second + 1), below1, below2, prover, option, cyclic, table, path, spend,
+                               tt_size, node_limit, deadline):
+                return -1, -1
+            slots.append(best)
+            continue
+        path.pop(key)
+        mover_is_prover = to_move(state) == prover
+        prover_wins = phi == 0 if mover_is_prover else delta == 0
+        ghi = cyclic
+        if phi == 0:    # the mover wins through any child it has beaten; tainted only if all of those are
+            ghi = not prover_wins
+            for i in range(base, base + count):
+                if deltas[i] == 0 and not ghis[i]:
+                    ghi = False
+        elif delta == 0:  # the mover loses: every child counts
+            ghi = False
+            if not prover_wins:
+                for i in range(base, base + count):
+                    ghi = ghi or ghis[i]
+        dfpn_store(table, (key, 1, above1, above2) if ghi else (key, 0, zero, zero), phi, delta, tt_size)
+        stack.pop()
+        if not stack:
+            return phi, delta
+        for _ in range(count):
+            states.pop()
+            keys.pop()
+            phis.pop()
+            deltas.pop()
+            ghis.pop()
+        phis[slots[-1]], deltas[slots[-1]], ghis[slots[-1]] = phi, delta, ghi
+        slots.pop()
 
 
 def dfpn_search(root, prover: int, option: int, tt_size: int, node_limit: int, deadline: float, cyclic: bool):
@@ -408,21 +425,28 @@ def dfpn_search(root, prover: int, option: int, tt_size: int, node_limit: int, d
     phis.pop()
     deltas = [0]
     deltas.pop()
+    ghis = [False]
+    ghis.pop()
+    states = [root]
+    states.pop()
+    keys = [key]
+    keys.pop()
+    arena = (states, keys, phis, deltas, ghis)
     if phi and delta:
-        phi, delta, ghi = dfpn_mid(root, key, INF, INF, zero, zero, prover, option, cyclic, table, path, spend,
-                                   tt_size, node_limit, deadline, phis, deltas)
+        phi, delta = dfpn_mid(root, key, prover, option, cyclic, table, path, spend, tt_size, node_limit, deadline,
+                              arena)
     status = BUDGET if spend[3] else SOLVED
     proved = (phi == 0) if mover_is_prover else (delta == 0)
     move = -1
-    if len(deltas):
+    if len(deltas):     # the root's children head the arena
         moves = legal_moves(root)
         best = 0
         if status == BUDGET:
-            for i in range(len(deltas)):
+            for i in range(len(moves)):
                 if deltas[i] < deltas[best]:
                     best = i
         else:
-            for i in range(len(deltas) - 1, -1, -1):
+            for i in range(len(moves) - 1, -1, -1):
                 if deltas[i] == 0:
                     best = i
         move = moves[best]
