@@ -8,7 +8,7 @@ from Python (`pyspiel`: `legal_actions`, `child`; checkers counted by turns, as 
 `benchmarks/perft_vs_openspiel.py`). All three must count the same leaves, or the row
 says MISMATCH and the exit status is 1.
 
-Search (nodes/s): `pns`, `pn2` and the alpha-beta solver (the thesis run's switches) on Lines
+Search (nodes/s): `pns`, `pn2`, `dfpn` and the alpha-beta solver (the thesis run's switches) on Lines
 of Action endgame positions (the last plies of seeded random games), interpreted vs compiled,
 each position with the same node budget; the two must visit the same number of nodes and
 give the same answers (checked); and alpha-beta with LOA's `groups` heuristic at a fixed depth
@@ -106,7 +106,7 @@ def search_rows(registry: Registry, positions: int, nodes: int, quick: bool,
     sample = final_positions(game, positions, seed=2002, first=10, last=6)   # 6 to 10 plies before the end
     rows = []
     for name, params in (("pns", {"tree_limit": nodes + 100}), ("pn2", {"tree_limit": nodes + 100}),
-                         ("alphabeta", THESIS_ALPHABETA)):
+                         ("dfpn", {"tt_size": nodes}), ("alphabeta", THESIS_ALPHABETA)):
         agent = registry.create_agent(name, game, params)   # built: its compiled search is warm
 
         def solve_all():

@@ -19,6 +19,16 @@ so a time budget may be overshot by up to 64 expansions (well under a millisecon
 
 Memory: the tree holds at most `tree_limit` nodes (typed lists of at most that length) and
 the table at most one entry per tree node.
+
+df-pn (`dfpn_search`) is `dfpn.interpreted_dfpn_search` the same way (Nagai 2002, see `dfpn`),
+with MID run on an explicit stack of frames instead of recursion (numba's disk cache crashed
+loading the recursive version), its frames' children on one shared arena. Its table holds at
+most `tt_size` entries, dropping the older half in insertion order as `DFPN.store` does (numba's
+dict keeps insertion order as Python's does). An entry resting on a repetition is keyed in
+`dfpn` by (state, set of states above it); here by (search key, 1, h1, h2) with h1, h2 two sums
+of `member_hash` over that set — an order-free set hash, exact unless two different sets on one
+search collide in 128 bits (the test compares every count on 240 positions). Plain entries are
+(search key, 0, 0, 0).
 """
 
 from __future__ import annotations

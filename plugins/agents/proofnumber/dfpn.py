@@ -30,6 +30,9 @@ cycle and grow forever (its known non-termination on cyclic graphs; Kishimoto & 
 General Solution to the Graph History Interaction Problem", AAAI 2004, solve it more
 economically). Solved values that rest on no repetition are keyed by the state alone and
 shared by every path. Games without repetitions key everything by the state.
+
+A game with a kernel (`game.kernel`, see `framework.jit`) runs `compiled.dfpn_search`, the same
+search node for node (answer, move, nodes, expansions, table entries; see there).
 """
 
 from __future__ import annotations
