@@ -76,9 +76,10 @@ def test_the_sample_has_proofs_disproofs_drawn_leaves_and_every_stop_reason():
     assert any(o[0] is True for o in outcomes) and any(o[0] is False for o in outcomes) and any(o[2] for o in outcomes)
 
 
-@pytest.mark.parametrize("name", ["pns", "pn2"])
-def test_the_agent_solves_identically_with_and_without_the_compiled_path(monkeypatch, registry, name):
-    agent = registry.create_agent(name, GAME, {"tree_limit": 5_000})
+@pytest.mark.parametrize("name, params", [("pns", {"tree_limit": 5_000}), ("pn2", {"tree_limit": 5_000}),
+                                          ("dfpn", {"tt_size": 5_000})])
+def test_the_agent_solves_identically_with_and_without_the_compiled_path(monkeypatch, registry, name, params):
+    agent = registry.create_agent(name, GAME, params)
     fast = [agent.solve(GAME, s, Budget(nodes=3_000)) for s in POSITIONS[::20]]
     monkeypatch.setenv("PLYGROUND_JIT", "0")
     slow = [agent.solve(GAME, s, Budget(nodes=3_000)) for s in POSITIONS[::20]]
