@@ -57,6 +57,8 @@ class OneRootMove:
         return [self._move] if state == self._root else list(self._game.legal_moves(state))
 
     def __getattr__(self, name: str) -> Any:
+        if name in ("ordered_moves", "kernel"):  # both would offer the root's other moves again
+            raise AttributeError(name)
         return getattr(self._game, name)
 
 

@@ -161,3 +161,13 @@ def test_shuffled_moves_are_a_permutation_fixed_per_state(registry):
     assert sorted(map(str, shuffled.legal_moves(state))) == sorted(map(str, game.legal_moves(state)))
     assert shuffled.legal_moves(state) == shuffled.legal_moves(state)
     assert not hasattr(shuffled, "ordered_moves") and shuffled.name == "checkers"
+
+
+def test_random_ordering_is_searched_in_the_shuffled_order_even_where_a_compiled_path_exists(registry, monkeypatch):
+    """A compiled search reads the game's kernel, which knows nothing of the shuffle: the wrapper must hide it."""
+    depths = {"minimax": 0, "alphabeta good ordering": 0, "alphabeta random ordering": 2}
+    compiled = nodes_by_depth(registry, "loa", depths)
+    monkeypatch.setenv("PLYGROUND_JIT", "0")
+    interpreted = nodes_by_depth(registry, "loa", depths)
+    assert list(compiled["nodes"]) == list(interpreted["nodes"])
+    assert not hasattr(ShuffledMoves(registry.create_game("loa"), seed=0), "kernel")
