@@ -4,6 +4,7 @@ the solver, and fixed-depth search with the `groups` and `concentration` heurist
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from framework.playouts import final_positions, playout_positions
@@ -19,6 +20,7 @@ from plugins.games.loa import heuristics, kernel
 from plugins.games.loa.heuristics import ConcentrationHeuristic, GroupsHeuristic, MobilityHeuristic
 
 GAME = LinesOfAction()
+NO_WEIGHTS = np.zeros(0)
 MOVER_WINS = LinesOfAction(simultaneous="mover_wins")
 #: The thesis run's switches (tournaments/thesis-loa-endgames.yaml): every exact enhancement, no quiescence.
 THESIS = {"quiescence": False}
@@ -95,7 +97,8 @@ def test_fixed_depth_with_a_compiled_heuristic_is_the_interpreted_search(index, 
 @pytest.mark.parametrize("name", ["groups_score", "concentration_score"])
 def test_the_compiled_heuristics_score_every_sampled_position_as_the_interpreted_ones(name):
     for state in POSITIONS:
-        assert getattr(kernel.HEURISTICS_KERNEL, name)(*kernel.kernel_state(state)) == getattr(heuristics, name)(*state)
+        assert getattr(kernel.HEURISTICS_KERNEL, name)(kernel.kernel_state(state), NO_WEIGHTS) == \
+            getattr(heuristics, name)(state, ())
 
 
 WIN_LOSS = WinLossEvaluation(GAME)
