@@ -31,7 +31,7 @@ from plugins.agents.alphabeta.table import TranspositionTable
 
 #: Games whose kernels give what `compiled` needs (by kernel tag): `move_rank`, `is_capture(state, move)`,
 #: a heuristics Kernel with `score(state, weights)` functions, `key_shifts` and `move_space`.
-GAMES = ("loa",)
+GAMES = ("loa", "checkers")
 #: Largest table for which `compiled.table_slot` cannot overflow 64 bits.
 MAX_TT_SIZE = (1 << 31) - 1
 #: Deepest root search run compiled (its per-ply arrays are allocated per root search).
@@ -145,7 +145,8 @@ class CompiledSearch(AlphaBetaSearch):
         if control[compiled.ABORTED]:
             raise SearchAborted
         self.pv[0] = tuple(pv[0, :plies[0, compiled.PV_LEN]].tolist())
-        self.root_move = int(control[compiled.ROOT_MOVE])
+        move = int(control[compiled.ROOT_MOVE])
+        self.root_move = move if move >= 0 else None       # -1: a terminal root has no move
         return float(score)
 
 

@@ -35,7 +35,9 @@ class Checkers:
         self.quiet_moves = quiet_moves
         self.quiet_limit = rules.NO_LIMIT if quiet_moves is None else 2 * quiet_moves
         #: The compiled rules, for compiled searches (see framework.jit.GameKernel).
-        self.kernel = jit.GameKernel("checkers", kernel.KERNEL, kernel.kernel_state, self.quiet_limit)
+        self.kernel = jit.GameKernel("checkers", kernel.KERNEL, kernel.kernel_state, self.quiet_limit,
+                                     kernel.HEURISTICS_KERNEL, kernel.SCORES, key_shifts=kernel.KEY_SHIFTS,
+                                     move_space=kernel.MOVE_SPACE)
 
     # -- rules -----------------------------------------------------------------
 

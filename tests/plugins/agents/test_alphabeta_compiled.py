@@ -17,6 +17,7 @@ from plugins.agents.alphabeta.solver import WinLossEvaluation
 from plugins.games.checkers import Checkers
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 from plugins.games.loa import heuristics, kernel
+from plugins.games.tictactoe import TicTacToe
 from plugins.games.loa.heuristics import ConcentrationHeuristic, GroupsHeuristic, MobilityHeuristic
 
 GAME = LinesOfAction()
@@ -113,7 +114,8 @@ def test_selective_and_re_searching_enhancements_run_interpreted(switch):
 
 def test_games_and_heuristics_without_a_compiled_twin_run_interpreted():
     thesis = Settings.resolve(THESIS)
-    assert not compiled_search.supported(Checkers(), WinLossEvaluation(Checkers()), thesis, 1.0)
+    assert not compiled_search.supported(TicTacToe(), WinLossEvaluation(TicTacToe()), thesis, 1.0)
+    assert compiled_search.supported(Checkers(), WinLossEvaluation(Checkers()), thesis, 1.0)
     assert not compiled_search.supported(GAME, MobilityHeuristic(GAME), thesis, None)
     assert compiled_search.supported(GAME, GroupsHeuristic(GAME), thesis, None)
     assert not compiled_search.supported(GAME, WIN_LOSS, Settings.resolve({**THESIS, "tt_size": 1 << 31}), 1.0)
