@@ -106,8 +106,8 @@ def prove_win(solver: Solver, game: Game, state: State, budget: int) -> tuple[in
         return None
     if "proof_length" not in result.stats.extra:
         raise ConfigError(f"solver {solver!r} proved a win but reports no proof length "
-                          f"(stats.extra['proof_length']); the endgame set records one for every position: use a solver that reports it, "
-                          f"such as the default '{Settings.solver}'")
+                          f"(stats.extra['proof_length']); the endgame set records one for every position: "
+                          f"use a solver that reports it, such as the default '{Settings.solver}'")
     length = result.stats.extra["proof_length"]
     return None if length is None else (length, result.stats.nodes)
 
