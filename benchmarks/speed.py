@@ -47,7 +47,7 @@ from typing import Any, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from perft_vs_openspiel import import_pyspiel, spiel_perft_actions, spiel_perft_turns  # noqa: E402
-from spiel_search import random_line, spiel_alphabeta, twin  # noqa: E402
+from spiel_search import random_line, replay, spiel_alphabeta, twin  # noqa: E402
 
 from framework.perft import perft  # noqa: E402
 from framework.playouts import final_positions  # noqa: E402
@@ -141,13 +141,6 @@ def search_rows(registry: Registry, positions: int, nodes: int, min_seconds: flo
         rows.append({"what": what, "py": (py[0], py_s), "jit": (jit[0], jit_s),
                      "check": f"{py[0]:,} nodes, {solved} solved" if py == jit else "MISMATCH"})
     return rows
-
-
-def replay(game: Any, moves: list) -> Any:
-    state = game.initial_state()
-    for move in moves:
-        state = game.apply(state, move)
-    return state
 
 
 def fixed_depth_rows(registry: Registry, pyspiel: Any, quick: bool, min_seconds: float) -> list[dict[str, Any]]:

@@ -192,6 +192,14 @@ def random_line(game: Game, plies: int, seed: int) -> list:
     return moves
 
 
+def replay(game: Game, moves: list) -> State:
+    """The state after `moves` from the start."""
+    state = game.initial_state()
+    for move in moves:
+        state = game.apply(state, move)
+    return state
+
+
 def spiel_alphabeta(pyspiel: Any, game: Game, heuristic: Heuristic, spiel_state: Any,
                     depth: int) -> tuple[int, float, str]:
     """OpenSpiel's `alpha_beta_search` to `depth` full moves from `spiel_state`, our heuristic at the

@@ -31,7 +31,7 @@ def test_a_quick_run_prints_every_row_with_agreeing_counts(capsys):
     rows = {line[:33].strip(): line for line in out.splitlines()}
     assert "1,652 nodes; OS 3,256, same values" in rows["ab groups loa start d3"]
     assert "528 nodes; OS 256, same values" in rows["ab positional checkers start d4"]
-    assert "same values" in rows["ab groups loa 3 midg. d2"] and "same values" in rows["ab positional checkers 3 midg. d4"]
+    assert all("same values" in rows[m] for m in ("ab groups loa 3 midg. d2", "ab positional checkers 3 midg. d4"))
 
 
 def test_without_pyspiel_the_peer_column_is_skipped(capsys, monkeypatch):

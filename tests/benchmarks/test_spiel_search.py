@@ -11,8 +11,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))  # as when the scripts run
 import spiel_search  # noqa: E402
 
-from plugins.agents.alphabeta import AlphaBetaAgent  # noqa: E402
 from framework.protocols import UNLIMITED  # noqa: E402
+from plugins.agents.alphabeta import AlphaBetaAgent  # noqa: E402
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -22,18 +22,11 @@ def checkers(registry):
     return registry.create_game("checkers")
 
 
-def replay(game, moves):
-    state = game.initial_state()
-    for move in moves:
-        state = game.apply(state, move)
-    return state
-
-
 def test_fifty_ply_checkers_lines_reach_the_same_positions_kings_included(checkers):
     crowned = 0
     for seed in range(8):
         moves = spiel_search.random_line(checkers, 50, seed)
-        state = replay(checkers, moves)
+        state = spiel_search.replay(checkers, moves)
         spiel_state = spiel_search.twin(pyspiel, checkers, moves)
         assert spiel_search.checkers_state(spiel_state, state[3])[:4] == state[:4]   # some games ended
         crowned += state[2] != 0
@@ -45,7 +38,8 @@ def test_lines_of_action_lines_reach_the_same_positions(registry):
     for seed in range(4):
         moves = spiel_search.random_line(loa, 20, seed)
         spiel_state = spiel_search.twin(pyspiel, loa, moves)
-        assert loa.hash_key(spiel_search.loa_state(loa, spiel_state)) == loa.hash_key(replay(loa, moves))
+        ours = spiel_search.replay(loa, moves)
+        assert loa.hash_key(spiel_search.loa_state(loa, spiel_state)) == loa.hash_key(ours)
 
 
 def test_a_wrong_conversion_is_named(checkers, monkeypatch):
@@ -68,7 +62,8 @@ def test_depth_one_visits_the_root_and_each_full_move(registry, checkers):
     moves = spiel_search.random_line(checkers, 7, 0)
     twin = spiel_search.twin(pyspiel, checkers, moves)
     nodes, value, move = spiel_search.spiel_alphabeta(pyspiel, checkers, heuristic, twin, 1)
-    assert checkers.to_text(replay(checkers, moves)) == "W:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,8,9,12,15,23"
+    assert checkers.to_text(spiel_search.replay(checkers, moves)) == \
+        "W:W21,22,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,8,9,12,15,23"
     assert (nodes, move) == (1 + 2, "27x18x11")
 
 
@@ -80,7 +75,7 @@ def test_openspiel_finds_minimax_value_at_the_depth(registry, name, heuristic, p
     agent = AlphaBetaAgent(game, depth=depth, heuristic=evaluate, quiescence=False)
     for seed in range(3):
         moves = spiel_search.random_line(game, plies, seed)
-        ours = agent.select_move(game, replay(game, moves), UNLIMITED).stats.score
+        ours = agent.select_move(game, spiel_search.replay(game, moves), UNLIMITED).stats.score
         _, value, _ = spiel_search.spiel_alphabeta(pyspiel, game, evaluate, spiel_search.twin(pyspiel, game, moves),
                                                    depth)
         assert value == ours
