@@ -207,8 +207,8 @@ def generate(settings: Settings, workers: int = 1, progress=None) -> list[Proved
 def header(settings: Settings) -> list[str]:
     """Two comment lines: the command that makes the file (naming game, player and solver where not the
     defaults) and what a line holds."""
-    named = "".join(f" --{option} {shlex.quote(getattr(settings, option))}"
-                    for option in ("game", "player", "solver") if getattr(settings, option) != getattr(Settings, option))
+    named = "".join(f" --{option} {shlex.quote(getattr(settings, option))}" for option in ("game", "player", "solver")
+                    if getattr(settings, option) != getattr(Settings, option))
     solver = parse_agent_spec(settings.solver, "solver")[0]
     return [f"# {settings.count} {settings.game} positions, each a proven win for the side to move "
             f"(plyground make-endgames{named} --seed {settings.seed} --count {settings.count} "
