@@ -1,14 +1,17 @@
 """OpenSpiel's Python alpha-beta on our positions, evaluating with our heuristic, its nodes counted our way.
 
 Shared by `speed.py` and `alphabeta_peers.py`. The peer search is OpenSpiel's own
-`open_spiel.python.algorithms.minimax.alpha_beta_search` (plain fail-hard alpha-beta in
+`open_spiel.python.algorithms.minimax.alpha_beta_search` (plain alpha-beta in
 OpenSpiel's action order: no transposition table, no move ordering), run unchanged on
 OpenSpiel's C++ states (`pyspiel`); pyspiel exposes no C++ alpha-beta for general games
 (only MCTS bots), so this Python search is the OpenSpiel search reachable from Python.
 
 - Leaves: the value function reads OpenSpiel's board (`str(state)`), builds our state from it
   and calls our heuristic for the root's mover, so both sides evaluate the same leaves
-  identically and a fixed-depth search of the same tree has the same value.
+  identically and a fixed-depth search of the same tree has the same value. That costs OpenSpiel
+  time ours does not spend: timed once from the start (checkers depth 8, LOA `groups` depth 5),
+  reading the board took about a fifth of its time, our heuristic a tenth (checkers) and a third
+  (LOA; the same Python heuristic our interpreted path calls).
 - Checkers: OpenSpiel plays a multi-jump as one action per jump (the same player moves
   again), so its depth would count jumps. `FullMoveState` shows OpenSpiel's state one full
   move per action (a whole jump sequence), so a depth is the same number of our plies.
@@ -20,6 +23,7 @@ OpenSpiel's C++ states (`pyspiel`); pyspiel exposes no C++ alpha-beta for genera
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, Callable
 
@@ -49,52 +53,53 @@ def _mover(spiel_state: Any, mover: int | None) -> int:
     return spiel_state.current_player() if mover is None else mover
 
 
-def loa_state(game: Game, spiel_state: Any, mover: int | None = None) -> State:
-    """Our Lines of Action state for OpenSpiel's (`x` is our Black, who moves first); `mover` names the
-    side to move where OpenSpiel has none (a terminal state)."""
-    rows = str(spiel_state).splitlines()[:8]
-    board = "/".join(r[1:].replace("x", "b").replace("o", "w") for r in rows)
-    return game.from_text(f"{board} {'bw'[_mover(spiel_state, mover)]}")
+#: OpenSpiel's Lines of Action pieces (`x` is player 0, our Black) as binary digits of each side's bitboard.
+LOA_BLACK_BITS, LOA_WHITE_BITS = str.maketrans("xo.", "100"), str.maketrans("xo.", "010")
 
 
-def _checkers_cells() -> tuple[tuple[int, int], ...]:
-    """(index in OpenSpiel's board text, our bitboard) for each square. OpenSpiel's text has 8 lines of
-    10 characters (rank digit, files a-h, newline), rank 8 first; our square s (row r from Black's side,
-    column c) is its file `h - c` on rank `r + 1` (see tests/plugins/games/test_checkers_openspiel.py)."""
-    cells = []
+def loa_state(spiel_state: Any, mover: int | None = None) -> State:
+    """Our Lines of Action state `(black, white, mover)` for OpenSpiel's; `mover` names the side to move
+    where OpenSpiel has none (a terminal state). OpenSpiel's text has 8 lines of 10 characters (rank
+    digit, files a-h, newline), rank 8 first: read each rank from h to a, they are the binary digits of
+    a bitboard from h8 (bit 63) down to a1 (bit 0)."""
+    text = str(spiel_state)
+    cells = "".join(text[10 * rank + 1:10 * rank + 9][::-1] for rank in range(8))
+    return int(cells.translate(LOA_BLACK_BITS), 2), int(cells.translate(LOA_WHITE_BITS), 2), \
+        _mover(spiel_state, mover)
+
+
+def _checkers_cells() -> operator.itemgetter:
+    """Picks, from OpenSpiel's board text, one character per bit of our bitboards from bit 34 down to 0:
+    the square at that bit, or a newline for a ghost bit (rules.py's layout: square s at bit i + i // 8,
+    i = s - 1). OpenSpiel's text has 8 lines of 10 characters (rank digit, files a-h, newline), rank 8
+    first; our square s (row r from Black's side, column c) is its file `h - c` on rank `r + 1` (see
+    tests/plugins/games/test_checkers_openspiel.py)."""
+    index = {}
     for square in range(1, 33):
         row, pos = divmod(square - 1, 4)
         column = 2 * pos + (1 if row % 2 == 0 else 0)
-        cells.append((10 * (7 - row) + 1 + (7 - column), SQUARE_BIT[square]))
-    return tuple(cells)
+        index[SQUARE_BIT[square].bit_length() - 1] = 10 * (7 - row) + 1 + (7 - column)
+    return operator.itemgetter(*(index.get(bit, 9) for bit in range(34, -1, -1)))   # text[9] is a newline
 
 
 CHECKERS_CELLS = _checkers_cells()
-#: OpenSpiel's checkers pieces: player 0 (our Black) `o` and king `8`, player 1 `+` and king `*`.
-BLACK_PIECES, WHITE_PIECES, KINGS = "o8", "+*", "8*"
+#: OpenSpiel's checkers pieces (player 0, our Black: `o`, king `8`; player 1: `+`, king `*`) as binary digits.
+CHECKERS_BLACK, CHECKERS_WHITE, CHECKERS_KINGS = (str.maketrans("o8+*.\n", digits)
+                                                  for digits in ("110000", "001100", "010100"))
 
 
 def checkers_state(spiel_state: Any, mover: int | None = None) -> State:
     """Our checkers state for OpenSpiel's (a `FullMoveState` or a pyspiel state), the draw counter 0;
     `mover` names the side to move where OpenSpiel has none (a terminal state)."""
     spiel_state = getattr(spiel_state, "state", spiel_state)
-    text = str(spiel_state)
-    black = white = kings = 0
-    for index, bit in CHECKERS_CELLS:
-        piece = text[index]
-        if piece in BLACK_PIECES:
-            black |= bit
-        elif piece in WHITE_PIECES:
-            white |= bit
-        if piece in KINGS:
-            kings |= bit
-    return (black, white, kings, _mover(spiel_state, mover), 0)
+    cells = "".join(CHECKERS_CELLS(str(spiel_state)))
+    return (int(cells.translate(CHECKERS_BLACK), 2), int(cells.translate(CHECKERS_WHITE), 2),
+            int(cells.translate(CHECKERS_KINGS), 2), _mover(spiel_state, mover), 0)
 
 
 def ours_of(game: Game) -> Callable[..., State]:
     """The function (OpenSpiel's state, optional mover) -> our state, for our game `game`."""
-    return checkers_state if game.name == "checkers" else lambda spiel_state, mover=None: \
-        loa_state(game, spiel_state, mover)
+    return checkers_state if game.name == "checkers" else loa_state
 
 
 #: Our game name -> OpenSpiel's.
