@@ -35,7 +35,7 @@ from framework.protocols import Budget, Game, State
 from framework.registry import Registry
 from framework.search import SearchAborted, SearchLimits
 from framework.tournament.tasks import derive_seed
-from plugins.agents.proofnumber.common import Spend
+from plugins.agents.proofnumber.common import BoundedTable, Spend
 from plugins.agents.proofnumber.pns import ProofTree, TreeFull
 
 DEPTHS = (1, 2)
@@ -85,7 +85,7 @@ class Settings:
 def prove_win(game: Game, state: State, budget: int) -> tuple[int, int] | None:
     """(proof length, nodes) when pns proves the side to move wins within `budget` nodes, else None."""
     spend = Spend(SearchLimits.start(Budget(nodes=budget)))
-    tree = ProofTree(game, state, game.to_move(state), spend, {}, budget + 1)
+    tree = ProofTree(game, state, game.to_move(state), spend, BoundedTable(budget + 1), budget + 1)
     try:
         proved = tree.run()
     except (SearchAborted, TreeFull):

@@ -144,6 +144,12 @@ class CompiledSearch(AlphaBetaSearch):
         self.root_move = int(control[compiled.ROOT_MOVE])
         return float(score)
 
+    def table_entries(self) -> int:
+        """`AlphaBetaSearch.table_entries`: the rows stamped by this decision."""
+        if not self.control[compiled.USE_TABLE]:
+            return 0
+        return int(np.count_nonzero(self.rows[:, compiled.KEY2] >= 2 * self.control[compiled.STAMP]))
+
 
 def warmup(game: Game) -> None:
     """Compile (or load) the compiled searches of `game` now (once per process), so no timed move pays for it."""
