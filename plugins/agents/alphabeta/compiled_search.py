@@ -145,10 +145,12 @@ class CompiledSearch(AlphaBetaSearch):
         return float(score)
 
     def table_entries(self) -> int:
-        """`AlphaBetaSearch.table_entries`: the rows stamped by this decision."""
+        """`AlphaBetaSearch.table_entries`: the rows stamped by this decision, plus the entries of the
+        interpreted table that root searches deeper than MAX_DEPTH use."""
         if not self.control[compiled.USE_TABLE]:
             return 0
-        return int(np.count_nonzero(self.rows[:, compiled.KEY2] >= 2 * self.control[compiled.STAMP]))
+        rows = int(np.count_nonzero(self.rows[:, compiled.KEY2] >= 2 * self.control[compiled.STAMP]))
+        return rows + super().table_entries()
 
 
 def warmup(game: Game) -> None:
