@@ -5,9 +5,9 @@
 Rows: our `alphabeta` with every enhancement off, with its defaults (quiescence off, so
 the tree is the same fixed-depth tree the peers search), and as a solver (tic-tac-toe only);
 easyAI's `Negamax` with its transposition table, driven through a small adapter of our
-game and heuristic; OpenSpiel's Python `alpha_beta_search` where OpenSpiel has the game
-(tic-tac-toe; Lines of Action with our heuristic read from OpenSpiel's board; not checkers,
-whose multi-jumps OpenSpiel splits into one action per jump, so a depth is another tree).
+game and heuristic; OpenSpiel's Python `alpha_beta_search` on its own games (tic-tac-toe
+solved; Lines of Action and checkers at the depth with our heuristic read from OpenSpiel's
+board, checkers' multi-jumps seen as one move: see `spiel_search.py`).
 Peers count nodes our way, every call of their recursive search (root and leaves included),
 by wrapping that function for the run. Ratios are against our defaults in the same run;
 each row is the fastest of `--repeat` runs (the first warms caches and compiled kernels).
@@ -22,6 +22,8 @@ import sys
 import time
 from typing import Any, Callable
 
+from spiel_search import SPIEL_NAMES, Counted, spiel_alphabeta  # this script's folder is on sys.path
+
 from framework.protocols import UNLIMITED
 from framework.registry import Registry
 from plugins.agents.alphabeta import ALL_OFF, AlphaBetaAgent
@@ -32,24 +34,6 @@ def optional(module: str) -> Any | None:
         return importlib.import_module(module)
     except ImportError:
         return None
-
-
-class Counted:
-    """Wrap `owner.name` (a recursive search function) so every call counts as a node."""
-
-    def __init__(self, owner: Any, name: str) -> None:
-        self.owner, self.name, self.calls = owner, name, 0
-        self.original: Callable = getattr(owner, name)
-
-    def __enter__(self) -> "Counted":
-        def counting(*args: Any, **kwargs: Any) -> Any:
-            self.calls += 1
-            return self.original(*args, **kwargs)
-        setattr(self.owner, self.name, counting)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        setattr(self.owner, self.name, self.original)
 
 
 class EasyAIGame:
@@ -101,18 +85,16 @@ def easyai_row(easyai: Any, game: Any, heuristic: Any, state: Any, depth: int) -
 def openspiel_row(pyspiel: Any, spiel_game: str, game: Any, heuristic: Any, depth: int) -> dict:
     from open_spiel.python.algorithms import minimax
 
-    def value(spiel_state: Any) -> float:   # our heuristic on OpenSpiel's board, for player 0
-        rows = str(spiel_state).splitlines()[:8]
-        text = "/".join(r[1:].replace("x", "b").replace("o", "w") for r in rows) + " " + "bw"[spiel_state.current_player()]
-        return heuristic.evaluate(game.from_text(text), 0)
-
+    start = time.perf_counter()
+    if heuristic is not None:   # a fixed depth, our heuristic on OpenSpiel's board (spiel_search.py)
+        nodes, _, move = spiel_alphabeta(pyspiel, game, heuristic, pyspiel.load_game(spiel_game).new_initial_state(),
+                                         depth)
+        return {"who": "OpenSpiel alpha_beta_search", "nodes": nodes, "time": time.perf_counter() - start,
+                "move": move}
     spiel = pyspiel.load_game(spiel_game)
     with Counted(minimax, "_alpha_beta") as counter:
-        start = time.perf_counter()
-        _, action = minimax.alpha_beta_search(spiel, maximum_depth=depth,
-                                              value_function=value if heuristic is not None else None)
-        elapsed = time.perf_counter() - start
-    return {"who": "OpenSpiel alpha_beta_search", "nodes": counter.calls, "time": elapsed,
+        _, action = minimax.alpha_beta_search(spiel, maximum_depth=depth)
+    return {"who": "OpenSpiel alpha_beta_search", "nodes": counter.calls, "time": time.perf_counter() - start,
             "move": spiel.new_initial_state().action_to_string(action)}
 
 
@@ -182,8 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     easyai, pyspiel = optional("easyAI"), optional("pyspiel")
     run("tictactoe", None, "tic_tac_toe", easyai, pyspiel, args.repeat)
-    run("checkers", args.checkers_depth, None, easyai, pyspiel, args.repeat)
-    run("loa", args.loa_depth, "lines_of_action", easyai, pyspiel, args.repeat)
+    run("checkers", args.checkers_depth, SPIEL_NAMES["checkers"], easyai, pyspiel, args.repeat)
+    run("loa", args.loa_depth, SPIEL_NAMES["loa"], easyai, pyspiel, args.repeat)
     return 0
 
 

@@ -8,11 +8,27 @@ from Python (`pyspiel`: `legal_actions`, `child`; checkers counted by turns, as 
 `benchmarks/perft_vs_openspiel.py`). All three must count the same leaves, or the row
 says MISMATCH and the exit status is 1.
 
-Search (nodes/s): `pns`, `pn2`, `dfpn` and the alpha-beta solver (the thesis run's switches) on Lines
-of Action endgame positions (the last plies of seeded random games), interpreted vs compiled,
-each position with the same node budget; the two must visit the same number of nodes and
-give the same answers (checked); and alpha-beta with LOA's `groups` heuristic at a fixed depth
-from the start (same switches), which must visit the same nodes and pick the same move.
+Solvers (nodes/s): `pns`, `pn2`, `dfpn` and the alpha-beta solver (the thesis run's switches) on
+Lines of Action endgame positions (the last plies of seeded random games), interpreted vs
+compiled, each position with the same node budget; the two must visit the same number of nodes
+and give the same answers (checked).
+
+Fixed-depth alpha-beta (nodes/s): LOA with `groups`, checkers with `positional`, each from the
+start and from three midgame positions (16 seeded random plies), with the thesis run's exact
+switches (iterative deepening, transposition table, TT move, hints, killers, history; no
+quiescence) under a node budget never reached, so iterative deepening runs (the nodes of every
+iteration count). Interpreted and compiled must visit the same nodes and choose the same moves
+with the same scores (checked). OpenSpiel column: OpenSpiel's Python `alpha_beta_search` from
+the same positions to the same depth with our heuristic on its board (`spiel_search.py`: how
+its nodes are counted — every state it visits, root and leaves included, as ours — and how
+checkers' multi-jumps become one move); it must find the same value (checked). Without a TT
+or move ordering it searches another tree, so besides the nodes/s ratio the table gives the
+time-to-depth ratio.
+
+Columns: nodes (or leaves) per second of each path; `jit/py` and `jit/OS` are the compiled
+path's nodes/s over the interpreted path's and over OpenSpiel's; `OS t/jit t` is OpenSpiel's
+time over the compiled path's time for the same work: the same perft, or the same searches to
+the same depth (where the node counts differ, this is the speed-up a user sees).
 
 Each timing repeats its run until it has taken at least `--min-seconds` and keeps the best
 run, so short compiled runs are measured fairly; figures are noisy on a shared machine, so
@@ -31,6 +47,7 @@ from typing import Any, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from perft_vs_openspiel import import_pyspiel, spiel_perft_actions, spiel_perft_turns  # noqa: E402
+from spiel_search import random_line, replay, spiel_alphabeta, twin  # noqa: E402
 
 from framework.perft import perft  # noqa: E402
 from framework.playouts import final_positions  # noqa: E402
@@ -42,6 +59,12 @@ PERFT_ROWS = (("loa", "lines_of_action", "actions", 4, 3), ("checkers", "checker
 #: The alpha-beta solver's switches in the thesis run (tournaments/thesis-loa-endgames.yaml): compiled.
 THESIS_ALPHABETA = {"iterative_deepening": True, "transposition_table": True, "tt_move": True, "move_hints": True,
                     "killers": True, "history": True, "quiescence": False}
+#: Fixed-depth alpha-beta: (game, heuristic, depth from the start, at the midgames; quick depths).
+FIXED_DEPTH_ROWS = (("loa", "groups", 5, 4, 3, 2), ("checkers", "positional", 8, 8, 4, 4))
+#: Seeds of the midgame positions, each `MIDGAME_PLIES` random plies from the start.
+MIDGAME_SEEDS, MIDGAME_PLIES = (1, 2, 3), 16
+#: A node budget no search here reaches: with a budget the agent deepens iteratively.
+NEVER_REACHED = Budget(nodes=1 << 40)
 
 
 def best_time(run: Callable[[], Any], min_seconds: float) -> tuple[Any, float]:
@@ -100,8 +123,7 @@ def perft_rows(registry: Registry, pyspiel: Any, quick: bool, min_seconds: float
     return rows
 
 
-def search_rows(registry: Registry, positions: int, nodes: int, quick: bool,
-                min_seconds: float) -> list[dict[str, Any]]:
+def search_rows(registry: Registry, positions: int, nodes: int, min_seconds: float) -> list[dict[str, Any]]:
     game = registry.create_game("loa")
     sample = final_positions(game, positions, seed=2002, first=10, last=6)   # 6 to 10 plies before the end
     rows = []
@@ -118,32 +140,55 @@ def search_rows(registry: Registry, positions: int, nodes: int, quick: bool,
         what = f"{name} loa {positions} endgames" if name != "alphabeta" else f"ab solver loa {positions} endg."
         rows.append({"what": what, "py": (py[0], py_s), "jit": (jit[0], jit_s),
                      "check": f"{py[0]:,} nodes, {solved} solved" if py == jit else "MISMATCH"})
-    ab_depth = 3 if quick else 5
-    ab = registry.create_agent("alphabeta", game, {**THESIS_ALPHABETA, "depth": ab_depth, "heuristic": "groups"})
-    start_state = game.initial_state()
+    return rows
 
-    def decide():
-        decision = ab.select_move(game, start_state, Budget())
-        return decision.stats.nodes, (decision.move, decision.stats.score)
 
-    (py, py_s), (jit, jit_s) = both_paths(decide, min_seconds)
-    return rows + [{"what": f"ab groups loa start d{ab_depth}", "py": (py[0], py_s), "jit": (jit[0], jit_s),
-                    "check": f"{py[0]:,} nodes" if py == jit else "MISMATCH"}]
+def fixed_depth_rows(registry: Registry, pyspiel: Any, quick: bool, min_seconds: float) -> list[dict[str, Any]]:
+    rows = []
+    for name, heuristic, start_depth, mid_depth, quick_start, quick_mid in FIXED_DEPTH_ROWS:
+        game = registry.create_game(name)
+        evaluate = registry.create_heuristic(game, heuristic)
+        lines = [random_line(game, MIDGAME_PLIES, seed) for seed in MIDGAME_SEEDS]
+        for where, depth, group in (("start", quick_start if quick else start_depth, [[]]),
+                                    (f"{len(lines)} midg.", quick_mid if quick else mid_depth, lines)):
+            states = [replay(game, moves) for moves in group]
+            agent = registry.create_agent("alphabeta", game, {**THESIS_ALPHABETA, "depth": depth,
+                                                              "heuristic": heuristic})
+
+            def decide_all():
+                decisions = [agent.select_move(game, s, NEVER_REACHED) for s in states]
+                return (sum(d.stats.nodes for d in decisions),
+                        [(game.format_move(s, d.move), d.stats.score) for s, d in zip(states, decisions)])
+
+            (py, py_s), (jit, jit_s) = both_paths(decide_all, min_seconds)
+            row = {"what": f"ab {heuristic} {name} {where} d{depth}", "py": (py[0], py_s), "jit": (jit[0], jit_s),
+                   "check": f"{py[0]:,} nodes" if py == jit else "MISMATCH"}
+            if pyspiel is not None:
+                twins = [twin(pyspiel, game, moves) for moves in group]
+                peer, peer_s = best_time(lambda: [spiel_alphabeta(pyspiel, game, evaluate, t, depth) for t in twins],
+                                         min_seconds)
+                row["peer"] = (sum(nodes for nodes, _, _ in peer), peer_s)
+                same = all(value == score for (_, value, _), (_, score) in zip(peer, jit[1]))
+                row["check"] += f"; OS {row['peer'][0]:,}, " + ("same values" if same else "MISMATCH of values")
+            rows.append(row)
+    return rows
 
 
 def table(rows: list[dict[str, Any]]) -> str:
     def number(x: float | None, form: str, suffix: str = "") -> str:
         return "-" if x is None else format(x, form) + suffix
 
-    lines = [f"{'measure':<28} {'Python /s':>12} {'compiled /s':>13} {'OpenSpiel /s':>13} {'jit/py':>8} "
-             f"{'jit/OpenSpiel':>13}  check"]
+    lines = [f"{'measure':<33} {'Python /s':>11} {'compiled /s':>12} {'OpenSpiel /s':>12} {'jit/py':>7} "
+             f"{'jit/OS':>7} {'OS t/jit t':>10}  check"]
     for r in rows:
         py = rate(*r["py"])
         jit = rate(*r["jit"]) if "jit" in r else None
         peer = rate(*r["peer"]) if "peer" in r else None
-        lines.append(f"{r['what']:<28} {py:>12,.0f} {number(jit, ',.0f'):>13} {number(peer, ',.0f'):>13} "
-                     f"{number(None if jit is None else jit / py, '.1f', 'x'):>8} "
-                     f"{number(None if jit is None or peer is None else jit / peer, '.1f', 'x'):>13}  {r['check']}")
+        both = "jit" in r and "peer" in r
+        lines.append(f"{r['what']:<33} {py:>11,.0f} {number(jit, ',.0f'):>12} {number(peer, ',.0f'):>12} "
+                     f"{number(None if jit is None else jit / py, '.1f', 'x'):>7} "
+                     f"{number(jit / peer if both else None, '.1f', 'x'):>7} "
+                     f"{number(r['peer'][1] / r['jit'][1] if both else None, '.1f', 'x'):>10}  {r['check']}")
     return "\n".join(lines)
 
 
@@ -158,9 +203,11 @@ def main(argv: list[str] | None = None) -> int:
     if pyspiel is None:
         print("OpenSpiel (pyspiel) is not installed; its column is skipped. Install: pip install -e '.[bench]'")
     registry = Registry()
-    rows = perft_rows(registry, pyspiel, args.quick, 0.0 if args.quick else args.min_seconds)
+    min_seconds = 0.0 if args.quick else args.min_seconds
+    rows = perft_rows(registry, pyspiel, args.quick, min_seconds)
     rows += search_rows(registry, 3 if args.quick else args.pn_positions, 500 if args.quick else args.pn_nodes,
-                        args.quick, 0.0 if args.quick else args.min_seconds)
+                        min_seconds)
+    rows += fixed_depth_rows(registry, pyspiel, args.quick, min_seconds)
     print(table(rows))
     return 1 if any("MISMATCH" in r["check"] for r in rows) else 0
 

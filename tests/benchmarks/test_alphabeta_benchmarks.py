@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))  # the scripts import their sibling spiel_search, as when run directly
 
 
 def load(name):
