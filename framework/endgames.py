@@ -1,42 +1,43 @@
-"""A reproducible test set of proven endgame positions, made by seeded self-play and proof-number search.
+"""A reproducible test set of proven endgame positions, made by seeded self-play and a solver.
 
 Why: the thesis' LOA comparison (Winands, Uiterwijk & van den Herik, "PDS-PN: A New Proof-Number
 Search Algorithm", CG 2002) used 488 endgame positions that are not public, so we build our own
 set the same way in spirit and never call it theirs:
 
-1. Game `i` is played from the initial state between two alpha-beta agents whose depth, heuristic
-   (any heuristic registered for the game) and share of random moves are drawn from a seed derived
+1. Game `i` is played from the initial state between two agents (`player`, by default alpha-beta:
+   any registered agent with `depth` and `heuristic` parameters) whose depth, heuristic (any
+   heuristic registered for the game) and share of random moves are drawn from a seed derived
    from (seed, i); the random moves come from the same seed, so the game is a function of (seed, i).
 2. Going back from the end of a decisive game, the positions where the eventual winner is to move
-   (1, 3, 5, ... plies before the end) are candidates; each is given to Allis' proof-number search
-   (`pns`) with a node budget only (no clock, so the answer is deterministic). Candidates are tried
-   nearest the end first, and a game's first unproven candidate ends its list (deeper ones would
-   mostly fail too and cost a full budget each).
+   (1, 3, 5, ... plies before the end) are candidates; each is given to the `solver` (any registered
+   agent with the Solver capability that reports `proof_length`, by default Allis' proof-number
+   search `pns`) with a node budget only (no clock, so the answer is deterministic). Candidates are
+   tried nearest the end first, and a game's first candidate not proven a win ends its list (deeper
+   ones would mostly fail too and cost a full budget each).
 3. A proven win is kept unless its position was kept before, and unless its difficulty bucket (the
    proof's node count: below `easy`, below `medium`, up to the budget) already holds its quota; the
    quotas split `count` 1 : 2 : 2, so most positions need real search.
 
 Games are consumed strictly in index order, so the set depends only on the seed and the budget,
 never on the number of worker processes. Each kept line records the position, the proven result,
-the proof length (plies of the deepest line of the proof tree pns found, the winner choosing the
-shortest proved move and the defender the longest: a forced win in at most that many plies), the
-proof's nodes and the provenance (seed, game, ply, the two agents).
+the proof length the solver reports (for `pns` the deepest line of its proof tree, the winner
+choosing the shortest proved move and the defender the longest: a forced win in at most that many
+plies), the proof's nodes and the provenance (seed, game, ply, the two agents).
 """
 
 from __future__ import annotations
 
 import random
+import shlex
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
+from framework.agentspec import parse_agent_spec
 from framework.errors import ConfigError
-from framework.protocols import Budget, Game, State
+from framework.protocols import Budget, Game, Proof, Solver, State
 from framework.registry import Registry
-from framework.search import SearchAborted, SearchLimits
 from framework.tournament.tasks import derive_seed
-from plugins.agents.proofnumber.common import BoundedTable, Spend
-from plugins.agents.proofnumber.pns import ProofTree, TreeFull
 
 DEPTHS = (1, 2)
 RANDOM_SHARES = (0.0, 0.1, 0.25)
@@ -63,9 +64,11 @@ class Proved:
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything that determines the generated file."""
+    """Everything that determines the generated file. `solver` is NAME or NAME:key=value,... (agent parameters)."""
 
     game: str = "loa"
+    player: str = "alphabeta"
+    solver: str = "pns"
     count: int = 488
     seed: int = 2002
     budget: int = 50_000
@@ -82,41 +85,43 @@ class Settings:
         return 0 if nodes < self.easy else 1 if nodes < self.medium else 2
 
 
-def prove_win(game: Game, state: State, budget: int) -> tuple[int, int] | None:
-    """(proof length, nodes) when pns proves the side to move wins within `budget` nodes, else None."""
-    spend = Spend(SearchLimits.start(Budget(nodes=budget)))
-    tree = ProofTree(game, state, game.to_move(state), spend, BoundedTable(budget + 1), budget + 1)
-    try:
-        proved = tree.run()
-    except (SearchAborted, TreeFull):
-        return None
-    return (proof_length(tree), spend.nodes) if proved else None
+def create_solver(registry: Registry, game: Game, spec: str, seed: int = 0) -> Solver:
+    """The agent named by `spec` (NAME or NAME:key=value,...), refused unless it can solve positions."""
+    name, params = parse_agent_spec(spec, "solver")
+    agent = registry.create_agent(name, game, params, seed=seed, where="solver")
+    if not isinstance(agent, Solver):
+        raise ConfigError(f"solver '{spec}': agent '{name}' cannot solve positions (it has no solve method); "
+                          f"name an agent that can, such as the default '{Settings.solver}'")
+    return agent
 
 
-def proof_length(tree: ProofTree) -> int:
-    """Plies of the deepest line of a proved tree: shortest proved move at OR nodes, longest defence at AND nodes.
+def prove_win(solver: Solver, game: Game, state: State, budget: int) -> tuple[int, int] | None:
+    """(proof length, nodes) when `solver` proves the side to move wins within `budget` nodes, else None.
 
-    A proved leaf that is not terminal was proved elsewhere in the tree (a transposition-table
-    hit); its length is that of the expanded node with the same key.
+    A proof whose length the solver could not tell (`proof_length` None) counts as no proof; a
+    solver that reports no length at all cannot make the set and is refused.
     """
-    proved_at = {tree.keys[n]: n for n in range(len(tree.states)) if tree.count[n] and tree.pn[n] == 0}
-    memo: dict[int, int] = {}
+    result = solver.solve(game, state, Budget(nodes=budget))
+    if result.value is not Proof.WIN:
+        return None
+    if "proof_length" not in result.stats.extra:
+        raise ConfigError(f"solver {solver!r} proved a win but reports no proof length "
+                          f"(stats.extra['proof_length']); the endgame set records one for every position: "
+                          f"use a solver that reports it, such as the default '{Settings.solver}'")
+    length = result.stats.extra["proof_length"]
+    return None if length is None else (length, result.stats.nodes)
 
-    def length(node: int) -> int:
-        if node in memo:
-            return memo[node]
-        if not tree.count[node]:
-            other = proved_at.get(tree.keys[node])
-            memo[node] = 0 if other is None or other == node else length(other)
-            return memo[node]
-        children = range(tree.first[node], tree.first[node] + tree.count[node])
-        if tree.is_or[node]:
-            memo[node] = 1 + min(length(c) for c in children if tree.pn[c] == 0)
-        else:
-            memo[node] = 1 + max(length(c) for c in children)
-        return memo[node]
 
-    return length(0)
+def _check_plugins(settings: Settings) -> None:
+    """Build the game, a player and the solver once, so a bad name fails here and not in every worker."""
+    registry = Registry()
+    game = registry.create_game(settings.game)
+    heuristics = sorted(spec.name for spec in registry.heuristics_for(settings.game))
+    if not heuristics:
+        raise ConfigError(f"game '{settings.game}' has no heuristic for the self-play agents to use; "
+                          f"the endgame set needs a game with at least one")
+    registry.create_agent(settings.player, game, {"depth": DEPTHS[0], "heuristic": heuristics[0]}, where="player")
+    create_solver(registry, game, settings.solver)
 
 
 def _agent_choice(rng: random.Random, heuristics: Sequence[str]) -> tuple[int, str, float]:
@@ -130,10 +135,11 @@ def play_and_prove(settings: Settings, index: int) -> list[Proved]:
     heuristics = sorted(spec.name for spec in registry.heuristics_for(settings.game))
     rng = random.Random(derive_seed(settings.seed, "game", index))
     choices = [_agent_choice(rng, heuristics) for _ in range(2)]
-    agents = [registry.create_agent("alphabeta", game, {"depth": d, "heuristic": h},
-                                    seed=derive_seed(settings.seed, index, side))
+    agents = [registry.create_agent(settings.player, game, {"depth": d, "heuristic": h},
+                                    seed=derive_seed(settings.seed, index, side), where="player")
               for side, (d, h, _) in enumerate(choices)]
-    names = tuple(f"alphabeta depth {d} {h} random {r:g}" for d, h, r in choices)
+    names = tuple(f"{settings.player} depth {d} {h} random {r:g}" for d, h, r in choices)
+    solver = create_solver(registry, game, settings.solver, derive_seed(settings.seed, "solver", index))
     state, history = game.initial_state(), []
     while not game.is_terminal(state) and len(history) < MAX_PLIES:
         history.append(state)
@@ -151,7 +157,7 @@ def play_and_prove(settings: Settings, index: int) -> list[Proved]:
         position = history[-back]
         if game.to_move(position) != winner:
             continue
-        proof = prove_win(game, position, settings.budget)
+        proof = prove_win(solver, game, position, settings.budget)
         if proof is None:
             break
         out.append(Proved(game.to_text(position), proof[0], proof[1], index, len(history) - back, names))
@@ -171,6 +177,7 @@ def generate(settings: Settings, workers: int = 1, progress=None) -> list[Proved
     if not 0 < settings.easy < settings.medium <= settings.budget:
         raise ConfigError(f"expected 0 < easy < medium <= budget nodes, got easy={settings.easy}, "
                           f"medium={settings.medium}, budget={settings.budget}")
+    _check_plugins(settings)
     quotas = list(settings.quotas())
     kept: list[Proved] = []
     seen: set[str] = set()
@@ -198,11 +205,16 @@ def generate(settings: Settings, workers: int = 1, progress=None) -> list[Proved
 
 
 def header(settings: Settings) -> list[str]:
+    """Two comment lines: the command that makes the file (naming game, player and solver where not the
+    defaults) and what a line holds."""
+    named = "".join(f" --{option} {shlex.quote(getattr(settings, option))}" for option in ("game", "player", "solver")
+                    if getattr(settings, option) != getattr(Settings, option))
+    solver = parse_agent_spec(settings.solver, "solver")[0]
     return [f"# {settings.count} {settings.game} positions, each a proven win for the side to move "
-            f"(plyground make-endgames --seed {settings.seed} --count {settings.count} --budget {settings.budget} "
-            f"--easy {settings.easy} --medium {settings.medium})",
+            f"(plyground make-endgames{named} --seed {settings.seed} --count {settings.count} "
+            f"--budget {settings.budget} --easy {settings.easy} --medium {settings.medium})",
             "# POSITION | note: result (for the side to move); length (plies, upper bound of the forced win); "
-            "nodes (pns proof); source"]
+            f"nodes ({solver} proof); source"]
 
 
 def render(settings: Settings, kept: Sequence[Proved]) -> str:

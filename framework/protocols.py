@@ -167,7 +167,12 @@ class Proof(enum.Enum):
 
 @dataclass(frozen=True)
 class SolveResult:
-    """A solver's answer: the proven value for the side to move, a best move when known, and its stats."""
+    """A solver's answer: the proven value for the side to move, a best move when known, and its stats.
+
+    A solver that can read the length of its proof off it reports it as `stats.extra["proof_length"]`:
+    the winner forces the win within that many plies (None: proved, but the length is not known).
+    `plyground make-endgames` records it for every position it keeps.
+    """
 
     value: Proof
     move: Move | None

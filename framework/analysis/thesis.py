@@ -281,10 +281,11 @@ The same totals over the positions **every** solver solved (equal work):
 Each solver's memory is bounded by a parameter, so a position that needs more ends as unknown (or, for
 df-pn and alpha-beta, with entries replaced and searched again) instead of exhausting the machine.
 Per solver, the largest over all {positions} positions, solved or not: *peak entries* is the most tree
-nodes and table entries its own structures held on one position (each structure at its largest, summed:
-`SearchStats.peak_entries`, the same on the compiled and the interpreted path); *peak RSS* the resident memory of the worker process
-during that solve (the kernel's high-water mark, reset when the solve starts, so it includes the
-worker's Python, numba and compiled code); *added* how much one solve raised it.
+nodes and table entries its own structures held on one position (each structure at its largest,
+summed: `SearchStats.peak_entries`, the same on the compiled and the interpreted path); *peak RSS* the
+resident memory of the worker process during that solve (the kernel's high-water mark, reset when the
+solve starts, so it includes the worker's Python, numba and compiled code); *added* how much one solve
+raised it.
 
 {memory.to_markdown(index=False)}
 

@@ -11,8 +11,8 @@ from framework.endgames import Settings, generate, render
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = Settings(game=args.game, count=args.count, seed=args.seed, budget=args.budget, easy=args.easy,
-                        medium=args.medium)
+    settings = Settings(game=args.game, player=args.player, solver=args.solver, count=args.count, seed=args.seed,
+                        budget=args.budget, easy=args.easy, medium=args.medium)
     started = time.perf_counter()
 
     def progress(kept: int) -> None:
@@ -31,11 +31,15 @@ def run(args: argparse.Namespace) -> int:
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     d = Settings()
     p = subparsers.add_parser("make-endgames", help="generate proven endgame positions by seeded self-play "
-                                                    "and proof-number search")
+                                                    "and a solver (proof-number search by default)")
     p.add_argument("--game", default=d.game, help=f"game (default {d.game})")
+    p.add_argument("--player", default=d.player,
+                   help=f"self-play agent, one with depth and heuristic parameters (default {d.player})")
+    p.add_argument("--solver", default=d.solver, help=f"agent that proves the wins and reports their proof length: "
+                                                      f"NAME[:key=value,...] (default {d.solver})")
     p.add_argument("--count", type=int, default=d.count, help=f"positions to keep (default {d.count})")
     p.add_argument("--seed", type=int, default=d.seed, help=f"seed of the whole set (default {d.seed})")
-    p.add_argument("--budget", type=int, default=d.budget, help=f"pns node budget per proof (default {d.budget})")
+    p.add_argument("--budget", type=int, default=d.budget, help=f"solver node budget per proof (default {d.budget})")
     p.add_argument("--easy", type=int, default=d.easy, help=f"proofs below this many nodes are easy (default {d.easy})")
     p.add_argument("--medium", type=int, default=d.medium,
                    help=f"proofs below this many nodes are medium, the rest hard (default {d.medium})")

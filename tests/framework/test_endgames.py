@@ -1,11 +1,13 @@
-"""The endgame test-set generator: deterministic from its seed, whatever the number of workers."""
+"""The endgame test-set generator: deterministic from its seed, whatever the number of workers, and the
+shipped 488-position file is what the default solver proves today, line for line."""
 
 from pathlib import Path
 
 import pytest
 
-from framework.endgames import Settings, generate, prove_win, render
+from framework.endgames import Settings, create_solver, generate, header, prove_win, render
 from framework.errors import ConfigError
+from framework.protocols import Proof, SearchStats, SolveResult
 from framework.tournament.config import load_config
 
 THESIS = Path(__file__).parents[2] / "tournaments" / "thesis-loa-endgames.yaml"
@@ -23,22 +25,63 @@ def test_the_same_seed_gives_the_same_file_on_one_or_two_workers():
     assert nodes == sorted(nodes) and sum(n < 500 for n in nodes) == 1 and all(n >= 50 for n in nodes)
 
 
-def test_the_shipped_file_reproves_its_first_and_last_easy_lines(registry):
+def test_every_line_of_the_shipped_file_is_reproved_by_the_default_solver_with_its_length_and_nodes(registry):
+    """The whole 488-position file through the Solver protocol (compiled pns: about 2 s); regenerating
+    it (`plyground make-endgames`, 2 minutes) gives the same bytes."""
     config = load_config(THESIS)
     game = registry.create_game("loa")
+    solver = create_solver(registry, game, Settings().solver)
     positions, notes = config.start_positions, config.position_notes
     assert len(positions) == len(set(positions)) == 488
     fields = [dict(part.strip().split("=", 1) for part in note.split(";")) for note in notes]
     assert {f["result"] for f in fields} == {"win"}
-    for i in (0, 1, 2, 120, 121):
-        proof = prove_win(game, game.from_text(positions[i]), 50_000)
-        assert proof == (int(fields[i]["length"]), int(fields[i]["nodes"]))
+    proofs = [prove_win(solver, game, game.from_text(position), Settings().budget) for position in positions]
+    assert proofs == [(int(f["length"]), int(f["nodes"])) for f in fields]
+
+
+def test_the_shipped_header_is_the_default_command():
+    shipped = (Path(__file__).parents[2] / "tournaments" / "positions" / "loa-endgames-488.txt").read_text()
+    assert shipped.splitlines()[:2] == header(Settings())
 
 
 def test_a_move_that_wins_at_once_has_proof_length_one(registry):
     game = registry.create_game("tictactoe")
-    assert prove_win(game, game.from_text("XX./OO./... x"), 100) == (1, 6)
-    assert prove_win(game, game.from_text("XXO/.X./O.. o"), 1000) is None     # O loses: nothing to prove
+    solver = create_solver(registry, game, "pns")
+    assert prove_win(solver, game, game.from_text("XX./OO./... x"), 100) == (1, 6)
+    assert prove_win(solver, game, game.from_text("XXO/.X./O.. o"), 1000) is None     # O loses: nothing to prove
+
+
+def test_the_solver_and_player_are_named_in_the_header_when_not_the_defaults():
+    lines = header(Settings(player="minimax", solver="pns:tree_limit=100000"))
+    assert "plyground make-endgames --player minimax --solver pns:tree_limit=100000 --seed 2002" in lines[0]
+    assert "nodes (pns proof)" in lines[1]
+
+
+def test_an_agent_that_cannot_solve_is_refused_as_solver():
+    with pytest.raises(ConfigError, match="solver 'random': agent 'random' cannot solve positions"):
+        generate(Settings(solver="random"))
+
+
+def test_a_solver_that_reports_no_proof_length_is_refused(registry):
+    game = registry.create_game("tictactoe")
+    solver = create_solver(registry, game, "dfpn")
+    with pytest.raises(ConfigError, match="proved a win but reports no proof length"):
+        prove_win(solver, game, game.from_text("XX./OO./... x"), 100)
+
+
+def test_a_proof_of_unknown_length_counts_as_no_proof(registry):
+    class UnknownLength:
+        def solve(self, game, state, budget):
+            return SolveResult(Proof.WIN, None, SearchStats(nodes=5, extra={"proof_length": None}))
+
+    game = registry.create_game("tictactoe")
+    assert prove_win(UnknownLength(), game, game.from_text("XX./OO./... x"), 100) is None
+
+
+def test_a_game_without_heuristics_is_refused(monkeypatch):
+    monkeypatch.setattr("framework.endgames.Registry.heuristics_for", lambda self, game: [])
+    with pytest.raises(ConfigError, match="game 'loa' has no heuristic for the self-play agents"):
+        generate(Settings())
 
 
 @pytest.mark.parametrize("settings", [Settings(count=0), Settings(easy=10, medium=5), Settings(budget=10)])

@@ -217,7 +217,8 @@ def update(tree, node: int, table, spend, table_limit: int) -> int:
 
 
 def grow(tree, prover: int, option: int, table, outer, outer_node: int, spend, tree_limit: int,
-         node_limit: int, deadline: float, cyclic: bool, current: int, stop_at: int, table_limit: int) -> tuple[int, bool]:
+         node_limit: int, deadline: float, cyclic: bool, current: int, stop_at: int,
+         table_limit: int) -> tuple[int, bool]:
     """`ProofTree.run` from `current` until the root is solved or `stop_at` nodes were generated."""
     pn, dn = tree[5], tree[6]
     drawn = False
@@ -234,24 +235,86 @@ def grow(tree, prover: int, option: int, table, outer, outer_node: int, spend, t
 
 def pn_search(root, prover: int, option: int, tree_limit: int, node_limit: int, deadline: float, cyclic: bool):
     """Does `prover` win from `root`? Returns (status, proved, nodes, tree size, drawn, root move or -1, 0, 0,
-    peak entries)."""
+    proof length or -1, peak entries)."""
     if node_limit < 1 or clock() >= deadline:
-        return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0, 0
+        return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0, -1, 0
     spend = [1, 0, 0]
     table = empty_table(root)
     tree, drawn = new_tree(root, prover, option, table)
     status, seen = grow(tree, prover, option, table, tree, -1, spend, tree_limit, node_limit, deadline, cyclic,
                         0, INF, tree_limit)
-    return (status, tree[5][0] == 0, spend[0], len(tree[0]), drawn or seen, best_root_move(tree), 0, 0,
+    length = -1
+    if tree[5][0] == 0:
+        length = proof_length(tree[3], tree[4], tree[5], tree[8], [search_key(s) for s in tree[0]])
+    return (status, tree[5][0] == 0, spend[0], len(tree[0]), drawn or seen, best_root_move(tree), 0, 0, length,
             len(tree[0]) + spend[2])
+
+
+def proof_length(first, count, pn, is_or, keys) -> int:
+    """Plies of the deepest line of a proved tree (parallel lists as `ProofTree`'s): the shortest proved
+    move at OR nodes, the longest defence at AND nodes, so the prover forces a win within that many
+    plies; -1 when the proof is circular (see below). One definition for both paths: `ProofTree.proof_length`
+    calls it on its lists, `pn_search` compiled.
+
+    A proved leaf that is not terminal was proved elsewhere in the tree (a transposition-table hit);
+    its length is that of the last-created expanded proved node with the same key. Evaluated
+    depth-first on an explicit stack (no recursion limit); should the chain of such references lead
+    back into a line being measured, the proof rests on itself and its length is not known (-1).
+    """
+    proved_at = {keys[0]: 0}
+    proved_at.pop(keys[0])
+    for node in range(len(keys)):
+        if count[node] and pn[node] == 0:
+            proved_at[keys[node]] = node
+    length = [-1] * len(keys)       # -1 not measured yet, -2 being measured (its children are above it)
+    stack = [0]
+    while len(stack):
+        node = stack[-1]
+        if length[node] >= 0:
+            stack.pop()
+            continue
+        if length[node] == -1:       # first visit: measure what it depends on first
+            length[node] = -2
+            if count[node]:
+                for c in range(first[node], first[node] + count[node]):
+                    if pn[c] == 0 and length[c] == -2:
+                        return -1
+                    if pn[c] == 0 and length[c] == -1:
+                        stack.append(c)
+            else:
+                other = proved_at.get(keys[node], node)
+                if other != node:
+                    if length[other] == -2:
+                        return -1
+                    if length[other] == -1:
+                        stack.append(other)
+            continue
+        stack.pop()                  # second visit: everything it depends on is measured
+        if not count[node]:
+            other = proved_at.get(keys[node], node)
+            length[node] = 0 if other == node else length[other]
+        elif is_or[node]:
+            best = INF
+            for c in range(first[node], first[node] + count[node]):
+                if pn[c] == 0 and length[c] < best:
+                    best = length[c]
+            length[node] = 1 + best
+        else:
+            best = 0
+            for c in range(first[node], first[node] + count[node]):
+                if length[c] > best:
+                    best = length[c]
+            length[node] = 1 + best
+    return length[0]
 
 
 def pn2_search(root, prover: int, option: int, tree_limit: int, node_limit: int, deadline: float, cyclic: bool):
     """Breuker's PN² (`pns.pn2_search`): each first-level expansion is a second-level PN search
     limited to as many nodes as the first-level tree holds. Returns `pn_search`'s figures with the
-    second-level nodes and searches (the peak entries count the largest second-level tree too)."""
+    second-level nodes and searches, no proof length (-1: the first-level tree holds no whole proof), and
+    the peak entries (counting the largest second-level tree too)."""
     if node_limit < 1 or clock() >= deadline:
-        return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0, 0
+        return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0, -1, 0
     spend = [1, 0, 0]
     table = empty_table(root)
     tree, drawn = new_tree(root, prover, option, table)
@@ -284,7 +347,7 @@ def pn2_search(root, prover: int, option: int, tree_limit: int, node_limit: int,
             add_child(tree, node, inner[1][c], inner[0][c], inner[5][c], inner[6][c], inner[7][c], prover)
         first[node], count[node] = len(states) - (hi - lo), hi - lo
         current = update(tree, node, table, spend, tree_limit)
-    return (status, pn[0] == 0, spend[0], len(states), drawn, best_root_move(tree), inner_nodes, searches,
+    return (status, pn[0] == 0, spend[0], len(states), drawn, best_root_move(tree), inner_nodes, searches, -1,
             len(states) + inner_peak + spend[2])
 
 

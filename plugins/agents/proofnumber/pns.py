@@ -20,6 +20,11 @@ plain ints so the same layout can move to numba later. Proved and path-independe
 nodes go into a transposition table (key -> proved?) shared by both levels of PN², so a state
 reached again by another path is evaluated as solved.
 
+A proof found by PN search reports its length in `extra["proof_length"]` (`ProofTree.proof_length`):
+the prover wins within that many plies, an upper bound read off the proof tree (None in the rare
+proof that rests on itself through transpositions). PN² does not: its first-level tree keeps only
+the root children of each second-level search, not a whole proof.
+
 Memory is bounded by `tree_limit`. A tree never holds more than `tree_limit` nodes: an
 expansion that would pass it stops the search with the answer unknown (`stopped_by:
 tree_limit`). PN search's table holds only states of its tree, so at most as many entries.
@@ -32,7 +37,6 @@ table's largest size.
 """
 
 from __future__ import annotations
-
 
 from framework import jit
 from framework.errors import ConfigError
@@ -169,6 +173,12 @@ class ProofTree:
                 return 0
             node = self.parent[node]
 
+    def proof_length(self) -> int:
+        """Plies of the deepest line of this proved tree, the prover taking its shortest proved move and
+        the defender its longest reply (`compiled.proof_length`: one definition for both paths); -1
+        when the proof rests on itself through transpositions."""
+        return compiled.proof_length(self.first, self.count, self.pn, self.is_or, self.keys)
+
     def best_root_move(self):
         """The proving (OR root) or disproving (AND root) move; unsolved, the most promising one."""
         if not self.count[0]:
@@ -184,7 +194,8 @@ class ProofTree:
         return min(range(lo, hi), key=numbers.__getitem__)
 
 
-def _answer(tree: ProofTree, proved: bool | None, reason: str, extra: dict, second_level_peak: int = 0) -> BinaryResult:
+def _answer(tree: ProofTree, proved: bool | None, reason: str, extra: dict,
+            second_level_peak: int = 0) -> BinaryResult:
     extra = {"tree_nodes": len(tree.states), "stopped_by": reason, **extra}
     return BinaryResult(proved, tree.best_root_move(), tree.drawn, extra,
                         len(tree.states) + second_level_peak + tree.table.peak)
@@ -211,7 +222,7 @@ def compiled_pn_search(game: Game, state: State, prover: int, spend: Spend, tree
     search = compiled_searches(kernel)
     node_limit = spend.limits.node_limit - spend.nodes
     run = search.pn2_search if two_level else search.pn_search
-    status, proved, nodes, size, drawn, move, inner_nodes, searches, peak = run(
+    status, proved, nodes, size, drawn, move, inner_nodes, searches, length, peak = run(
         kernel.to_kernel(state), prover, kernel.option, tree_limit, int(min(node_limit, 1 << 62)),
         spend.limits.deadline, hasattr(game, "repetition_limit"))
     if status == compiled.ROOT_OVER_BUDGET:
@@ -220,6 +231,8 @@ def compiled_pn_search(game: Game, state: State, prover: int, spend: Spend, tree
     extra = {"tree_nodes": int(size), "stopped_by": _REASONS[status]}
     if two_level:
         extra.update(second_level_nodes=int(inner_nodes), second_level_searches=int(searches))
+    elif proved:
+        extra["proof_length"] = int(length) if length >= 0 else None
     return BinaryResult(bool(proved) if status == compiled.SOLVED else None, None if move < 0 else int(move),
                         bool(drawn), extra, int(peak))
 
@@ -235,12 +248,16 @@ def interpreted_pn_search(game: Game, state: State, prover: int, spend: Spend, t
     """Allis' PN search over the Game protocol."""
     tree = ProofTree(game, state, prover, spend, BoundedTable(tree_limit), tree_limit)
     try:
-        return _answer(tree, tree.run(), "solved", {})
+        proved, reason = tree.run(), "solved"
     except SearchAborted:
-        return _answer(tree, None, "budget", {})
+        proved, reason = None, "budget"
     except TreeFull:
-        return _answer(tree, None, "tree_limit", {})
-
+        proved, reason = None, "tree_limit"
+    extra = {}
+    if proved:
+        length = tree.proof_length()
+        extra["proof_length"] = length if length >= 0 else None
+    return _answer(tree, proved, reason, extra)
 
 def pn2_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
     """Breuker's PN² (compiled when the game has a kernel)."""

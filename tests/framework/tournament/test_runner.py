@@ -51,7 +51,8 @@ def test_one_worker_two_workers_and_dask_give_identical_results(tmp_path):
         assert (summary.total, summary.played) == (12, 12)
         results = Results(config.results)
         assert (results.games["rss_peak"] >= results.games["rss_start"]).all()    # recorded on every executor
-        frames.append((results.games.drop(columns=MEASURED, errors="ignore"), results.moves.drop(columns=MEASURED, errors="ignore")))
+        frames.append((results.games.drop(columns=MEASURED, errors="ignore"),
+                       results.moves.drop(columns=MEASURED, errors="ignore")))
     games, moves = frames[0]
     assert len(games) == 12 and len(moves) > 12 and moves["nodes"].sum() > 100
     for other_games, other_moves in frames[1:]:

@@ -105,3 +105,43 @@ def retrograde(game, start) -> dict:
             elif all(c == 1 for c in children):
                 value[state], changed = -1, True
     return {state: value.get(state, 0) for state in states}
+
+
+def shortest_wins(game, start) -> dict:
+    """Plies in which the side to move can force a win, for every won state reachable from `start`.
+
+    Retrograde analysis by rounds: a terminal state the mover has won takes 0 plies; a state is won
+    in k plies if a move reaches a state lost in fewer, lost in k if every move reaches a state won
+    in fewer (a terminal loss: 0), each state labelled in the first round that can.
+    """
+    states, frontier = {start}, [start]
+    while frontier:
+        state = frontier.pop()
+        if not game.is_terminal(state):
+            for move in game.legal_moves(state):
+                child = game.apply(state, move)
+                if child not in states:
+                    states.add(child)
+                    frontier.append(child)
+    won, lost = {}, {}
+    for state in states:
+        if game.is_terminal(state):
+            result = game.returns(state)[game.to_move(state)]
+            if result:
+                (won if result > 0 else lost)[state] = 0
+    plies = 0
+    while True:
+        plies += 1
+        new_won, new_lost = {}, {}
+        for state in states - won.keys() - lost.keys():
+            if game.is_terminal(state):
+                continue                      # a drawn end
+            children = [game.apply(state, move) for move in game.legal_moves(state)]
+            if any(child in lost for child in children):
+                new_won[state] = plies
+            elif all(child in won for child in children):
+                new_lost[state] = plies
+        if not new_won and not new_lost:
+            return won
+        won.update(new_won)
+        lost.update(new_lost)

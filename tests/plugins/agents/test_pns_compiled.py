@@ -1,6 +1,7 @@
 """The compiled PN and PN² searches (plugins.agents.proofnumber.compiled) are `pns` and `pn2` node for node on LOA."""
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -112,3 +113,29 @@ def test_the_first_timed_move_does_not_pay_for_compiling(registry):
     start = time.perf_counter()
     decision = agent.select_move(GAME, GAME.initial_state(), Budget(time=0.5))
     assert time.perf_counter() - start < 1.5 and decision.move in GAME.legal_moves(GAME.initial_state())
+
+
+ENDGAMES = Path(__file__).parents[3] / "tournaments" / "positions" / "loa-endgames-488.txt"
+
+
+def cheapest_proof_of_each_length(most: int) -> dict[int, tuple[str, int]]:
+    """From the shipped endgame set: length -> (position, nodes) of its cheapest proof, up to `most` plies."""
+    cheapest: dict[int, tuple[str, int]] = {}
+    for line in ENDGAMES.read_text().splitlines():
+        if not line.startswith("#"):
+            position, note = line.split(" | ")
+            fields = dict(part.strip().split("=", 1) for part in note.split(";"))
+            length, nodes = int(fields["length"]), int(fields["nodes"])
+            if length <= most and (length not in cheapest or nodes < cheapest[length][1]):
+                cheapest[length] = (position, nodes)
+    return cheapest
+
+
+def test_compiled_and_interpreted_pns_report_the_same_proof_lengths_of_1_to_11_plies():
+    cheapest = cheapest_proof_of_each_length(11)
+    assert sorted(cheapest) == [1, 3, 5, 7, 9, 11]
+    for length, (position, nodes) in cheapest.items():
+        state = GAME.from_text(position)
+        python = run(pns.interpreted_pn_search, GAME, state, state[2], 50_000, 1_000_000)
+        assert python[3]["proof_length"] == length and python[4] == nodes
+        assert run(pns.compiled_pn_search, GAME, state, state[2], 50_000, 1_000_000) == python

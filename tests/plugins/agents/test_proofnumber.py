@@ -6,11 +6,12 @@ import pytest
 
 from framework import Budget, ConfigError
 from framework.protocols import UNLIMITED, Proof
+from plugins.agents.proofnumber import compiled
 from plugins.agents.proofnumber.dfpn import DFPNAgent
 from plugins.agents.proofnumber.pns import PN2Agent, PNSAgent
 from plugins.games.tictactoe import TicTacToe
 from plugins.games.matches import Matches, mover_loses
-from tests.plugins.agents.small_games import GraphGame, random_graph_game, retrograde
+from tests.plugins.agents.small_games import GraphGame, random_graph_game, retrograde, shortest_wins
 
 SOLVERS = [PNSAgent, PN2Agent, DFPNAgent]
 PROOF = {1: Proof.WIN, 0: Proof.DRAW, -1: Proof.LOSS}
@@ -88,6 +89,52 @@ def test_mobility_initialisation_proves_the_small_tree_in_4_nodes_through_the_na
     result = solver(SMALL).solve(SMALL, SMALL.initial_state(), UNLIMITED)
     assert result.value is Proof.WIN and result.move == 2
     assert result.stats.nodes == 4
+
+
+def test_pns_proof_length_of_the_small_tree_is_the_two_plies_through_c():
+    result = PNSAgent(SMALL).solve(SMALL, SMALL.initial_state(), UNLIMITED)
+    assert result.stats.extra["proof_length"] == 2          # A -> C -> c1
+
+
+def test_a_win_in_one_move_has_proof_length_one():
+    result = PNSAgent(TTT).solve(TTT, TTT.from_text("XX./OO./... x"), UNLIMITED)
+    assert (result.value, result.stats.extra["proof_length"], result.stats.nodes) == (Proof.WIN, 1, 6)
+
+
+def test_pns_proof_length_is_never_shorter_than_the_shortest_forced_win():
+    """The proof is a winning strategy, so no line of it can be shorter than the best possible win;
+    checked against retrograde distances on tic-tac-toe and on cyclic graph games."""
+    oracle = retrograde(TTT, TTT.initial_state())
+    positions = sorted((s for s in oracle if oracle[s] == 1 and not TTT.is_terminal(s)), key=TTT.hash_key)
+    cases = [(TTT, s) for s in random.Random(5).sample(positions, 60)]
+    rng = random.Random(11)
+    for _ in range(30):
+        game = random_graph_game(rng)
+        cases += [(game, (v, m)) for v in range(9) for m in (0, 1) if not game.is_terminal((v, m))]
+    exact = 0
+    for game, state in cases:
+        shortest = shortest_wins(game, state).get(state)
+        result = PNSAgent(game).solve(game, state, UNLIMITED)
+        assert (result.value is Proof.WIN) == (shortest is not None)
+        if shortest is not None:
+            assert result.stats.extra["proof_length"] >= shortest, game.to_text(state)
+            exact += result.stats.extra["proof_length"] == shortest
+    assert exact > 50          # and most proofs pns finds are shortest wins
+
+
+def test_a_proof_through_a_transposition_counts_the_plies_below_the_proved_twin():
+    # 0 (prover, OR) -> 1 | 2; 1 is a table hit for key "t", proved at 2 (AND) -> 3, a terminal win.
+    first, count, pn, is_or = [1, 0, 3, 0], [2, 0, 1, 0], [0, 0, 0, 0], [True, False, False, True]
+    assert compiled.proof_length(first, count, pn, is_or, ["r", "t", "t", "w"]) == 2
+    # the same tree where 3 is a table hit for the root itself: the proof rests on itself, no length
+    assert compiled.proof_length(first, count, pn, is_or, ["r", "t", "t", "r"]) == -1
+
+
+def test_pn2_and_dfpn_report_no_proof_length():
+    # PN²'s first-level tree keeps only the root children of its second-level searches, not a proof.
+    for solver in (PN2Agent, DFPNAgent):
+        result = solver(TTT).solve(TTT, TTT.from_text("XX./OO./... x"), UNLIMITED)
+        assert result.value is Proof.WIN and "proof_length" not in result.stats.extra
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
