@@ -76,8 +76,8 @@ def random_graph_game(rng: random.Random, vertices: int = 9) -> GraphGame:
     return GraphGame(edges, outcome)
 
 
-def retrograde(game, start) -> dict:
-    """Value (+1 win, 0 draw, -1 loss) for the side to move of every state reachable from `start`."""
+def reachable(game, start) -> set:
+    """Every state reachable from `start`, `start` included."""
     states, frontier = {start}, [start]
     while frontier:
         state = frontier.pop()
@@ -88,6 +88,12 @@ def retrograde(game, start) -> dict:
             if child not in states:
                 states.add(child)
                 frontier.append(child)
+    return states
+
+
+def retrograde(game, start) -> dict:
+    """Value (+1 win, 0 draw, -1 loss) for the side to move of every state reachable from `start`."""
+    states = reachable(game, start)
     value = {}
     for state in states:
         if game.is_terminal(state):
@@ -114,15 +120,7 @@ def shortest_wins(game, start) -> dict:
     in k plies if a move reaches a state lost in fewer, lost in k if every move reaches a state won
     in fewer (a terminal loss: 0), each state labelled in the first round that can.
     """
-    states, frontier = {start}, [start]
-    while frontier:
-        state = frontier.pop()
-        if not game.is_terminal(state):
-            for move in game.legal_moves(state):
-                child = game.apply(state, move)
-                if child not in states:
-                    states.add(child)
-                    frontier.append(child)
+    states = reachable(game, start)
     won, lost = {}, {}
     for state in states:
         if game.is_terminal(state):
