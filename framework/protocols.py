@@ -124,7 +124,11 @@ class SearchStats:
     """What a search did: nodes visited, depth completed, score for the mover, PV, times.
 
     `extra` holds algorithm-specific figures (e.g. a solver's proven value, or alpha-beta
-    nodes counted only in the first iteration reaching each depth).
+    nodes counted only in the first iteration reaching each depth); tables *total* them over
+    positions. `peak_entries` is a size, not a count of work, so it is kept out of `extra`:
+    the most entries the search's own memory held — tree nodes, transposition-table entries,
+    the children on a depth-first path — each structure at its largest, summed (None: not
+    reported). The compiled and interpreted paths of a search report the same number.
     """
 
     nodes: int = 0
@@ -134,6 +138,7 @@ class SearchStats:
     wall_time: float = 0.0
     cpu_time: float = 0.0
     extra: Mapping[str, Any] = field(default_factory=dict)
+    peak_entries: int | None = None
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,23 @@ from pathlib import Path
 import pandas as pd
 
 from framework.analysis import plots
+from framework.analysis.solving import peak_mib, rss_scopes
 from framework.tournament.tables import Results
 
 REPORT = "report.md"
 SOLVE_COLUMNS = ["solver", "positions", "solved", "nodes", "time_ms", "common", "nodes_common", "time_ms_common",
-                 "crashes", "timeouts"]
+                 "crashes", "timeouts", "peak_entries", "peak_rss_mib"]
+
+
+def run_peak(tasks: pd.DataFrame) -> str:
+    """One sentence: the run's peak resident memory (the largest worker), and what the figure covers."""
+    peak = peak_mib(tasks)
+    if pd.isna(peak):
+        return "Peak memory: not recorded (these results were stored before Plyground recorded it)."
+    scope = ("each task's own peak, the high-water mark reset when it started" if rss_scopes(tasks) == {"task"}
+             else "on some workers the peak of the worker process so far, over every task it ran")
+    return (f"Peak memory of the run: {peak:.1f} MiB resident in the largest worker process ({scope}; "
+            f"{tasks['rss_peak'].notna().sum()} of {len(tasks)} tasks recorded).")
 
 
 def _fmt(table: pd.DataFrame) -> pd.DataFrame:
@@ -23,8 +35,9 @@ def terminal_summary(results: Results) -> str:
     if results.mode == "solve":
         lines = [f"{results.config['name']}: {results.solves['position_index'].nunique()} positions of "
                  f"{results.config['game']}", "", "Solvers (nodes and time over solved positions, and over "
-                 "the positions every solver solved; report.md has every column)",
-                 _fmt(results.solve_summary()[SOLVE_COLUMNS]).to_string(index=False)]
+                 "the positions every solver solved; peak_entries and peak_rss_mib are the largest of any one "
+                 "position; report.md has every column)",
+                 _fmt(results.solve_summary()[SOLVE_COLUMNS]).to_string(index=False), "", run_peak(results.solves)]
         bad = results.disagreements()
         lines += ["", f"DISAGREEMENTS between solvers:\n{bad.to_string(index=False)}" if len(bad)
                   else "All solvers that solved a position agree on its value."]
@@ -33,7 +46,7 @@ def terminal_summary(results: Results) -> str:
     lines = [f"{results.config['name']}: {len(results.games)} games of {', '.join(results.game_names)}",
              "", "Standings (Elo: Bradley-Terry fit, field mean 0, ± 95% CI)",
              standings.to_string(index=False), "", "Crosstable (W-D-L and score of row against column)",
-             results.crosstable().to_string()]
+             results.crosstable().to_string(), "", run_peak(results.games)]
     if standings.attrs.get("elo_prior_draws"):
         lines.insert(3, "(a group of participants won or lost every game against the rest, so one virtual draw per pairing keeps the Elo finite)")
     return "\n".join(lines)
@@ -112,6 +125,8 @@ Forfeits:
 
 ![nodes per move](nodes_per_move.png)
 
+{run_peak(results.games)}
+
 Plugin versions: {', '.join(f'{k}: {v}' for k, v in results.meta.get('plugin_versions', {}).items())}.
 """
     path = folder / REPORT
@@ -145,6 +160,13 @@ def _write_solve_report(results: Results, folder: Path) -> Path:
 {summary['common'].iloc[0]} positions that every solver solved, so they compare equal work.
 
 {_markdown(summary[["solved_pct" if c == "solved" else c for c in SOLVE_COLUMNS[:3]] + SOLVE_COLUMNS[2:]])}
+
+Memory, per solver the largest over its positions (solved or not): `peak_entries`, the most tree nodes and
+table entries its own structures held; `peak_rss_mib`, the worker's peak resident memory during the solve;
+`rss_added_mib`, how much the solve added to the worker's resident memory.
+{run_peak(results.solves)}
+
+{_markdown(summary[["solver", "peak_entries", "peak_rss_mib", "rss_added_mib"]])}
 
 Figures the solvers report themselves (`extra_*`, totalled the same way; empty where a solver does not
 report one):

@@ -22,6 +22,7 @@ import pandas as pd  # noqa: E402
 
 from framework.analysis import plots  # noqa: E402
 from framework.analysis.branching import SEARCHES, branching_summary, nodes_by_depth  # noqa: E402
+from framework.analysis.report import run_peak  # noqa: E402
 from framework.endgames import Settings  # noqa: E402
 from framework.errors import SolveDisagreementError  # noqa: E402
 from framework.protocols import Budget, Game, State  # noqa: E402
@@ -130,7 +131,9 @@ def thesis_table(results: Results) -> pd.DataFrame:
         "nodes_first": first.fillna(summary["nodes"]).astype(int), "time_ms": summary["time_ms"].round().astype(int),
         "common": summary["common"], "common_nodes": summary["nodes_common"],
         "common_nodes_first": first_common.fillna(summary["nodes_common"]).astype(int),
-        "common_time_ms": summary["time_ms_common"].round().astype(int)})
+        "common_time_ms": summary["time_ms_common"].round().astype(int),
+        "peak_entries": summary["peak_entries"], "peak_rss_mib": summary["peak_rss_mib"],
+        "rss_added_mib": summary["rss_added_mib"]})
 
 
 def depth_plot(table: pd.DataFrame, path: Path) -> Path:
@@ -216,6 +219,7 @@ def write_thesis_report(results: Results, folder: Path | None = None, registry: 
     common = table[["solver", "common", "common_nodes_first", "common_nodes", "common_time_ms"]].rename(columns={
         "common": "positions", "common_nodes_first": "nodes (first iteration reaching each depth)",
         "common_nodes": "nodes (all iterations)", "common_time_ms": "time (ms)"})
+    memory = _memory_table(table, solvers_config)
     ratios = _ratios(table, ab, pn)
     held = conclusions(table, ab, pn, others) if ab and pn else ["(the run has no alpha-beta or no pns solver)"]
 
@@ -271,6 +275,21 @@ The same totals over the positions **every** solver solved (equal work):
 {common.to_markdown(index=False)}
 
 {ratios}
+
+## Memory
+
+Each solver's memory is bounded by a parameter, so a position that needs more ends as unknown (or, for
+df-pn and alpha-beta, with entries replaced and searched again) instead of exhausting the machine.
+Per solver, the largest over all {positions} positions, solved or not: *peak entries* is the most tree
+nodes and table entries its own structures held on one position (each structure at its largest,
+summed: `SearchStats.peak_entries`, the same on the compiled and the interpreted path); *peak RSS* the
+resident memory of the worker process during that solve (the kernel's high-water mark, reset when the
+solve starts, so it includes the worker's Python, numba and compiled code); *added* how much one solve
+raised it.
+
+{memory.to_markdown(index=False)}
+
+{run_peak(results.solves)}
 
 ## Which of the paper's conclusions hold on our set
 
@@ -341,6 +360,40 @@ Tables as CSV: `tables/table_4_2.csv`, `tables/solves.csv` (every task), `tables
     path = folder / README
     path.write_text(text, encoding="utf-8")
     return path
+
+
+#: What bounds each solver's memory, by agent: (parameter, what it holds).
+BOUNDS = {
+    "alphabeta": ("tt_size", "table slots, allocated up front (64 bytes each compiled); killers and history are "
+                             "bounded by the depth and the game's moves"),
+    "pns": ("tree_limit", "tree nodes; its table holds only states of the tree"),
+    "pn2": ("tree_limit", "first-level tree nodes; each second-level tree (freed after its search) and the shared "
+                          "table hold at most as many: about 3 x tree_limit in all"),
+    "dfpn": ("tt_size", "table entries, plus the children of the frames on the current path"),
+    "mcts": ("iterations", "tree nodes: one per iteration"),
+}
+
+
+def _memory_table(table: pd.DataFrame, solvers_config: list[dict]) -> pd.DataFrame:
+    """Per solver: the bound that holds its memory, and its largest peak entries, RSS and RSS added."""
+    configs = {s["id"]: s for s in solvers_config}
+    rows = []
+    for r in table.itertuples():
+        solver = configs[r.solver]
+        param, holds = BOUNDS.get(solver["agent"], ("-", "-"))
+        limit = solver["params"].get(param)
+        rows.append({"solver": r.solver, "bounded by": f"{param} = {limit:,}" if limit is not None else param,
+                     "what it bounds": holds, "peak entries": _count(r.peak_entries),
+                     "peak RSS (MiB)": _mib(r.peak_rss_mib), "added (MiB)": _mib(r.rss_added_mib)})
+    return pd.DataFrame(rows)
+
+
+def _count(value: float) -> str:
+    return "-" if pd.isna(value) else f"{int(value):,}"
+
+
+def _mib(value: float) -> str:
+    return "-" if pd.isna(value) else f"{value:,.1f}"
 
 
 def _example_text(example: pd.DataFrame, chosen: str, nodes: int) -> str:

@@ -3,7 +3,9 @@
 Games go to `games` and `moves`, solves (a `mode: solve` run) to `solves`.
 
 SQLite commits are atomic and durable, so killing the runner at any moment loses nothing
-committed and never leaves half a game. The `meta` table holds the resolved config, its
+committed and never leaves half a game. Columns added since a folder was made (`ADDED`) are
+added to its tables when it is opened, empty (NULL) in the rows stored before, so older
+results folders still load, report and resume. The `meta` table holds the resolved config, its
 fingerprint and the plugin versions that produced the games; opening a folder with a
 different config is refused, so one folder never mixes two tournaments.
 """
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from framework.errors import ConfigError
+from framework.tournament.memory import TaskMemory
 from framework.tournament.tasks import GameResult, SolveOutcome
 
 DATABASE = "results.sqlite"
@@ -28,7 +31,7 @@ CREATE TABLE IF NOT EXISTS games (
     game TEXT NOT NULL, first TEXT NOT NULL, second TEXT NOT NULL, seed INTEGER NOT NULL,
     start TEXT NOT NULL, final TEXT NOT NULL, result_first REAL NOT NULL, result_second REAL NOT NULL,
     winner TEXT, termination TEXT NOT NULL, reason TEXT NOT NULL, plies INTEGER NOT NULL,
-    wall_time REAL NOT NULL, finished_at REAL NOT NULL);
+    wall_time REAL NOT NULL, finished_at REAL NOT NULL, rss_start INTEGER, rss_peak INTEGER, rss_scope TEXT);
 CREATE TABLE IF NOT EXISTS moves (
     key TEXT NOT NULL REFERENCES games(key), ply INTEGER NOT NULL, mover INTEGER NOT NULL,
     participant TEXT NOT NULL, move TEXT NOT NULL, nodes INTEGER NOT NULL, depth INTEGER NOT NULL,
@@ -38,8 +41,21 @@ CREATE TABLE IF NOT EXISTS solves (
     key TEXT PRIMARY KEY, solver TEXT NOT NULL, position_index INTEGER NOT NULL, position TEXT NOT NULL,
     note TEXT NOT NULL, value TEXT NOT NULL, move TEXT, nodes INTEGER NOT NULL, depth INTEGER NOT NULL,
     wall_time REAL NOT NULL, cpu_time REAL NOT NULL, status TEXT NOT NULL, reason TEXT NOT NULL,
-    extra TEXT NOT NULL, finished_at REAL NOT NULL);
+    extra TEXT NOT NULL, finished_at REAL NOT NULL, peak_entries INTEGER, rss_start INTEGER, rss_peak INTEGER,
+    rss_scope TEXT);
 """
+
+#: Columns added after the first release of the schema, per table: (name, type), in SCHEMA's order.
+#: rss_*: the worker's resident bytes at the task's start and peak, and whether that peak is the task's
+#: own or the worker process's so far (`memory.TaskMemory`); peak_entries: the solver's `SearchStats`.
+MEMORY_COLUMNS = (("rss_start", "INTEGER"), ("rss_peak", "INTEGER"), ("rss_scope", "TEXT"))
+ADDED = {"games": MEMORY_COLUMNS, "solves": (("peak_entries", "INTEGER"), *MEMORY_COLUMNS)}
+GAME_COLUMNS = ("key", "pairing_a", "pairing_b", "game_index", "game", "first", "second", "seed", "start", "final",
+                "result_first", "result_second", "winner", "termination", "reason", "plies", "wall_time",
+                "finished_at", "rss_start", "rss_peak", "rss_scope")
+SOLVE_COLUMNS = ("key", "solver", "position_index", "position", "note", "value", "move", "nodes", "depth",
+                 "wall_time", "cpu_time", "status", "reason", "extra", "finished_at", "peak_entries", "rss_start",
+                 "rss_peak", "rss_scope")
 
 
 class Store:
@@ -56,8 +72,18 @@ class Store:
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.executescript(SCHEMA)
+            self._add_columns()
         except (OSError, sqlite3.Error) as exc:
             raise ConfigError(f"cannot use '{self.folder}' as a results folder: {exc}") from None
+
+    def _add_columns(self) -> None:
+        """Bring a folder made by an older version up to SCHEMA (ALTER TABLE only appends nullable columns)."""
+        for table, columns in ADDED.items():
+            present = {row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")}
+            with self.conn:
+                for name, kind in columns:
+                    if name not in present:
+                        self.conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
 
     def meta(self) -> dict[str, Any]:
         return {k: json.loads(v) for k, v in self.conn.execute("SELECT key, value FROM meta")}
@@ -91,23 +117,31 @@ class Store:
         if isinstance(result, SolveOutcome):
             task = result.task
             with self.conn:
-                self.conn.execute("INSERT INTO solves VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (
+                self.conn.execute(_insert("solves", SOLVE_COLUMNS), (
                     task.key, task.solver.id, task.index, task.position, task.note, result.value, result.move,
                     result.nodes, result.depth, result.wall_time, result.cpu_time, result.status, result.reason,
-                    json.dumps(dict(result.extra)), time.time()))
+                    json.dumps(dict(result.extra)), time.time(), result.peak_entries, *_memory(result.memory)))
             return
         task, record = result.task, result.record
         winner = None if record.winner is None else record.players[record.winner]
         with self.conn:
-            self.conn.execute("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (
+            self.conn.execute(_insert("games", GAME_COLUMNS), (
                 task.key, task.pairing[0], task.pairing[1], task.index, record.game, record.players[0],
                 record.players[1], task.seed, record.start, record.final, record.result[0], record.result[1],
                 winner, record.termination.value, record.reason, record.plies, sum(m.wall_time for m in record.moves),
-                time.time()))
+                time.time(), *_memory(result.memory)))
             self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?)", _move_rows(task.key, record))
 
     def close(self) -> None:
         self.conn.close()
+
+
+def _insert(table: str, columns: tuple[str, ...]) -> str:
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+
+
+def _memory(memory: TaskMemory | None) -> tuple[int | None, int | None, str | None]:
+    return (None, None, None) if memory is None else (memory.start, memory.peak, memory.scope)
 
 
 def _changed(now: dict[str, Any], then: dict[str, Any]) -> list[str]:

@@ -6,7 +6,9 @@ calls `beat(limit, progress)` to say "the next step may take at most `limit` sec
 the supervisor has to stop a step, or the worker dies, it asks the task to turn the last
 progress into a result (`timed_out`, `died`), so a hung or crashing agent costs one task.
 
-`GameTask` plays one game; `SolveTask` runs one solver on one position.
+`GameTask` plays one game; `SolveTask` runs one solver on one position. Both measure the
+worker's resident memory (`memory.PeakMeter`): a game from its start, a solve from the moment
+its solver is built, so the figure is the search's and not the loading of compiled code.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from framework.protocols import Proof
 from framework.registry import Registry
 from framework.search import Stopwatch
 from framework.tournament.config import Participant, load_plugin_file
+from framework.tournament.memory import PeakMeter, TaskMemory
 
 Beat = Callable[[float, Any], None]
 
@@ -74,10 +77,11 @@ class Progress:
 
 @dataclass(frozen=True)
 class GameResult:
-    """A finished game task: the task that produced it and its record."""
+    """A finished game task: the task that produced it, its record and the worker's memory (None: stopped)."""
 
     task: "GameTask"
     record: GameRecord
+    memory: TaskMemory | None = None
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,7 @@ class GameTask:
         return min(self.move_time_limit, 2 * budget_time + 1.0)
 
     def run(self, context: WorkerContext, beat: Beat) -> GameResult:
+        meter = PeakMeter()
         registry = context.registry(self.plugins)
         game = context.game(self.plugins, self.game, self.game_options)
         state = game.from_text(self.start) if self.start is not None else game.initial_state()
@@ -129,7 +134,7 @@ class GameTask:
         record = play_game(game, agents, budgets=(self.first.budget, self.second.budget), start=state,
                            players=ids, max_plies=self.max_plies,
                            on_move=lambda before, move, after: announce(after, move))
-        return GameResult(self, record)
+        return GameResult(self, record, meter.read())
 
     def timed_out(self, progress: list[Progress], limit: float) -> GameResult:
         last = progress[-1]
@@ -158,7 +163,8 @@ class SolveOutcome:
 
     `status` is "solved" (win, loss or draw proven), "unknown" (the budget ran out), "crash" or "time"
     (the solver raised or overran its hard limit); `extra` holds the solver's own scalar figures (lists and
-    mappings it reports are not stored).
+    mappings it reports are not stored). `peak_entries` is the solver's `SearchStats.peak_entries`, `memory`
+    the worker's resident memory during the solve (both None when the solver reports none or was stopped).
     """
 
     task: "SolveTask"
@@ -171,6 +177,8 @@ class SolveOutcome:
     status: str
     reason: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    peak_entries: int | None = None
+    memory: TaskMemory | None = None
 
 
 @dataclass(frozen=True)
@@ -200,7 +208,9 @@ class SolveTask:
         watch = Stopwatch()
         try:
             agent = registry.create_agent(self.solver.agent, game, self.solver.params, seed=derive_seed(self.seed, 0))
+            meter = PeakMeter()
             result = agent.solve(game, state, self.solver.budget)
+            memory = meter.read()
         except Exception as exc:  # a crashing solver costs this position only
             return self.died([None], f"{type(exc).__name__}: {exc}")
         stats = result.stats
@@ -208,7 +218,8 @@ class SolveTask:
         solved = result.value in (Proof.WIN, Proof.LOSS, Proof.DRAW)
         extra = {k: v for k, v in stats.extra.items() if isinstance(v, (int, float, str, bool, type(None)))}
         return SolveOutcome(self, result.value.value, move, stats.nodes, stats.depth, watch.wall(), watch.cpu(),
-                            "solved" if solved else "unknown", extra=extra)
+                            "solved" if solved else "unknown", extra=extra, peak_entries=stats.peak_entries,
+                            memory=memory)
 
     def timed_out(self, progress: list, limit: float) -> SolveOutcome:
         return SolveOutcome(self, "unknown", None, 0, 0, limit, 0.0, "time",

@@ -22,6 +22,10 @@ every successor scored). A node budget is checked before each visit; an iteratio
 would exceed it is abandoned without backing up, so the budget is never exceeded. The move
 played is a proven win, else the most visited move not proven lost (the "robust child"),
 the first in move order on ties. The seed fixes the random generator: same seed, same moves.
+
+Memory: each iteration adds at most one node, so the tree holds at most `iterations` + 1
+nodes (each with its untried moves); `peak_entries` reports the nodes it held. Playouts keep
+only their current state.
 """
 
 from __future__ import annotations
@@ -87,14 +91,17 @@ class MCTSAgent:
     # -- one search ----------------------------------------------------------------
 
     def search(self, game: Game, state: State, budget: Budget) -> tuple[Node, int, int]:
-        """Run iterations until the budget, the iteration cap or a proof at the root; return (root, nodes, iterations)."""
-        self.game, self.nodes = game, 0
+        """Run iterations until the budget, the iteration cap or a proof at the root; return (root, nodes, iterations).
+
+        `self.tree_nodes` is left holding the size of the tree."""
+        self.game, self.nodes, self.tree_nodes = game, 0, 0
         self.limits = SearchLimits.start(budget)
         root = None
         done = 0
         try:
             self.visit()
             root = Node(game, state, None, None, None)
+            self.tree_nodes = 1
             while done < self.iterations and root.winner is None:
                 self.iterate(root)
                 done += 1
@@ -118,6 +125,7 @@ class MCTSAgent:
                 move = node.untried.pop()
                 child = Node(game, game.apply(node.state, move), move, node, node.mover)
                 node.children.append(child)
+                self.tree_nodes += 1
                 node = child
                 break
             node = self.select(node)
@@ -220,7 +228,8 @@ class MCTSAgent:
         stats = SearchStats(nodes=nodes, score=score, pv=self.principal_variation(root) if root else (move,),
                             wall_time=watch.wall(), cpu_time=watch.cpu(),
                             extra={"iterations": done, "proof": proof,
-                                   "root_visits": root.visits if root is not None else 0})
+                                   "root_visits": root.visits if root is not None else 0},
+                            peak_entries=self.tree_nodes)
         return Decision(move, stats)
 
     def solve(self, game: Game, state: State, budget: Budget) -> SolveResult:

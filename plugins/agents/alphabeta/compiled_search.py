@@ -149,6 +149,14 @@ class CompiledSearch(AlphaBetaSearch):
         self.root_move = move if move >= 0 else None       # -1: a terminal root has no move
         return float(score)
 
+    def table_entries(self) -> int:
+        """`AlphaBetaSearch.table_entries`: the rows stamped by this decision, plus the entries of the
+        interpreted table that root searches deeper than MAX_DEPTH use."""
+        if not self.control[compiled.USE_TABLE]:
+            return 0
+        rows = int(np.count_nonzero(self.rows[:, compiled.KEY2] >= 2 * self.control[compiled.STAMP]))
+        return rows + super().table_entries()
+
 
 def warmup(game: Game) -> None:
     """Compile (or load) the compiled searches of `game` now (once per process), so no timed move pays for it."""

@@ -128,6 +128,10 @@ class AlphaBetaSearch:
                 break
         return done
 
+    def table_entries(self) -> int:
+        """Transposition-table entries this decision wrote (the table's peak: entries are replaced, never freed)."""
+        return self.table.filled() if self.table is not None else 0
+
     def _delta(self, before: list[int]) -> list[int]:
         return [n - (before[i] if i < len(before) else 0) for i, n in enumerate(self.ply_nodes)]
 

@@ -18,6 +18,12 @@ Node counts, both in `SolveResult.stats.extra`:
   iteration d, summed over d (the root and ply 1 in iteration 1).
 Also `proof` (the Proof value), `iteration_nodes` (all nodes per completed iteration) and
 `complete` (the search ended with a proof rather than on its budget).
+
+Memory: `stats.peak_entries` is the transposition-table entries the solve wrote, at most
+`tt_size` (the table is allocated at `tt_size` slots up front, 64 bytes each on the compiled
+path). Killer moves (two per ply), history scores (one per distinct move of the game) and the
+per-ply node counts and principal variations (one per ply of the deepest iteration) are the
+only other structures, bounded by the depth and the game's move space, not by the budget.
 """
 
 from __future__ import annotations
@@ -85,5 +91,6 @@ def solve(agent: "AlphaBetaAgent", game: Game, state: State, budget: Budget) -> 
         pv=last.pv if last else (), wall_time=watch.wall(), cpu_time=watch.cpu(),
         extra={"proof": proof.value, "complete": proof is not Proof.UNKNOWN,
                "nodes_all_iterations": search.nodes, "nodes_first_reaching_depth": counter.nodes,
-               "iteration_nodes": tuple(i.nodes for i in iterations)})
+               "iteration_nodes": tuple(i.nodes for i in iterations)},
+        peak_entries=search.table_entries())
     return SolveResult(proof, last.move if last else None, stats)

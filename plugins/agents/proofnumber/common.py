@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Callable, Hashable
 
 from framework.errors import ConfigError
@@ -61,6 +62,31 @@ def leaf_numbers(game: Game, state: State, prover: int) -> tuple[int, int, bool]
     return mobility, 1, False
 
 
+class BoundedTable(dict):
+    """A transposition table of at most `limit` entries, and the most it held (`peak`).
+
+    `store` into a full table first drops its older half, in insertion order: deterministic,
+    cheap, and solved entries are as likely to go as any, which costs re-search, never
+    correctness (every entry is a fact about its state, and a missing one is re-derived).
+    Reads are plain dict reads (`key in table`, `table[key]`), at C speed.
+    """
+
+    __slots__ = ("limit", "peak")
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+        self.peak = 0
+
+    def store(self, key: Hashable, value: Any) -> None:
+        if len(self) >= self.limit and key not in self:
+            for old in list(islice(self, len(self) // 2 or 1)):
+                del self[old]
+        self[key] = value
+        if len(self) > self.peak:
+            self.peak = len(self)
+
+
 class Spend:
     """Nodes generated so far in one decision, checked against its limits before each expansion."""
 
@@ -83,12 +109,14 @@ class BinaryResult:
 
     `move` is the root move that proves (at an OR root) or disproves (at an AND root) it;
     unsolved, it is the search's most promising root move. `drawn` says a drawn leaf was seen.
+    `peak_entries`: `SearchStats.peak_entries` of this search.
     """
 
     proved: bool | None
     move: Move | None
     drawn: bool
     extra: dict[str, Any] = field(default_factory=dict)
+    peak_entries: int = 0
 
 
 #: A binary search: (game, state, prover, spend) -> BinaryResult. Each solver module provides one.
@@ -113,6 +141,7 @@ def solve_three_valued(search: BinarySearch, game: Game, state: State, budget: B
         value = Proof.WIN if result > 0 else Proof.LOSS if result < 0 else Proof.DRAW
         return SolveResult(value, None, SearchStats(nodes=1, wall_time=watch.wall(), cpu_time=watch.cpu()))
     first = search(game, state, mover, spend)
+    peak = first.peak_entries    # the first search's memory is freed before the second starts
     extra: dict[str, Any] = {"searches": 1, **first.extra}
     if first.proved is True:
         value, move = Proof.WIN, first.move
@@ -122,6 +151,7 @@ def solve_three_valued(search: BinarySearch, game: Game, state: State, budget: B
         value, move = Proof.LOSS, None
     else:
         second = search(game, state, 1 - mover, spend)
+        peak = max(peak, second.peak_entries)
         extra = {"searches": 2, **second.extra, "first_search": first.extra}
         if second.proved is True:
             value, move = Proof.LOSS, None
@@ -131,7 +161,7 @@ def solve_three_valued(search: BinarySearch, game: Game, state: State, budget: B
             value, move = Proof.UNKNOWN, first.move
     extra["proof"] = value.value
     return SolveResult(value, move, SearchStats(nodes=spend.nodes, wall_time=watch.wall(), cpu_time=watch.cpu(),
-                                                extra=extra))
+                                                extra=extra, peak_entries=peak))
 
 
 def split_budget(budget: Budget, share: float) -> Budget:
@@ -173,11 +203,14 @@ class ProofNumberAgent:
             move = solved.move if solved.move is not None else game.legal_moves(state)[0]
             score = {Proof.WIN: 1.0, Proof.DRAW: 0.0, Proof.LOSS: -1.0}.get(solved.value)
             return Decision(move, SearchStats(nodes=solved.stats.nodes, score=score, pv=(move,),
-                                              wall_time=watch.wall(), cpu_time=watch.cpu(), extra=extra))
+                                              wall_time=watch.wall(), cpu_time=watch.cpu(), extra=extra,
+                                              peak_entries=solved.stats.peak_entries))
         rest = remaining_budget(budget, solved.stats.nodes, watch.wall())
         decision = self.fallback.select_move(game, state, rest)
         fb = decision.stats
         extra.update(solver_nodes=solved.stats.nodes, fallback_nodes=fb.nodes, fallback_extra=dict(fb.extra))
+        peaks = [p for p in (solved.stats.peak_entries, fb.peak_entries) if p is not None]
         return Decision(decision.move, SearchStats(nodes=solved.stats.nodes + fb.nodes, depth=fb.depth,
                                                    score=fb.score, pv=fb.pv, wall_time=watch.wall(),
-                                                   cpu_time=watch.cpu(), extra=extra))
+                                                   cpu_time=watch.cpu(), extra=extra,
+                                                   peak_entries=max(peaks) if peaks else None))

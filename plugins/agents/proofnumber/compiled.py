@@ -17,14 +17,16 @@ test compares answer, move, node count and tree size with `pns.pn_search` on hun
 positions. One difference: the clock is read every 64 expansions instead of before each,
 so a time budget may be overshot by up to 64 expansions (well under a millisecond).
 
-Memory: the tree holds at most `tree_limit` nodes (typed lists of at most that length) and
-the table at most one entry per tree node.
+Memory (`pns` explains the bounds): the tree holds at most `tree_limit` nodes (typed lists of at
+most that length); the table is bounded at `tree_limit` entries by `bounded_store` (PN search's
+never fills: it holds only states of its tree), and the searches return their `peak_entries`
+as the interpreted ones count it (`spend[2]` tracks the table's largest size).
 
 df-pn (`dfpn_search`) is `dfpn.interpreted_dfpn_search` the same way (Nagai 2002, see `dfpn`),
 with MID run on an explicit stack of frames instead of recursion (numba's disk cache crashed
 loading the recursive version), its frames' children on one shared arena. Its table holds at
-most `tt_size` entries, dropping the older half in insertion order as `DFPN.store` does (numba's
-dict keeps insertion order as Python's does). An entry resting on a repetition is keyed in
+most `tt_size` entries, dropping the older half in insertion order as `common.BoundedTable` does
+(numba's dict keeps insertion order as Python's does). An entry resting on a repetition is keyed in
 `dfpn` by (state, set of states above it); here by (search key, 1, h1, h2) with h1, h2 two sums
 of `member_hash` over that set — an order-free set hash, exact unless two different sets on one
 search collide in 128 bits (the test compares every count on 240 positions). Plain entries are
@@ -126,7 +128,7 @@ def expand(tree, node: int, prover: int, option: int, table, outer, outer_node: 
     """`ProofTree.expand`: generate and evaluate every child of `node`; returns (status, drawn seen).
 
     `outer`/`outer_node` continue the path above the root (PN²'s first-level path); `spend`
-    holds [nodes generated, expansions] for the whole search; repetitions are looked for only
+    holds [nodes generated, expansions, the table's peak] for the whole search; repetitions are looked for only
     in a `cyclic` game (one that declares a repetition limit).
     """
     states, moves, parent, first, count, pn, dn, ghi, is_or = tree
@@ -162,7 +164,25 @@ def expand(tree, node: int, prover: int, option: int, table, outer, outer_node: 
     return SOLVED, drawn
 
 
-def update(tree, node: int, table) -> int:
+def bounded_store(table, key, value, limit: int, spend, peak: int) -> None:
+    """`common.BoundedTable.store`: a full table first drops its older half, in insertion order;
+    spend[peak] keeps the most entries the table held."""
+    if len(table) >= limit and key not in table:
+        drop = max(len(table) // 2, 1)
+        old = [key]
+        old.pop()
+        for k in table.keys():
+            if len(old) == drop:
+                break
+            old.append(k)
+        for k in old:
+            table.pop(k)
+    table[key] = value
+    if len(table) > spend[peak]:
+        spend[peak] = len(table)
+
+
+def update(tree, node: int, table, spend, table_limit: int) -> int:
     """`ProofTree.update`: recompute ancestors; returns the first whose numbers did not change."""
     states, moves, parent, first, count, pn, dn, ghi, is_or = tree
     while True:
@@ -183,21 +203,22 @@ def update(tree, node: int, table) -> int:
             return node
         pn[node], dn[node] = new_pn, new_dn
         if new_pn == 0:
-            table[search_key(states[node])] = True
+            bounded_store(table, search_key(states[node]), True, table_limit, spend, 2)
         elif new_dn == 0:
             any_ghi = False
             for c in range(lo, hi):
                 any_ghi = any_ghi or ghi[c]
             ghi[node] = any_ghi
             if not any_ghi:
-                table[search_key(states[node])] = False
+                bounded_store(table, search_key(states[node]), False, table_limit, spend, 2)
         if node == 0:
             return 0
         node = parent[node]
 
 
 def grow(tree, prover: int, option: int, table, outer, outer_node: int, spend, tree_limit: int,
-         node_limit: int, deadline: float, cyclic: bool, current: int, stop_at: int) -> tuple[int, bool]:
+         node_limit: int, deadline: float, cyclic: bool, current: int, stop_at: int,
+         table_limit: int) -> tuple[int, bool]:
     """`ProofTree.run` from `current` until the root is solved or `stop_at` nodes were generated."""
     pn, dn = tree[5], tree[6]
     drawn = False
@@ -208,24 +229,25 @@ def grow(tree, prover: int, option: int, table, outer, outer_node: int, spend, t
         drawn = drawn or seen
         if status != SOLVED:
             return status, drawn
-        current = update(tree, node, table)
+        current = update(tree, node, table, spend, table_limit)
     return SOLVED, drawn
 
 
 def pn_search(root, prover: int, option: int, tree_limit: int, node_limit: int, deadline: float, cyclic: bool):
     """Does `prover` win from `root`? Returns (status, proved, nodes, tree size, drawn, root move or -1, 0, 0,
-    proof length or -1)."""
+    proof length or -1, peak entries)."""
     if node_limit < 1 or clock() >= deadline:
-        return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0, -1
-    spend = [1, 0]
+        return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0, -1, 0
+    spend = [1, 0, 0]
     table = empty_table(root)
     tree, drawn = new_tree(root, prover, option, table)
     status, seen = grow(tree, prover, option, table, tree, -1, spend, tree_limit, node_limit, deadline, cyclic,
-                        0, INF)
+                        0, INF, tree_limit)
     length = -1
     if tree[5][0] == 0:
         length = proof_length(tree[3], tree[4], tree[5], tree[8], [search_key(s) for s in tree[0]])
-    return (status, tree[5][0] == 0, spend[0], len(tree[0]), drawn or seen, best_root_move(tree), 0, 0, length)
+    return (status, tree[5][0] == 0, spend[0], len(tree[0]), drawn or seen, best_root_move(tree), 0, 0, length,
+            len(tree[0]) + spend[2])
 
 
 def proof_length(first, count, pn, is_or, keys) -> int:
@@ -289,14 +311,15 @@ def proof_length(first, count, pn, is_or, keys) -> int:
 def pn2_search(root, prover: int, option: int, tree_limit: int, node_limit: int, deadline: float, cyclic: bool):
     """Breuker's PN² (`pns.pn2_search`): each first-level expansion is a second-level PN search
     limited to as many nodes as the first-level tree holds. Returns `pn_search`'s figures with the
-    second-level nodes and searches, and no proof length (-1: the first-level tree holds no whole proof)."""
+    second-level nodes and searches, no proof length (-1: the first-level tree holds no whole proof), and
+    the peak entries (counting the largest second-level tree too)."""
     if node_limit < 1 or clock() >= deadline:
-        return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0, -1
-    spend = [1, 0]
+        return ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0, -1, 0
+    spend = [1, 0, 0]
     table = empty_table(root)
     tree, drawn = new_tree(root, prover, option, table)
     states, moves, parent, first, count, pn, dn, ghi, is_or = tree
-    inner_nodes, searches = 0, 0
+    inner_nodes, searches, inner_peak = 0, 0, 0
     status = SOLVED
     current = 0
     while pn[0] and dn[0]:
@@ -309,21 +332,23 @@ def pn2_search(root, prover: int, option: int, tree_limit: int, node_limit: int,
         status, seen = expand(inner, 0, prover, option, table, tree, parent[node], spend, INF, node_limit,
                               deadline, cyclic)
         if status == SOLVED:
-            update(inner, 0, table)
+            update(inner, 0, table, spend, tree_limit)
             status, more = grow(inner, prover, option, table, tree, parent[node], spend, INF, node_limit,
-                                deadline, cyclic, 0, before + len(states))
+                                deadline, cyclic, 0, before + len(states), tree_limit)
             seen = seen or more
         drawn = drawn or seen
         inner_nodes += spend[0] - before
         searches += 1
+        inner_peak = max(inner_peak, len(inner[0]))
         if status != SOLVED:
             break
         lo, hi = inner[3][0], inner[3][0] + inner[4][0]
         for c in range(lo, hi):
             add_child(tree, node, inner[1][c], inner[0][c], inner[5][c], inner[6][c], inner[7][c], prover)
         first[node], count[node] = len(states) - (hi - lo), hi - lo
-        current = update(tree, node, table)
-    return status, pn[0] == 0, spend[0], len(states), drawn, best_root_move(tree), inner_nodes, searches, -1
+        current = update(tree, node, table, spend, tree_limit)
+    return (status, pn[0] == 0, spend[0], len(states), drawn, best_root_move(tree), inner_nodes, searches, -1,
+            len(states) + inner_peak + spend[2])
 
 
 def best_root_move(tree) -> int:
@@ -350,21 +375,6 @@ def member_hash(key, salt: int):
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0x3F58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x14D049BB133111EB)
     return z ^ (z >> np.uint64(31))
-
-
-def dfpn_store(table, entry, phi: int, delta: int, tt_size: int) -> None:
-    """`DFPN.store`: a full table first drops its older half, in insertion order."""
-    if len(table) >= tt_size and entry not in table:
-        drop = max(len(table) // 2, 1)
-        old = [entry]
-        old.pop()
-        for k in table.keys():
-            if len(old) == drop:
-                break
-            old.append(k)
-        for k in old:
-            table.pop(k)
-    table[entry] = (phi, delta)
 
 
 def dfpn_expand(stack, arena, state, key, phi_th: int, delta_th: int, above1, above2, prover: int, option: int,
@@ -404,12 +414,14 @@ def dfpn_expand(stack, arena, state, key, phi_th: int, delta_th: int, above1, ab
             if drawn:
                 spend[2] = 1
             p, d = (lp, ld) if to_move(child) == prover else (ld, lp)
-            dfpn_store(table, plain if not cyclic or p == 0 or d == 0 else tainted, p, d, tt_size)
+            bounded_store(table, plain if not cyclic or p == 0 or d == 0 else tainted, (p, d), tt_size, spend, 4)
         states.append(child)
         keys.append(ck)
         phis.append(p)
         deltas.append(d)
         ghis.append(ghi)
+    if len(states) > spend[5]:
+        spend[5] = len(states)
     path[key] = True
     stack.append((state, key, phi_th, delta_th, above1, above2, below1, below2, base, len(moves)))
     return True
@@ -463,7 +475,8 @@ def dfpn_mid(root, key, prover: int, option: int, cyclic: bool, table, path, spe
             if not prover_wins:
                 for i in range(base, base + count):
                     ghi = ghi or ghis[i]
-        dfpn_store(table, (key, 1, above1, above2) if ghi else (key, 0, zero, zero), phi, delta, tt_size)
+        bounded_store(table, (key, 1, above1, above2) if ghi else (key, 0, zero, zero), (phi, delta), tt_size, spend,
+                      4)
         stack.pop()
         if not stack:
             return phi, delta
@@ -478,12 +491,13 @@ def dfpn_mid(root, key, prover: int, option: int, cyclic: bool, table, path, spe
 
 
 def dfpn_search(root, prover: int, option: int, tt_size: int, node_limit: int, deadline: float, cyclic: bool):
-    """`dfpn.dfpn_search`: returns (status, proved, nodes, expansions, table entries, drawn, root move or -1)."""
+    """`dfpn.dfpn_search`: returns (status, proved, nodes, expansions, table entries, drawn, root move or -1,
+    peak entries: the table's largest size plus the most children held on the path)."""
     if node_limit < 1 or clock() >= deadline:
-        return ROOT_OVER_BUDGET, False, 0, 0, 0, False, -1
+        return ROOT_OVER_BUDGET, False, 0, 0, 0, False, -1, 0
     zero = np.uint64(0)
     key = search_key(root)
-    spend = [1, 0, 0, 0]          # nodes, expansions, drawn seen, aborted
+    spend = [1, 0, 0, 0, 0, 0]    # nodes, expansions, drawn seen, aborted, the table's peak, the arena's peak
     table = {(key, 0, zero, zero): (0, 0)}
     table.pop((key, 0, zero, zero))
     path = {key: True}
@@ -522,4 +536,4 @@ def dfpn_search(root, prover: int, option: int, tt_size: int, node_limit: int, d
                 if deltas[i] == 0:
                     best = i
         move = moves[best]
-    return status, proved, spend[0], spend[1], len(table), spend[2] == 1, move
+    return status, proved, spend[0], spend[1], len(table), spend[2] == 1, move, spend[4] + spend[5]

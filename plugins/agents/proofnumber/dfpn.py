@@ -16,10 +16,13 @@ the same most-proving nodes as PN search while storing only a table of (phi, del
 
 New leaves get the mobility initialisation (`common.leaf_numbers`); in phi/delta terms every
 unsolved leaf is (1, number of moves). Every child generated counts one node, each time its
-parent is (re-)expanded. The table holds at most `tt_size` entries: when it is full the
-older half (in insertion order) is dropped — deterministic, and solved entries are as likely
-to go as any, which costs re-search, never correctness. A frame keeps its children's numbers
-locally, so an entry dropped does not change what the frame knows.
+parent is (re-)expanded. The table holds at most `tt_size` entries (`common.BoundedTable`:
+when it is full the older half, in insertion order, is dropped — deterministic, and solved
+entries are as likely to go as any, which costs re-search, never correctness). A frame keeps
+its children's numbers locally, so an entry dropped does not change what the frame knows.
+Besides the table, memory holds the children of the frames on the current path, at most
+depth x branching factor; `peak_entries` is the table's largest size plus the most children
+held on the path.
 
 Cycles: in a game that can repeat positions (it declares `repetition_limit`), a repetition
 of a state on the path is a draw (see `common`), so unsolved numbers and solved values that
@@ -38,15 +41,14 @@ search node for node (answer, move, nodes, expansions, table entries; see there)
 from __future__ import annotations
 
 import sys
-from itertools import islice
-from typing import Hashable
 
 from framework import jit
 from framework.errors import ConfigError
 from framework.protocols import Budget, Game, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.proofnumber import compiled
-from plugins.agents.proofnumber.common import INF, BinaryResult, ProofNumberAgent, Spend, leaf_numbers, state_key
+from plugins.agents.proofnumber.common import (INF, BinaryResult, BoundedTable, ProofNumberAgent, Spend,
+                                               leaf_numbers, state_key)
 from plugins.agents.proofnumber.pns import compiled_searches
 
 
@@ -54,12 +56,13 @@ class DFPN:
     """One df-pn search for "does `prover` win?"; the tables live as long as the search."""
 
     def __init__(self, game: Game, prover: int, spend: Spend, tt_size: int) -> None:
-        self.game, self.prover, self.spend, self.tt_size = game, prover, spend, tt_size
+        self.game, self.prover, self.spend = game, prover, spend
         self.key = state_key(game)
         self.cyclic = hasattr(game, "repetition_limit")
-        self.table: dict[Hashable, tuple[int, int]] = {}
+        self.table = BoundedTable(tt_size)
         self.drawn = False
         self.expansions = 0
+        self.held = self.peak_held = 0     # children of the frames on the path, now and at most
         self.root_children: tuple[list, list[int], list[int]] = ([], [], [])
 
     def leaf(self, state: State) -> tuple[int, int]:
@@ -67,13 +70,6 @@ class DFPN:
         pn, dn, drawn = leaf_numbers(self.game, state, self.prover)
         self.drawn |= drawn
         return (pn, dn) if self.game.to_move(state) == self.prover else (dn, pn)
-
-    def store(self, key: Hashable, numbers: tuple[int, int]) -> None:
-        table = self.table
-        if len(table) >= self.tt_size and key not in table:
-            for old in list(islice(table, len(table) // 2 or 1)):
-                del table[old]
-        table[key] = numbers
 
     def mid(self, state: State, key: Hashable, phi_th: int, delta_th: int, path: set,
             root: bool = False) -> tuple[int, int, bool]:
@@ -102,7 +98,7 @@ class DFPN:
                 numbers, ghi = table[ck, below], True
             else:
                 numbers = self.leaf(child)
-                self.store(ck if not self.cyclic or 0 in numbers else (ck, below), numbers)
+                table.store(ck if not self.cyclic or 0 in numbers else (ck, below), numbers)
             children.append((child, ck))
             phis.append(numbers[0])
             deltas.append(numbers[1])
@@ -110,6 +106,8 @@ class DFPN:
         if root:  # the lists change in place, so an aborted search still leaves its best guess
             self.root_children = (moves, phis, deltas)
         path.add(key)
+        self.held += len(moves)
+        self.peak_held = max(self.peak_held, self.held)
         try:
             while True:
                 phi, delta = min(deltas), min(INF, sum(phis))
@@ -127,6 +125,7 @@ class DFPN:
                 phis[best], deltas[best], ghis[best] = self.mid(child, ck, child_phi_th, child_delta_th, path)
         finally:
             path.discard(key)
+            self.held -= len(moves)
         prover_wins = phi == 0 if mover_is_prover else delta == 0
         if phi == 0:    # the mover wins through any child it has beaten; tainted only if all of those are
             ghi = not prover_wins and all(g for g, d in zip(ghis, deltas) if d == 0)
@@ -134,7 +133,7 @@ class DFPN:
             ghi = not prover_wins and any(ghis)
         else:
             ghi = self.cyclic
-        self.store((key, above) if ghi else key, (phi, delta))
+        table.store((key, above) if ghi else key, (phi, delta))
         return phi, delta, ghi
 
     def best_root_move(self, proved: bool | None):
@@ -158,7 +157,7 @@ def compiled_dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt
     answer, move, nodes, expansions and table entries."""
     kernel = game.kernel
     node_limit = spend.limits.node_limit - spend.nodes
-    status, proved, nodes, expansions, entries, drawn, move = compiled_searches(kernel).dfpn_search(
+    status, proved, nodes, expansions, entries, drawn, move, peak = compiled_searches(kernel).dfpn_search(
         kernel.to_kernel(state), prover, kernel.option, tt_size, int(min(node_limit, 1 << 62)),
         spend.limits.deadline, hasattr(game, "repetition_limit"))
     if status == compiled.ROOT_OVER_BUDGET:       # the root itself was not paid for: nothing searched
@@ -167,7 +166,7 @@ def compiled_dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt
     extra = {"stopped_by": "solved" if status == compiled.SOLVED else "budget", "expansions": int(expansions),
              "tt_entries": int(entries)}
     return BinaryResult(bool(proved) if status == compiled.SOLVED else None, None if move < 0 else int(move),
-                        bool(drawn), extra)
+                        bool(drawn), extra, int(peak))
 
 
 def interpreted_dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt_size: int) -> BinaryResult:
@@ -189,7 +188,8 @@ def interpreted_dfpn_search(game: Game, state: State, prover: int, spend: Spend,
     finally:
         sys.setrecursionlimit(limit)
     extra = {"stopped_by": reason, "expansions": search.expansions, "tt_entries": len(search.table)}
-    return BinaryResult(proved, search.best_root_move(proved), search.drawn, extra)
+    return BinaryResult(proved, search.best_root_move(proved), search.drawn, extra,
+                        search.table.peak + search.peak_held)
 
 
 class DFPNAgent(ProofNumberAgent):

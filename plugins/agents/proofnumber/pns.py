@@ -18,25 +18,33 @@ root, with their numbers, join the first-level tree and the rest is discarded.
 The tree is stored as parallel lists indexed by node id (children of a node are contiguous),
 plain ints so the same layout can move to numba later. Proved and path-independently disproved
 nodes go into a transposition table (key -> proved?) shared by both levels of PN², so a state
-reached again by another path is evaluated as solved. A tree never holds more than
-`tree_limit` nodes: reaching it stops the search with the answer unknown.
+reached again by another path is evaluated as solved.
 
 A proof found by PN search reports its length in `extra["proof_length"]` (`ProofTree.proof_length`):
 the prover wins within that many plies, an upper bound read off the proof tree (None in the rare
 proof that rests on itself through transpositions). PN² does not: its first-level tree keeps only
 the root children of each second-level search, not a whole proof.
+
+Memory is bounded by `tree_limit`. A tree never holds more than `tree_limit` nodes: an
+expansion that would pass it stops the search with the answer unknown (`stopped_by:
+tree_limit`). PN search's table holds only states of its tree, so at most as many entries.
+PN²'s second-level tree is limited to as many nodes as the first-level tree holds (plus the
+last expansion's children) and is freed after each search, as Breuker's PN² does; the table
+they share outlives the second-level trees, so it is a `BoundedTable` of `tree_limit` entries
+(a full table drops its older half). So PN² holds at most about 3 x `tree_limit` entries.
+`peak_entries` is the tree's nodes plus, for PN², the largest second-level tree, plus the
+table's largest size.
 """
 
 from __future__ import annotations
-
-from typing import Hashable
 
 from framework import jit
 from framework.errors import ConfigError
 from framework.protocols import Budget, Game, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.proofnumber import compiled
-from plugins.agents.proofnumber.common import INF, BinaryResult, ProofNumberAgent, Spend, leaf_numbers, state_key
+from plugins.agents.proofnumber.common import (INF, BinaryResult, BoundedTable, ProofNumberAgent, Spend,
+                                               leaf_numbers, state_key)
 
 
 class TreeFull(Exception):
@@ -46,7 +54,7 @@ class TreeFull(Exception):
 class ProofTree:
     """One PN search tree for the binary question "does `prover` win from `root`?"."""
 
-    def __init__(self, game: Game, root: State, prover: int, spend: Spend, table: dict[Hashable, bool],
+    def __init__(self, game: Game, root: State, prover: int, spend: Spend, table: BoundedTable,
                  tree_limit: int, path: frozenset = frozenset(), count_root: bool = True,
                  numbers: tuple[int, int] | None = None) -> None:
         """`numbers`: the root's proof and disproof numbers when already known (PN²'s first-level leaf)."""
@@ -156,11 +164,11 @@ class ProofTree:
                 return node
             pn[node], dn[node] = new_pn, new_dn
             if new_pn == 0:
-                self.table[self.keys[node]] = True
+                self.table.store(self.keys[node], True)
             elif new_dn == 0:
                 ghi[node] = any(ghi[lo:hi])
                 if not ghi[node]:
-                    self.table[self.keys[node]] = False
+                    self.table.store(self.keys[node], False)
             if node == 0:
                 return 0
             node = self.parent[node]
@@ -186,9 +194,11 @@ class ProofTree:
         return min(range(lo, hi), key=numbers.__getitem__)
 
 
-def _answer(tree: ProofTree, proved: bool | None, reason: str, extra: dict) -> BinaryResult:
+def _answer(tree: ProofTree, proved: bool | None, reason: str, extra: dict,
+            second_level_peak: int = 0) -> BinaryResult:
     extra = {"tree_nodes": len(tree.states), "stopped_by": reason, **extra}
-    return BinaryResult(proved, tree.best_root_move(), tree.drawn, extra)
+    return BinaryResult(proved, tree.best_root_move(), tree.drawn, extra,
+                        len(tree.states) + second_level_peak + tree.table.peak)
 
 
 #: The compiled PN search of each game with a kernel, by tag (compiled on first use, then cached).
@@ -212,7 +222,7 @@ def compiled_pn_search(game: Game, state: State, prover: int, spend: Spend, tree
     search = compiled_searches(kernel)
     node_limit = spend.limits.node_limit - spend.nodes
     run = search.pn2_search if two_level else search.pn_search
-    status, proved, nodes, size, drawn, move, inner_nodes, searches, length = run(
+    status, proved, nodes, size, drawn, move, inner_nodes, searches, length, peak = run(
         kernel.to_kernel(state), prover, kernel.option, tree_limit, int(min(node_limit, 1 << 62)),
         spend.limits.deadline, hasattr(game, "repetition_limit"))
     if status == compiled.ROOT_OVER_BUDGET:
@@ -224,7 +234,7 @@ def compiled_pn_search(game: Game, state: State, prover: int, spend: Spend, tree
     elif proved:
         extra["proof_length"] = int(length) if length >= 0 else None
     return BinaryResult(bool(proved) if status == compiled.SOLVED else None, None if move < 0 else int(move),
-                        bool(drawn), extra)
+                        bool(drawn), extra, int(peak))
 
 
 def pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
@@ -236,7 +246,7 @@ def pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: i
 
 def interpreted_pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
     """Allis' PN search over the Game protocol."""
-    tree = ProofTree(game, state, prover, spend, {}, tree_limit)
+    tree = ProofTree(game, state, prover, spend, BoundedTable(tree_limit), tree_limit)
     try:
         proved, reason = tree.run(), "solved"
     except SearchAborted:
@@ -258,9 +268,9 @@ def pn2_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: 
 
 def interpreted_pn2_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
     """Breuker's PN²: each first-level expansion is a second-level PN search as large as the first tree."""
-    table: dict[Hashable, bool] = {}
+    table = BoundedTable(tree_limit)
     tree = ProofTree(game, state, prover, spend, table, tree_limit)
-    second_level = {"nodes": 0, "searches": 0}
+    second_level = {"nodes": 0, "searches": 0, "peak": 0}
 
     def expand(node: int) -> None:
         if len(tree.states) + len(game.legal_moves(tree.states[node])) > tree_limit:
@@ -282,6 +292,7 @@ def interpreted_pn2_search(game: Game, state: State, prover: int, spend: Spend, 
             tree.drawn |= inner.drawn
             second_level["nodes"] += spend.nodes - before
             second_level["searches"] += 1
+            second_level["peak"] = max(second_level["peak"], len(inner.states))
         lo, hi = inner.first[0], inner.first[0] + inner.count[0]
         tree.attach(node, inner.moves[lo:hi], inner.states[lo:hi], inner.keys[lo:hi], inner.pn[lo:hi],
                     inner.dn[lo:hi], inner.ghi[lo:hi])
@@ -293,7 +304,7 @@ def interpreted_pn2_search(game: Game, state: State, prover: int, spend: Spend, 
     except TreeFull:
         proved, reason = None, "tree_limit"
     extra = {"second_level_nodes": second_level["nodes"], "second_level_searches": second_level["searches"]}
-    return _answer(tree, proved, reason, extra)
+    return _answer(tree, proved, reason, extra, second_level["peak"])
 
 
 class PNSAgent(ProofNumberAgent):

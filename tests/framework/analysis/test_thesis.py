@@ -85,6 +85,10 @@ def test_report_writes_readme_plots_and_tables(solved):
                  "`pn` needed exactly the nodes the positions file records for its proof (made by the generator's "
                  "own proof-number search) on 1 of the 1 positions"):
         assert fact in text
+    memory = text[text.index("## Memory"):text.index("## Which")]
+    for fact in ("| ab       | tt_size = 65,536 ", "| pn       | tree_limit = 1,000,000 ",
+                 "| df       | tt_size = 1,000,000 ", "Peak memory of the run: "):
+        assert fact in memory
     assert (solved.folder / "solved_by_nodes.png").stat().st_size > 1000
     assert (solved.folder / "nodes_by_depth.png").stat().st_size > 1000
     assert (solved.folder / "tables" / "table_4_2.csv").exists()

@@ -19,7 +19,8 @@ from framework.tournament.runner import run_tournament
 from framework.tournament.tables import Results
 
 FIXTURES = Path(__file__).with_name("fixture_agents.py")
-TIMINGS = ["wall_time", "cpu_time", "finished_at"]
+#: Measured, so different in every run: times and the worker's resident memory.
+MEASURED = ["wall_time", "cpu_time", "finished_at", "rss_start", "rss_peak", "rss_scope"]
 
 
 def write(tmp_path, text, name="t.yaml"):
@@ -49,7 +50,9 @@ def test_one_worker_two_workers_and_dask_give_identical_results(tmp_path):
         summary = run_tournament(config, quiet=True)
         assert (summary.total, summary.played) == (12, 12)
         results = Results(config.results)
-        frames.append((results.games.drop(columns=TIMINGS, errors="ignore"), results.moves.drop(columns=TIMINGS, errors="ignore")))
+        assert (results.games["rss_peak"] >= results.games["rss_start"]).all()    # recorded on every executor
+        frames.append((results.games.drop(columns=MEASURED, errors="ignore"),
+                       results.moves.drop(columns=MEASURED, errors="ignore")))
     games, moves = frames[0]
     assert len(games) == 12 and len(moves) > 12 and moves["nodes"].sum() > 100
     for other_games, other_moves in frames[1:]:

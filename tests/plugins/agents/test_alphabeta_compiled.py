@@ -46,7 +46,7 @@ def solve(game, state, options, nodes, compiled, monkeypatch):
     result = agent.solve(game, state, Budget(nodes=nodes))
     assert (search_type == [CompiledSearch]) == compiled
     return result.value, result.move, result.stats.nodes, result.stats.depth, result.stats.score, result.stats.pv, \
-        result.stats.extra
+        result.stats.extra, result.stats.peak_entries
 
 
 @pytest.mark.parametrize("index", range(len(POSITIONS)))

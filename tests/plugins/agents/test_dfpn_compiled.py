@@ -27,7 +27,7 @@ POSITIONS = ([s for s in playout_positions(GAME, 130, seed=7, starts=STARTS) if 
 def run(search, game, state, prover, nodes, tt_size):
     spend = Spend(SearchLimits.start(Budget(nodes=nodes)))
     result = search(game, state, prover, spend, tt_size)
-    return result.proved, result.move, result.drawn, result.extra, spend.nodes
+    return result.proved, result.move, result.drawn, result.extra, spend.nodes, result.peak_entries
 
 
 def tt_size(index: int) -> int:

@@ -26,7 +26,7 @@ POSITIONS = ([s for s in playout_positions(GAME, 130, seed=6, starts=STARTS) if 
 def run(search, game, state, prover, nodes, tree_limit, **options):
     spend = Spend(SearchLimits.start(Budget(nodes=nodes)))
     result = search(game, state, prover, spend, tree_limit, **options)
-    return result.proved, result.move, result.drawn, result.extra, spend.nodes
+    return result.proved, result.move, result.drawn, result.extra, spend.nodes, result.peak_entries
 
 
 @pytest.mark.parametrize("index", range(len(POSITIONS)))
@@ -84,8 +84,8 @@ def test_the_agent_solves_identically_with_and_without_the_compiled_path(monkeyp
     fast = [agent.solve(GAME, s, Budget(nodes=3_000)) for s in POSITIONS[::20]]
     monkeypatch.setenv("PLYGROUND_JIT", "0")
     slow = [agent.solve(GAME, s, Budget(nodes=3_000)) for s in POSITIONS[::20]]
-    assert [(r.value, r.move, r.stats.nodes, r.stats.extra) for r in fast] == \
-           [(r.value, r.move, r.stats.nodes, r.stats.extra) for r in slow]
+    assert [(r.value, r.move, r.stats.nodes, r.stats.extra, r.stats.peak_entries) for r in fast] == \
+           [(r.value, r.move, r.stats.nodes, r.stats.extra, r.stats.peak_entries) for r in slow]
     assert any(r.value is Proof.WIN for r in fast)
 
 
