@@ -154,7 +154,7 @@ class CompiledSearch(AlphaBetaSearch):
         interpreted table that root searches deeper than MAX_DEPTH use."""
         if not self.control[compiled.USE_TABLE]:
             return 0
-        rows = int(np.count_nonzero(self.rows[:, compiled.KEY2] >= 2 * self.control[compiled.STAMP]))
+        rows = int(np.count_nonzero(self.rows[:, compiled.ROW_STAMP] == self.control[compiled.STAMP]))
         return rows + super().table_entries()
 
 

@@ -106,5 +106,6 @@ def test_the_solver_on_endgames_is_the_interpreted_solver(index, monkeypatch):
         agent.new_search = lambda *a, **k: searches.append(search := new_search(*a, **k)) or search
         result = agent.solve(game, state, Budget(nodes=5000))
         assert [isinstance(search, CompiledSearch) for search in searches] == [compiled]
-        return result.value, result.move, result.stats.nodes, result.stats.depth, result.stats.pv, result.stats.extra
+        return (result.value, result.move, result.stats.nodes, result.stats.depth, result.stats.pv, result.stats.extra,
+                result.stats.peak_entries)
     assert solve(True) == solve(False)
