@@ -12,7 +12,7 @@ from framework.tournament.tables import Results
 
 REPORT = "report.md"
 SOLVE_COLUMNS = ["solver", "positions", "solved", "nodes", "time_ms", "common", "nodes_common", "time_ms_common",
-                 "crashes", "timeouts", "peak_entries", "peak_rss_mib"]
+                 "crashes", "timeouts", "peak_entries", "peak_rss_mib", "rss_added_mib"]
 
 
 def run_peak(tasks: pd.DataFrame) -> str:
@@ -35,8 +35,8 @@ def terminal_summary(results: Results) -> str:
     if results.mode == "solve":
         lines = [f"{results.config['name']}: {results.solves['position_index'].nunique()} positions of "
                  f"{results.config['game']}", "", "Solvers (nodes and time over solved positions, and over "
-                 "the positions every solver solved; peak_entries and peak_rss_mib are the largest of any one "
-                 "position; report.md has every column)",
+                 "the positions every solver solved; peak_entries, peak_rss_mib and rss_added_mib are the largest "
+                 "of any one position; report.md has every column)",
                  _fmt(results.solve_summary()[SOLVE_COLUMNS]).to_string(index=False), "", run_peak(results.solves)]
         bad = results.disagreements()
         lines += ["", f"DISAGREEMENTS between solvers:\n{bad.to_string(index=False)}" if len(bad)
@@ -159,7 +159,7 @@ def _write_solve_report(results: Results, folder: Path) -> Path:
 `nodes` and `time_ms` total the positions each solver solved; the `_common` columns total the
 {summary['common'].iloc[0]} positions that every solver solved, so they compare equal work.
 
-{_markdown(summary[["solved_pct" if c == "solved" else c for c in SOLVE_COLUMNS[:3]] + SOLVE_COLUMNS[2:]])}
+{_markdown(summary[["solved_pct" if c == "solved" else c for c in SOLVE_COLUMNS[:3]] + SOLVE_COLUMNS[2:-3]])}
 
 Memory, per solver the largest over its positions (solved or not): `peak_entries`, the most tree nodes and
 table entries its own structures held; `peak_rss_mib`, the worker's peak resident memory during the solve;

@@ -285,7 +285,8 @@ nodes and table entries its own structures held on one position (each structure 
 summed: `SearchStats.peak_entries`, the same on the compiled and the interpreted path); *peak RSS* the
 resident memory of the worker process during that solve (the kernel's high-water mark, reset when the
 solve starts, so it includes the worker's Python, numba and compiled code); *added* how much one solve
-raised it.
+raised it (a lower bound: memory an earlier solve on the same worker freed can be reused without raising it).
+{_stopped_by_limit(results)}
 
 {memory.to_markdown(index=False)}
 
@@ -386,6 +387,14 @@ def _memory_table(table: pd.DataFrame, solvers_config: list[dict]) -> pd.DataFra
                      "what it bounds": holds, "peak entries": _count(r.peak_entries),
                      "peak RSS (MiB)": _mib(r.peak_rss_mib), "added (MiB)": _mib(r.rss_added_mib)})
     return pd.DataFrame(rows)
+
+
+def _stopped_by_limit(results: Results) -> str:
+    """How many solves a tree limit stopped (the bound that ends a solve; tables only replace entries)."""
+    column = "extra_stopped_by"
+    stopped = int((results.solves[column] == "tree_limit").sum()) if column in results.solves else 0
+    return (f"A tree limit stopped {stopped} solve{'s' if stopped != 1 else ''}"
+            + (" (they count as unknown)." if stopped else "; no solve needed more memory than its bound allows."))
 
 
 def _count(value: float) -> str:

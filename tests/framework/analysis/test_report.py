@@ -32,7 +32,10 @@ def test_the_readme_example_runs_and_the_report_is_written(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Standings (Elo: Bradley-Terry fit, field mean 0, ± 95% CI)" in out
     assert "Crosstable (W-D-L and score of row against column)" in out
+    peak = Results(tmp_path / "out").games["rss_peak"].max() / (1 << 20)
+    assert f"Peak memory of the run: {peak:.1f} MiB resident in the largest worker process" in out
     report = (tmp_path / "out" / "report.md").read_text()
+    assert f"Peak memory of the run: {peak:.1f} MiB" in report
     for heading in ("## Standings", "## Crosstable", "## Game pairs (pentanomial)", "## Terminations",
                     "## Search statistics"):
         assert heading in report

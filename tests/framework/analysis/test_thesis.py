@@ -87,7 +87,8 @@ def test_report_writes_readme_plots_and_tables(solved):
         assert fact in text
     memory = text[text.index("## Memory"):text.index("## Which")]
     for fact in ("| ab       | tt_size = 65,536 ", "| pn       | tree_limit = 1,000,000 ",
-                 "| df       | tt_size = 1,000,000 ", "Peak memory of the run: "):
+                 "| df       | tt_size = 1,000,000 ", "Peak memory of the run: ",
+                 "A tree limit stopped 0 solves; no solve needed more memory than its bound allows."):
         assert fact in memory
     assert (solved.folder / "solved_by_nodes.png").stat().st_size > 1000
     assert (solved.folder / "nodes_by_depth.png").stat().st_size > 1000
