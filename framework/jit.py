@@ -187,13 +187,19 @@ class GameKernel:
     `to_kernel` turns a Python state into the kernel's; `option` is the one int of game
     options `outcome` needs. Moves are ints in both worlds. Optionally `heuristics`, a Kernel
     chained on `rules`, and `scores`: per Heuristic class, the name of its function there
-    (`score(black, white, mover)`-shaped, for the first player) that a compiled search may call instead.
+    (`score(state, weights)`, for the first player, the weights being the heuristic's `weights`)
+    that a compiled search may call instead. `key_shifts`: the bit offsets at which the game's
+    `hash_key` packs the words of `search_key` (`hash_key(s) == sum(k << shift)`), so compiled
+    tables hash as the interpreted ones do; `move_space`: every quiet (non-capturing) move is an
+    int below it, so per-move tables such as history scores fit in an array.
     """
 
     def __init__(self, tag: str, rules: Kernel, to_kernel: Callable[[Any], Any], option: int = 0,
-                 heuristics: Kernel | None = None, scores: dict[type, str] | None = None) -> None:
+                 heuristics: Kernel | None = None, scores: dict[type, str] | None = None,
+                 key_shifts: tuple[int, ...] = (), move_space: int = 0) -> None:
         self.tag, self.rules, self.to_kernel, self.option = tag, rules, to_kernel, option
         self.heuristics, self.scores = heuristics, dict(scores or {})
+        self.key_shifts, self.move_space = key_shifts, move_space
 
     def __repr__(self) -> str:
         return f"GameKernel({self.tag!r}, option={self.option})"

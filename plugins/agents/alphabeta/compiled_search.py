@@ -8,7 +8,7 @@ best move, principal variation, nodes per ply, heuristic leaves), tested positio
 
 Used automatically, by the solver and by `select_move`, when `supported` says so: compiled
 kernels on; a game whose kernel this search knows (Lines of Action: its table hash and
-capture-first hints are the ones `compiled` restates); the solver's win/loss evaluation or a
+move hints, table hash and move space `compiled` knows); the solver's win/loss evaluation or a
 heuristic the game's kernel compiles (`GameKernel.scores`: LOA's `groups` and `concentration`);
 and the exact enhancements (iterative deepening, the table, TT move, hints, killers, history)
 and quiescence. PVS, aspiration windows, late-move reductions and singular extensions run
@@ -29,14 +29,13 @@ from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.solver import WinLossEvaluation
 from plugins.agents.alphabeta.table import TranspositionTable
 
-#: Games whose hash and move hints `compiled` restates (by kernel tag).
-GAMES = ("loa",)
+#: Games whose kernels give what `compiled` needs (by kernel tag): `move_rank`, `is_capture(state, move)`,
+#: a heuristics Kernel with `score(state, weights)` functions, `key_shifts` and `move_space`.
+GAMES = ("loa", "checkers")
 #: Largest table for which `compiled.table_slot` cannot overflow 64 bits.
 MAX_TT_SIZE = (1 << 31) - 1
 #: Deepest root search run compiled (its per-ply arrays are allocated per root search).
 MAX_DEPTH = 256
-#: Moves are ints below this in the supported games (LOA: from * 64 + to, PASS = 4096).
-MOVE_SPACE = 64 * 64 + 1
 #: The compiled search of each game and heuristic function (compiled on first use, then cached on disk).
 _COMPILED: dict[tuple[str, str], jit.Kernel] = {}
 
@@ -74,13 +73,13 @@ def kernel_of(game: Game, heuristic: Heuristic) -> jit.Kernel:
 class CompiledTable:
     """The compiled search's transposition table, kept by an agent across its decisions.
 
-    Each decision takes a new stamp and rows of older stamps read as empty (`compiled.KEY2`), so
+    Each decision takes a new stamp and rows of older stamps read as empty (`compiled.ROW_STAMP`), so
     a decision starts from an empty table, as the interpreted one does, without rewriting or
     newly mapping its megabytes (measured: that cost a tenth of a 10,000-node solve).
     """
 
     def __init__(self, size: int) -> None:
-        self.rows = np.zeros((size, 7), np.int64)
+        self.rows = np.zeros((size, compiled.ROW_SIZE), np.int64)
         self.values = np.zeros(size, np.float64)
         self.stamp = 0
 
@@ -106,12 +105,16 @@ class CompiledSearch(AlphaBetaSearch):
         self.rows, self.values = compiled_table.rows, compiled_table.values
         self.control = np.zeros(compiled.CONTROL_SIZE, np.int64)
         self.control[compiled.LIMIT] = int(min(limits.node_limit, 1 << 62))
-        self.control[compiled.SIZE:compiled.R128 + 1] = size, (1 << 64) % size, (1 << 128) % size
+        shifts = game.kernel.key_shifts
+        self.control[compiled.SIZE] = size
+        self.control[compiled.R:compiled.R + compiled.KEY_WORDS] = [
+            (1 << shifts[i]) % size if i < len(shifts) else 0 for i in range(compiled.KEY_WORDS)]
         self.control[compiled.USE_TABLE:] = (
             table is not None, settings.tt_move, settings.move_hints, settings.killers, settings.history,
             self.ordering, proof_score is not None, self.quiescence, settings.quiescence_depth, compiled_table.renew())
         self.killers = np.full((64, 2), -1, np.int64)
-        self.history = np.zeros((2, MOVE_SPACE), np.int64)
+        self.history = np.zeros((2, game.kernel.move_space), np.int64)
+        self.weights = np.array(heuristic.weights if proof_score is None else (), np.float64)
 
     def negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         """A root search (the only call `deepen` makes), compiled; raises SearchAborted on a spent budget.
@@ -131,7 +134,8 @@ class CompiledSearch(AlphaBetaSearch):
         control[compiled.NODES:compiled.ROOT_MOVE + 1] = self.nodes, self.horizon, 0, -1
         kernel = self.game.kernel
         score = self.kernel.negamax(kernel.to_kernel(state), depth, alpha, beta, ply, kernel.option, self.rows,
-                                    self.values, control, plies, pv, self.history, self.limits.deadline)
+                                    self.values, control, plies, pv, self.history, self.weights,
+                                    self.limits.deadline)
         self.killers[:size] = plies[:, compiled.KILLER:]
         self.nodes, self.horizon = int(control[compiled.NODES]), int(control[compiled.LEAVES])
         ply_nodes = plies[:, compiled.PLY_NODES]
@@ -141,7 +145,8 @@ class CompiledSearch(AlphaBetaSearch):
         if control[compiled.ABORTED]:
             raise SearchAborted
         self.pv[0] = tuple(pv[0, :plies[0, compiled.PV_LEN]].tolist())
-        self.root_move = int(control[compiled.ROOT_MOVE])
+        move = int(control[compiled.ROOT_MOVE])
+        self.root_move = move if move >= 0 else None       # -1: a terminal root has no move
         return float(score)
 
     def table_entries(self) -> int:
@@ -149,7 +154,7 @@ class CompiledSearch(AlphaBetaSearch):
         interpreted table that root searches deeper than MAX_DEPTH use."""
         if not self.control[compiled.USE_TABLE]:
             return 0
-        rows = int(np.count_nonzero(self.rows[:, compiled.KEY2] >= 2 * self.control[compiled.STAMP]))
+        rows = int(np.count_nonzero(self.rows[:, compiled.ROW_STAMP] == self.control[compiled.STAMP]))
         return rows + super().table_entries()
 
 

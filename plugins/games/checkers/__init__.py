@@ -13,6 +13,8 @@ if the move that blocked it also completed the quiet-move count.
 
 from __future__ import annotations
 
+from functools import partial
+
 from framework import jit
 from framework.hookspecs import hookimpl
 from framework.params import Param
@@ -33,7 +35,9 @@ class Checkers:
         self.quiet_moves = quiet_moves
         self.quiet_limit = rules.NO_LIMIT if quiet_moves is None else 2 * quiet_moves
         #: The compiled rules, for compiled searches (see framework.jit.GameKernel).
-        self.kernel = jit.GameKernel("checkers", kernel.KERNEL, kernel.kernel_state, self.quiet_limit)
+        self.kernel = jit.GameKernel("checkers", kernel.KERNEL, kernel.kernel_state, self.quiet_limit,
+                                     kernel.HEURISTICS_KERNEL, kernel.SCORES, key_shifts=kernel.KEY_SHIFTS,
+                                     move_space=kernel.MOVE_SPACE)
 
     # -- rules -----------------------------------------------------------------
 
@@ -78,23 +82,11 @@ class Checkers:
 
     def is_noisy(self, state: State, move: Move) -> bool:
         """Captures: a quiescence search extends them."""
-        return rules.is_capture(move)
+        return rules.is_capture(state, move)
 
     def ordered_moves(self, state: State) -> list[Move]:
-        """Longest captures first, then steps that crown, then king steps, then man steps."""
-        kings = state[2]
-        crown = rules.BLACK_CROWN if state[3] == BLACK else rules.WHITE_CROWN
-
-        def rank(move: Move) -> int:
-            jumps = move >> 6 & 15
-            if jumps:
-                return -jumps
-            start = move & 63
-            if kings & rules.BIT[start]:
-                return 2
-            return 1 if rules.BIT[start + rules.DELTA[move >> rules.DIRECTIONS_AT & 3]] & crown else 3
-
-        return sorted(self.legal_moves(state), key=rank)
+        """Longest captures first, then steps that crown, then king steps, then man steps (`rules.move_rank`)."""
+        return sorted(self.legal_moves(state), key=partial(rules.move_rank, state))
 
     def perft(self, state: State, depth: int) -> int:
         """Perft with the last ply counted by population counts (see `rules.perft`), compiled

@@ -40,6 +40,40 @@ def _advancement(men: int, colour: int) -> int:
     return (men & bits[0]).bit_count() + 2 * (men & bits[1]).bit_count() + 4 * (men & bits[2]).bit_count()
 
 
+def material_score(state: State, weights) -> float:
+    """Material for Black; weights: (king_value,)."""
+    return _material(state, weights[0])
+
+
+def positional_score(state: State, weights) -> float:
+    """Material, back-row guard, centre, advancement and kings off the edge, for Black;
+    weights: (king_value, guard, centre, advance, edge_king)."""
+    black, white, kings = state[0], state[1], state[2]
+    black_men, white_men = black & ~kings, white & ~kings
+    score = _material(state, weights[0])
+    if white_men:
+        score += weights[1] * (black_men & BLACK_BACK).bit_count()
+    if black_men:
+        score -= weights[1] * (white_men & WHITE_BACK).bit_count()
+    score += weights[2] * ((black & CENTRE).bit_count() - (white & CENTRE).bit_count())
+    score += weights[3] * (_advancement(black_men, BLACK) - _advancement(white_men, WHITE))
+    score -= weights[4] * ((black & kings & EDGE).bit_count() - (white & kings & EDGE).bit_count())
+    return score
+
+
+def mobility_score(state: State, weights) -> float:
+    """Material, steps and first jumps of both sides, for Black; weights: (king_value, step, jump)."""
+    black, white, kings = state[0], state[1], state[2]
+    empty = VALID & ~(black | white)
+    black_kings, white_kings = black & kings, white & kings
+    score = _material(state, weights[0])
+    score += weights[1] * (step_targets(black, black_kings, empty, BLACK)
+                           - step_targets(white, white_kings, empty, WHITE))
+    score += weights[2] * (jumper_count(black, black_kings, white, empty, BLACK)
+                           - jumper_count(white, white_kings, black, empty, WHITE))
+    return score
+
+
 class MaterialHeuristic(BaseHeuristic):
     """Material only: men 100, kings king_value (default 130)."""
 
@@ -47,10 +81,11 @@ class MaterialHeuristic(BaseHeuristic):
 
     def __init__(self, game, king_value: float = 130.0) -> None:
         super().__init__(game)
-        self.king_value = king_value
+        #: The parameters `material_score` takes (compiled searches pass them as an array).
+        self.weights = (float(king_value),)
 
     def evaluate(self, state: State, player: int) -> float:
-        score = _material(state, self.king_value)
+        score = material_score(state, self.weights)
         return score if player == BLACK else -score
 
 
@@ -67,20 +102,10 @@ class PositionalHeuristic(BaseHeuristic):
     def __init__(self, game, king_value: float = 130.0, guard: float = 8.0, centre: float = 5.0,
                  advance: float = 1.5, edge_king: float = 10.0) -> None:
         super().__init__(game)
-        self.king_value, self.guard, self.centre = king_value, guard, centre
-        self.advance, self.edge_king = advance, edge_king
+        self.weights = (float(king_value), float(guard), float(centre), float(advance), float(edge_king))
 
     def evaluate(self, state: State, player: int) -> float:
-        black, white, kings = state[0], state[1], state[2]
-        black_men, white_men = black & ~kings, white & ~kings
-        score = _material(state, self.king_value)
-        if white_men:
-            score += self.guard * (black_men & BLACK_BACK).bit_count()
-        if black_men:
-            score -= self.guard * (white_men & WHITE_BACK).bit_count()
-        score += self.centre * ((black & CENTRE).bit_count() - (white & CENTRE).bit_count())
-        score += self.advance * (_advancement(black_men, BLACK) - _advancement(white_men, WHITE))
-        score -= self.edge_king * ((black & kings & EDGE).bit_count() - (white & kings & EDGE).bit_count())
+        score = positional_score(state, self.weights)
         return score if player == BLACK else -score
 
 
@@ -94,17 +119,10 @@ class MobilityHeuristic(BaseHeuristic):
 
     def __init__(self, game, king_value: float = 130.0, step: float = 4.0, jump: float = 12.0) -> None:
         super().__init__(game)
-        self.king_value, self.step, self.jump = king_value, step, jump
+        self.weights = (float(king_value), float(step), float(jump))
 
     def evaluate(self, state: State, player: int) -> float:
-        black, white, kings = state[0], state[1], state[2]
-        empty = VALID & ~(black | white)
-        black_kings, white_kings = black & kings, white & kings
-        score = _material(state, self.king_value)
-        score += self.step * (step_targets(black, black_kings, empty, BLACK)
-                              - step_targets(white, white_kings, empty, WHITE))
-        score += self.jump * (jumper_count(black, black_kings, white, empty, BLACK)
-                              - jumper_count(white, white_kings, black, empty, WHITE))
+        score = mobility_score(state, self.weights)
         return score if player == BLACK else -score
 
 

@@ -8,10 +8,22 @@ are enabled and the interpreted `rules.perft` otherwise.
 from __future__ import annotations
 
 from framework import jit
-from plugins.games.checkers import rules
+from plugins.games.checkers import heuristics, rules
 
 KERNEL = jit.Kernel(rules, bitboards=("BIT", "SQUARE_BIT", "NO_SQUARES", "VALID", "ROWS", "BLACK_CROWN",
                                       "WHITE_CROWN", "BLACK_START", "WHITE_START", "JUMP_LAND", "JUMP_MID"))
+
+#: The heuristics compiled over the compiled rules, and the function (scored for Black, given the
+#: heuristic's `weights`) of each heuristic that compiled searches may call in its place.
+HEURISTICS_KERNEL = jit.Kernel(heuristics, rules=KERNEL, tag="checkers",
+                               bitboards=("VALID", "CENTRE", "EDGE", "BLACK_BACK", "WHITE_BACK", "ADVANCE_BITS"))
+SCORES = {heuristics.MaterialHeuristic: "material_score", heuristics.PositionalHeuristic: "positional_score",
+          heuristics.MobilityHeuristic: "mobility_score"}
+#: `hash_key` packs `search_key`'s words (black, white, kings, mover) at these bits.
+KEY_SHIFTS = (0, 35, 70, 105)
+#: Every quiet move (a step) is below this: a start bit below 64 and one direction code in bits 10-11.
+#: Captures (jump count in bits 6-9, a direction per jump from bit 10) may be far larger.
+MOVE_SPACE = 1 << 12
 
 
 def kernel_state(state: tuple[int, int, int, int, int]) -> tuple:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from framework.errors import MoveParseError, PositionError
 from plugins.games.checkers.rules import (BIT_SQUARE, BLACK, BLACK_CROWN, DELTA, DIRECTIONS_AT, SQUARE_BIT,
-                                          SQUARES, WHITE, WHITE_CROWN, Move, State, is_capture)
+                                          SQUARES, WHITE, WHITE_CROWN, Move, State, jumps)
 
 FEN_EXAMPLE = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 _EXPECTED = (f"expected PDN FEN: the side to move (B or W), ':W' and White's squares, ':B' and Black's squares "
@@ -119,16 +119,16 @@ def move_squares(move: Move) -> tuple[int, ...]:
     """The squares a move visits: where it starts, then every square it lands on."""
     index = move & 63
     squares = [BIT_SQUARE[index]]
-    jumps = move >> 6 & 15
-    for k in range(max(jumps, 1)):
-        index += DELTA[move >> (DIRECTIONS_AT + 2 * k) & 3] * (2 if jumps else 1)
+    jumped = jumps(move)
+    for k in range(max(jumped, 1)):
+        index += DELTA[move >> (DIRECTIONS_AT + 2 * k) & 3] * (2 if jumped else 1)
         squares.append(BIT_SQUARE[index])
     return tuple(squares)
 
 
 def format_move(move: Move) -> str:
     """`11-15` for a step, `15x24x31` for a capture (every landing square)."""
-    return ("x" if is_capture(move) else "-").join(map(str, move_squares(move)))
+    return ("x" if jumps(move) else "-").join(map(str, move_squares(move)))
 
 
 def parse_move_text(text: str, legal: list) -> Move:
@@ -143,13 +143,13 @@ def parse_move_text(text: str, legal: list) -> Move:
     squares = tuple(int(i) for i in items)
     listing = " ".join(sorted(format_move(m) for m in legal)) or "none"
     if separator == "-":
-        step = next((m for m in legal if not is_capture(m) and move_squares(m) == squares), None)
+        step = next((m for m in legal if not jumps(m) and move_squares(m) == squares), None)
         if step is not None:
             return step
-        if any(is_capture(m) for m in legal):
+        if any(jumps(m) for m in legal):
             raise MoveParseError(f"'{text}' is not legal here: a capture is compulsory; legal moves: {listing}")
         raise MoveParseError(f"'{text}' is not a legal move here; legal moves: {listing}")
-    captures = [(m, move_squares(m)) for m in legal if is_capture(m)]
+    captures = [(m, move_squares(m)) for m in legal if jumps(m)]
     matches = [m for m, path in captures if path == squares]
     if not matches and len(squares) == 2:
         matches = [m for m, path in captures if (path[0], path[-1]) == squares]

@@ -256,8 +256,27 @@ def search_key(state: State) -> tuple[int, int, int, int]:
     return state[0], state[1], state[2], state[3]
 
 
-def is_capture(move: int) -> bool:
+def jumps(move: int) -> int:
+    """How many pieces `move` jumps (0 for a step)."""
+    return move >> 6 & 15
+
+
+def is_capture(state: State, move: int) -> bool:
+    """Whether `move` captures: the game's noisy moves (same signature as every game's `is_capture`)."""
     return move >> 6 & 15 != 0
+
+
+def move_rank(state: State, move: int) -> int:
+    """The move's place in the game's move hints, lower first (ties keep generation order): the longest
+    captures, then steps that crown, then king steps, then man steps."""
+    n = move >> 6 & 15
+    if n:
+        return -n
+    start = move & 63
+    if state[2] & BIT[start]:
+        return 2
+    crown = BLACK_CROWN if state[3] == BLACK else WHITE_CROWN
+    return 1 if BIT[start + DELTA[move >> DIRECTIONS_AT & 3]] & crown else 3
 
 
 def apply_move(state: State, move: int) -> State:

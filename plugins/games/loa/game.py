@@ -15,13 +15,14 @@ would split transpositions; the match runner's `max_plies` adjudicates long game
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from framework import jit
 from framework.errors import MoveParseError, PositionError
 from framework.params import Param
 from plugins.games.loa import kernel, rules
 from plugins.games.loa.rules import (BLACK, DRAW, ONGOING, PASS, WHITE, apply_move, is_capture, is_over,
-                                     legal_moves, winner)
+                                     legal_moves, move_rank, winner)
 
 State = tuple[int, int, int]
 
@@ -106,7 +107,8 @@ class LinesOfAction:
         self._initial = parse_position(STARTS[start])
         #: The compiled rules, for compiled searches (see framework.jit.GameKernel).
         self.kernel = jit.GameKernel("loa", kernel.KERNEL, kernel.kernel_state, int(self.simultaneous_win),
-                                     kernel.HEURISTICS_KERNEL, kernel.SCORES)
+                                     kernel.HEURISTICS_KERNEL, kernel.SCORES,
+                                     key_shifts=kernel.KEY_SHIFTS, move_space=kernel.MOVE_SPACE)
 
     def initial_state(self) -> State:
         return self._initial
@@ -129,11 +131,8 @@ class LinesOfAction:
         return kernel.perft(own, enemy, depth) if jit.enabled() else rules.perft(own, enemy, depth)
 
     def ordered_moves(self, state: State) -> list[int]:
-        """Legal moves with captures first (each group in generation order)."""
-        enemy = state[0] if state[2] else state[1]
-        moves = legal_moves(state)
-        captures = [m for m in moves if m != PASS and enemy >> (m & 63) & 1]
-        return captures + [m for m in moves if m == PASS or not enemy >> (m & 63) & 1] if captures else moves
+        """Legal moves with captures first, each group in generation order (`rules.move_rank`)."""
+        return sorted(legal_moves(state), key=partial(move_rank, state))
 
     def warmup(self) -> None:
         """Compile or load the kernels now, so that no timed move pays for it."""

@@ -1,4 +1,4 @@
-"""Three Lines of Action evaluations, each a plain function over bitboards scored for Black.
+"""Three Lines of Action evaluations, each a plain function of the state (and weights) scored for Black.
 
 The terms are the classic ones of the LOA literature (concentration, centralisation, quads,
 mobility, tempo; see Winands, "Informed Search in Complex Games", PhD thesis, 2004); the weights
@@ -95,13 +95,16 @@ def concentration_terms(pieces: int) -> tuple[int, int, int]:
     return distance - MIN_DISTANCE_SUM[pieces.bit_count()], central, euler_number(pieces)
 
 
-def groups_score(black: int, white: int, mover: int) -> float:
-    """100 per group White has beyond Black's count."""
+def groups_score(state, weights) -> float:
+    """100 per group White has beyond Black's count (no weights)."""
+    black, white = state[0], state[1]
     return 100.0 * (count_groups(white) - count_groups(black))
 
 
-def concentration_score(black: int, white: int, mover: int) -> float:
-    """Concentration per piece (excess distance to the centre of mass), centralisation and quads, for Black."""
+def concentration_score(state, weights) -> float:
+    """Concentration per piece (excess distance to the centre of mass), centralisation and quads, for Black
+    (no weights)."""
+    black, white = state[0], state[1]
     bd, bc, be = concentration_terms(black)
     wd, wc, we = concentration_terms(white)
     nb, nw = black.bit_count(), white.bit_count()
@@ -147,8 +150,10 @@ def mobility_balance(black: int, white: int) -> int:
     return balance
 
 
-def mobility_score(black: int, white: int, mover: int) -> float:
-    """Mobility (captures count double), bounding-box spread and a tempo bonus for the side to move, for Black."""
+def mobility_score(state, weights) -> float:
+    """Mobility (captures count double), bounding-box spread and a tempo bonus for the side to move, for Black
+    (no weights)."""
+    black, white, mover = state[0], state[1], state[2]
     spread = _bounding_box_area(white) - _bounding_box_area(black)
     return 4.0 * mobility_balance(black, white) + 3.0 * spread + (-15.0 if mover else 15.0)
 
@@ -157,9 +162,11 @@ class GroupsHeuristic(BaseHeuristic):
     """Group count: 100 per group the opponent has beyond yours (a baseline)."""
 
     name = "groups"
+    #: The parameters its function takes (compiled searches pass them as an array): none.
+    weights = ()
 
     def evaluate(self, state, player: int) -> float:
-        value = groups_score(state[0], state[1], state[2])
+        value = groups_score(state, self.weights)
         return -value if player else value
 
 
@@ -167,9 +174,10 @@ class ConcentrationHeuristic(BaseHeuristic):
     """Concentration round the centre of mass, centralisation and quads (Euler number)."""
 
     name = "concentration"
+    weights = ()
 
     def evaluate(self, state, player: int) -> float:
-        value = concentration_score(state[0], state[1], state[2])
+        value = concentration_score(state, self.weights)
         return -value if player else value
 
 
@@ -177,9 +185,10 @@ class MobilityHeuristic(BaseHeuristic):
     """Mobility (captures double), bounding-box spread and tempo."""
 
     name = "mobility"
+    weights = ()
 
     def evaluate(self, state, player: int) -> float:
-        value = mobility_score(state[0], state[1], state[2])
+        value = mobility_score(state, self.weights)
         return -value if player else value
 
 

@@ -21,6 +21,10 @@ HEURISTICS_KERNEL = jit.Kernel(heuristics, rules=KERNEL, tag="loa",
                                           "EDGE_PAIRS_V", "CORNERS", "DISTANCE_BITS", "CENTRAL_BITS", "RANK_BITS",
                                           "FILE_BITS"))
 SCORES = {heuristics.GroupsHeuristic: "groups_score", heuristics.ConcentrationHeuristic: "concentration_score"}
+#: `hash_key` packs `search_key`'s words (black, white, mover) at these bits.
+KEY_SHIFTS = (0, 64, 128)
+#: Every move is below this: from * 64 + to, and PASS = 4096.
+MOVE_SPACE = rules.PASS + 1
 
 
 def kernel_state(state: tuple[int, int, int]) -> tuple:

@@ -4,6 +4,7 @@ the solver, and fixed-depth search with the `groups` and `concentration` heurist
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from framework.playouts import final_positions, playout_positions
@@ -16,9 +17,11 @@ from plugins.agents.alphabeta.solver import WinLossEvaluation
 from plugins.games.checkers import Checkers
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 from plugins.games.loa import heuristics, kernel
+from plugins.games.tictactoe import TicTacToe
 from plugins.games.loa.heuristics import ConcentrationHeuristic, GroupsHeuristic, MobilityHeuristic
 
 GAME = LinesOfAction()
+NO_WEIGHTS = np.zeros(0)
 MOVER_WINS = LinesOfAction(simultaneous="mover_wins")
 #: The thesis run's switches (tournaments/thesis-loa-endgames.yaml): every exact enhancement, no quiescence.
 THESIS = {"quiescence": False}
@@ -95,7 +98,8 @@ def test_fixed_depth_with_a_compiled_heuristic_is_the_interpreted_search(index, 
 @pytest.mark.parametrize("name", ["groups_score", "concentration_score"])
 def test_the_compiled_heuristics_score_every_sampled_position_as_the_interpreted_ones(name):
     for state in POSITIONS:
-        assert getattr(kernel.HEURISTICS_KERNEL, name)(*kernel.kernel_state(state)) == getattr(heuristics, name)(*state)
+        assert getattr(kernel.HEURISTICS_KERNEL, name)(kernel.kernel_state(state), NO_WEIGHTS) == \
+            getattr(heuristics, name)(state, ())
 
 
 WIN_LOSS = WinLossEvaluation(GAME)
@@ -110,7 +114,8 @@ def test_selective_and_re_searching_enhancements_run_interpreted(switch):
 
 def test_games_and_heuristics_without_a_compiled_twin_run_interpreted():
     thesis = Settings.resolve(THESIS)
-    assert not compiled_search.supported(Checkers(), WinLossEvaluation(Checkers()), thesis, 1.0)
+    assert not compiled_search.supported(TicTacToe(), WinLossEvaluation(TicTacToe()), thesis, 1.0)
+    assert compiled_search.supported(Checkers(), WinLossEvaluation(Checkers()), thesis, 1.0)
     assert not compiled_search.supported(GAME, MobilityHeuristic(GAME), thesis, None)
     assert compiled_search.supported(GAME, GroupsHeuristic(GAME), thesis, None)
     assert not compiled_search.supported(GAME, WIN_LOSS, Settings.resolve({**THESIS, "tt_size": 1 << 31}), 1.0)

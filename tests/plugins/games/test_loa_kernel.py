@@ -34,6 +34,8 @@ def test_compiled_rules_match_the_interpreted_rules(index):
     assert list(KERNEL.legal_moves(fast)) == moves
     for move in moves:
         assert as_ints(KERNEL.apply_move(fast, move)) == rules.apply_move(state, move)
+        assert KERNEL.move_rank(fast, move) == rules.move_rank(state, move)
+        assert move < kernel.MOVE_SPACE
     for simultaneous in (False, True):
         assert KERNEL.winner(fast[0], fast[1], state[2], simultaneous) == rules.winner(*state, simultaneous)
     if not GAME.is_terminal(state):
@@ -53,3 +55,10 @@ def test_compiled_perft_from_the_start_is_55_963_132_at_depth_5():
     # Depths 1-4 are cross-checked against OpenSpiel by the conformance suite; the interpreted rules
     # count the same 55,963,132 at depth 5 (`PLYGROUND_JIT=0 plyground perft loa 5`, about a minute).
     assert GAME.perft(GAME.initial_state(), 5) == 55_963_132
+
+
+def test_hash_key_packs_the_search_key_at_the_kernel_key_shifts():
+    """Compiled tables hash `search_key`'s words at these shifts: the slots match the interpreted table's."""
+    for state in POSITIONS:
+        key = KERNEL.search_key(kernel_state(state))
+        assert GAME.hash_key(state) == sum(int(word) << shift for word, shift in zip(key, kernel.KEY_SHIFTS))
