@@ -103,7 +103,9 @@ class AlphaBetaSearch:
         Stops early when an iteration is exhausted (it evaluated no heuristic leaf, so deeper
         iterations would search the same tree) or when `proven(score)` says the value is proven.
         Returns the completed iterations; raises nothing when the budget runs out — the
-        iterations completed so far are returned and `self.nodes` includes the partial one.
+        iterations completed so far are returned and `self.nodes` includes the partial one. An
+        iteration whose line runs deeper than Python's recursion limit (a search to the end of a
+        very long game) is abandoned the same way, so the answer is unknown rather than a crash.
         `on_iteration(iteration, nodes_per_ply_of_that_iteration)` is called after each one.
         """
         depths: Sequence[int] = range(1, max_depth + 1) if iterate else (max_depth,)
@@ -112,7 +114,7 @@ class AlphaBetaSearch:
             before_nodes, before_horizon, before_plies = self.nodes, self.horizon, self.ply_nodes[:]
             try:
                 score = self._aspirated(state, depth, done[-1].score if done else None)
-            except SearchAborted:
+            except (SearchAborted, RecursionError):
                 if on_iteration is not None:
                     on_iteration(None, self._delta(before_plies))
                 break

@@ -22,7 +22,10 @@ entries are as likely to go as any, which costs re-search, never correctness). A
 its children's numbers locally, so an entry dropped does not change what the frame knows.
 Besides the table, memory holds the children of the frames on the current path, at most
 depth x branching factor; `peak_entries` is the table's largest size plus the most children
-held on the path.
+held on the path. The interpreted MID recurses, one Python frame per ply of the path, with
+Python's recursion limit raised to RECURSION_LIMIT; a path deeper than that stops the search
+with the answer unknown (`stopped_by: depth_limit`) instead of crashing. The compiled search
+keeps its path on an explicit stack, bounded only by the node budget.
 
 Cycles: in a game that can repeat positions (it declares `repetition_limit`), a repetition
 of a state on the path is a draw (see `common`), so unsolved numbers and solved values that
@@ -50,6 +53,9 @@ from plugins.agents.proofnumber import compiled
 from plugins.agents.proofnumber.common import (INF, BinaryResult, BoundedTable, ProofNumberAgent, Spend,
                                                leaf_numbers, state_key)
 from plugins.agents.proofnumber.pns import compiled_searches
+
+#: Python's recursion limit during an interpreted search (about the deepest path it can follow).
+RECURSION_LIMIT = 20_000
 
 
 class DFPN:
@@ -173,7 +179,7 @@ def interpreted_dfpn_search(game: Game, state: State, prover: int, spend: Spend,
     """Nagai's df-pn over the Game protocol."""
     search = DFPN(game, prover, spend, tt_size)
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20_000))
+    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
     proved: bool | None = None
     try:
         spend.charge(1)
@@ -185,6 +191,8 @@ def interpreted_dfpn_search(game: Game, state: State, prover: int, spend: Spend,
         reason = "solved"
     except SearchAborted:
         reason = "budget"
+    except RecursionError:      # a path deeper than Python's recursion allows: unknown, not a crash
+        reason = "depth_limit"
     finally:
         sys.setrecursionlimit(limit)
     extra = {"stopped_by": reason, "expansions": search.expansions, "tt_entries": len(search.table)}

@@ -6,6 +6,7 @@ from framework.errors import PositionError
 from framework.protocols import UNLIMITED, Budget, Proof, Solver
 from plugins.agents.alphabeta import ALL_OFF, AlphaBetaAgent
 from plugins.agents.minimax import MinimaxAgent
+from plugins.games.matches import Matches
 from plugins.games.tictactoe import LinesHeuristic, TicTacToe
 
 TTT = TicTacToe()
@@ -80,3 +81,9 @@ def test_a_depth_cap_stops_the_proof_search():
 def test_solving_a_finished_game_is_a_position_error():
     with pytest.raises(PositionError, match="cannot solve 'XXX/OO./... o': the game is already over"):
         AlphaBetaAgent(TTT).solve(TTT, TTT.from_text("XXX/OO./... o"), UNLIMITED)
+
+
+def test_a_line_deeper_than_pythons_recursion_gives_unknown_instead_of_a_crash():
+    game = Matches((5_000,), k=1)      # one match a move: every line of the game is 5,000 plies long
+    result = AlphaBetaAgent(game, iterative_deepening=False).solve(game, game.initial_state(), UNLIMITED)
+    assert result.value is Proof.UNKNOWN and 0 < result.stats.nodes < 5_000   # stopped on the way down

@@ -175,6 +175,13 @@ def test_pns_stops_at_its_tree_limit_with_the_answer_unknown():
     assert result.stats.extra["stopped_by"] == "tree_limit" and result.stats.extra["tree_nodes"] <= 50
 
 
+def test_a_dfpn_path_deeper_than_pythons_recursion_stops_unknown_instead_of_crashing():
+    game = Matches((30_000,), k=1)     # one heap, one match a move: the proof is a path of 30,000 plies
+    result = DFPNAgent(game).solve(game, game.initial_state(), UNLIMITED)
+    assert result.value is Proof.UNKNOWN and result.stats.extra["stopped_by"] == "depth_limit"
+    assert 15_000 < result.stats.nodes < 20_000
+
+
 def test_dfpn_solves_with_a_tiny_table_by_searching_again():
     state = TTT.from_text("X../.O./... x")
     small = DFPNAgent(TTT, tt_size=16).solve(TTT, state, UNLIMITED)
