@@ -128,13 +128,15 @@ def test_a_solve_to_the_end_without_deepening_runs_interpreted_below_the_root(mo
     assert solve(GAME, state, options, 200, True, monkeypatch) == python
 
 
-def test_a_fresh_process_loads_the_compiled_search_from_the_cache_and_runs_it():
+@pytest.mark.parametrize("game", ["plugins.games.loa.game import LinesOfAction as Game",
+                                  "plugins.games.checkers import Checkers as Game"])
+def test_a_fresh_process_loads_the_compiled_search_from_the_cache_and_runs_it(game):
     """numba's cache cannot hold mutually recursive functions (loading them crashed the process):
     the second run here loads what the first compiled or loaded."""
-    code = ("from plugins.games.loa.game import LinesOfAction\n"
+    code = (f"from {game}\n"
             "from plugins.agents.alphabeta.agent import AlphaBetaAgent\n"
             "from framework.protocols import Budget\n"
-            "game = LinesOfAction()\n"
+            "game = Game()\n"
             "print(AlphaBetaAgent(game).select_move(game, game.initial_state(), Budget(nodes=300)).stats.nodes)\n")
     for _ in range(2):
         run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
