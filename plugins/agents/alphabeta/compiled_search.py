@@ -103,18 +103,24 @@ class CompiledSearch(AlphaBetaSearch):
             compiled_table = CompiledTable(size)
         self.compiled_table = compiled_table
         self.rows, self.values = compiled_table.rows, compiled_table.values
-        self.control = np.zeros(compiled.CONTROL_SIZE, np.int64)
-        self.control[compiled.LIMIT] = int(min(limits.node_limit, 1 << 62))
+        space = game.kernel.move_space
+        #: The counters and switches, then the history scores (kept across iterations), then the per-ply
+        #: rows and principal variations of one root search (`compiled`'s layout).
+        self.work = work = np.zeros(compiled.CONTROL_SIZE + 2 * space, np.int64)
+        work[compiled.LIMIT] = int(min(limits.node_limit, 1 << 62))
         shifts = game.kernel.key_shifts
-        self.control[compiled.SIZE] = size
-        self.control[compiled.R:compiled.R + compiled.KEY_WORDS] = [
+        work[compiled.SIZE] = size
+        work[compiled.R:compiled.R + compiled.KEY_WORDS] = [
             (1 << shifts[i]) % size if i < len(shifts) else 0 for i in range(compiled.KEY_WORDS)]
-        self.control[compiled.USE_TABLE:] = (
+        work[compiled.USE_TABLE:compiled.SPACE + 1] = (
             table is not None, settings.tt_move, settings.move_hints, settings.killers, settings.history,
-            self.ordering, proof_score is not None, self.quiescence, settings.quiescence_depth, compiled_table.renew())
+            self.ordering, proof_score is not None, self.quiescence, settings.quiescence_depth, compiled_table.renew(),
+            space)
         self.killers = np.full((64, 2), -1, np.int64)
-        self.history = np.zeros((2, game.kernel.move_space), np.int64)
-        self.weights = np.array(heuristic.weights if proof_score is None else (), np.float64)
+        # The heuristic's parameters, as a tuple (passed by value: no reference counting per node); in solver
+        # mode `score` is never called, but compiles for the weights of the function bound.
+        scored = heuristic if type(heuristic) in game.kernel.scores else next(iter(game.kernel.scores))(game)
+        self.weights = tuple(float(w) for w in scored.weights)
 
     def negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         """A root search (the only call `deepen` makes), compiled; raises SearchAborted on a spent budget.
@@ -127,34 +133,40 @@ class CompiledSearch(AlphaBetaSearch):
             grown = np.full((2 * size, 2), -1, np.int64)
             grown[:len(self.killers)] = self.killers
             self.killers = grown
-        plies = np.zeros((size, compiled.PLY_COLUMNS), np.int64)
+        head = compiled.CONTROL_SIZE + 2 * self.work[compiled.SPACE]
+        pv_at = head + size * compiled.PLY_COLUMNS
+        end = pv_at + size * size
+        if len(self.work) < end:
+            grown = np.zeros(end, np.int64)
+            grown[:head] = self.work[:head]
+            self.work = grown
+        work = self.work
+        work[head:end] = 0
+        plies = work[head:pv_at].reshape(size, compiled.PLY_COLUMNS)
         plies[:, compiled.KILLER:] = self.killers[:size]
-        pv = np.zeros((size, size), np.int64)
-        control = self.control
-        control[compiled.NODES:compiled.ROOT_MOVE + 1] = self.nodes, self.horizon, 0, -1
+        work[compiled.PLIES_AT], work[compiled.PV_AT], work[compiled.PV_STRIDE] = head, pv_at, size
+        work[compiled.NODES:compiled.ROOT_MOVE + 1] = self.nodes, self.horizon, 0, -1
         kernel = self.game.kernel
         score = self.kernel.negamax(kernel.to_kernel(state), depth, alpha, beta, ply, kernel.option, self.rows,
-                                    self.values, control, plies, pv, self.history, self.weights,
-                                    self.limits.deadline)
+                                    self.values, work, self.weights, self.limits.deadline)
         self.killers[:size] = plies[:, compiled.KILLER:]
-        self.nodes, self.horizon = int(control[compiled.NODES]), int(control[compiled.LEAVES])
-        ply_nodes = plies[:, compiled.PLY_NODES]
+        self.nodes, self.horizon = int(work[compiled.NODES]), int(work[compiled.LEAVES])
         self._grow(size)
-        for p, count in enumerate(ply_nodes.tolist()):
+        for p, count in enumerate(plies[:, compiled.PLY_NODES].tolist()):
             self.ply_nodes[p] += count
-        if control[compiled.ABORTED]:
+        if work[compiled.ABORTED]:
             raise SearchAborted
-        self.pv[0] = tuple(pv[0, :plies[0, compiled.PV_LEN]].tolist())
-        move = int(control[compiled.ROOT_MOVE])
+        self.pv[0] = tuple(work[pv_at:pv_at + plies[0, compiled.PV_LEN]].tolist())
+        move = int(work[compiled.ROOT_MOVE])
         self.root_move = move if move >= 0 else None       # -1: a terminal root has no move
         return float(score)
 
     def table_entries(self) -> int:
         """`AlphaBetaSearch.table_entries`: the rows stamped by this decision, plus the entries of the
         interpreted table that root searches deeper than MAX_DEPTH use."""
-        if not self.control[compiled.USE_TABLE]:
+        if not self.work[compiled.USE_TABLE]:
             return 0
-        rows = int(np.count_nonzero(self.rows[:, compiled.ROW_STAMP] == self.control[compiled.STAMP]))
+        rows = int(np.count_nonzero(self.rows[:, compiled.ROW_STAMP] == self.work[compiled.STAMP]))
         return rows + super().table_entries()
 
 
