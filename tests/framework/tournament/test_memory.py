@@ -1,7 +1,9 @@
 """Memory of a run: each task's peak resident memory in its worker, the solver's peak entries, stored in
 their own columns (never totalled), and results folders made before those columns existed still load and resume."""
 
+import resource
 import sqlite3
+import sys
 import textwrap
 from pathlib import Path
 
@@ -10,6 +12,7 @@ import pytest
 from framework.analysis.report import terminal_summary, write_report
 from framework.analysis.solving import MIB
 from framework.cli import main
+from framework.tournament import memory
 from framework.tournament.memory import CLEAR_REFS, PeakMeter
 from framework.tournament.tables import Results
 
@@ -62,6 +65,13 @@ def test_a_meter_sees_its_own_tasks_peak_and_not_an_earlier_one():
     assert big.scope == small.scope == "task"
     assert big.peak - big.start >= 60 * MIB
     assert small.peak - small.start < 16 * MIB and small.peak < big.peak
+
+
+def test_without_the_reset_a_meter_reports_the_process_peak_so_far(monkeypatch, tmp_path):
+    monkeypatch.setattr(memory, "CLEAR_REFS", tmp_path / "missing" / "clear_refs")     # writing it fails
+    reading = PeakMeter().read()
+    lifetime = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+    assert reading.scope == "process" and reading.start <= reading.peak <= max(reading.start, lifetime)
 
 
 def test_a_solve_run_stores_each_solves_memory_and_reports_the_peak_not_the_total(tmp_path, capsys):
