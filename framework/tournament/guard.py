@@ -1,24 +1,25 @@
 """A supervised worker process that enforces hard per-step time limits.
 
 Python cannot stop a thread that hangs, so each game runs in a separate worker process
-(`python -m framework.tournament.worker`). The supervisor waits for the worker's progress
-beats; when a step overruns the limit its beat announced, it kills the worker, turns the
-progress so far into a forfeit (`task.timed_out`) and starts a fresh worker for the next
-task. A worker that dies (segfault, `os._exit`) forfeits the game it was playing
+(`python -m framework.tournament.worker`). The worker logs a progress beat before each step
+(beats.py); when a step overruns the limit its beat announced, the supervisor kills the worker,
+turns the progress so far into a forfeit (`task.timed_out`) and starts a fresh worker for the
+next task. A worker that dies (segfault, `os._exit`) forfeits the game it was playing
 (`task.died`). Workers are plain subprocesses, so this works inside Dask workers too,
 whose daemonic processes may not use multiprocessing children.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
-import time
 from multiprocessing.connection import Connection
 from typing import Any
 
 from framework.errors import WorkerError
+from framework.tournament.beats import BeatLog, clock
 from framework.tournament.tasks import Task
 
 STARTUP_LIMIT = 120.0
@@ -33,13 +34,16 @@ class GuardedWorker:
 
     def __init__(self) -> None:
         self.proc: subprocess.Popen | None = None
+        self.beats: BeatLog | None = None
         self.closed = False
 
     def _start(self) -> None:
+        if self.beats is None:
+            self.beats = BeatLog()
         task_r, task_w = os.pipe()
         result_r, result_w = os.pipe()
-        self.proc = subprocess.Popen([sys.executable, "-m", "framework.tournament.worker", str(task_r), str(result_w)],
-                                     pass_fds=(task_r, result_w), stdin=subprocess.DEVNULL,
+        command = [sys.executable, "-m", "framework.tournament.worker", str(task_r), str(result_w), str(self.beats.fd)]
+        self.proc = subprocess.Popen(command, pass_fds=(task_r, result_w, self.beats.fd), stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, start_new_session=True)
         os.close(task_r)
         os.close(result_w)
@@ -76,34 +80,36 @@ class GuardedWorker:
             raise Cancelled
         if self.proc is None:
             self._start()
+        beats = self.beats
+        beats.reset()
         try:
             self.outbox.send(task)
         except OSError:
             self._stop()
             self._start()
             self.outbox.send(task)
-        progress: list = []
-        limit: float | None = None
-        since = time.monotonic()
+        floor = math.inf  # the shortest step limit announced so far; none yet: the task's set-up is not timed
         while True:
-            if limit is not None:
-                remaining = since + limit - time.monotonic()
-                if remaining <= 0 or not self.inbox.poll(remaining):
+            wait = floor if beats.deadline is None else min(floor, beats.deadline - clock())
+            if wait != math.inf and not self.inbox.poll(max(wait, 0.0)):
+                beats.read()
+                if beats.deadline is not None and beats.deadline <= clock():
                     self._stop()
                     if self.closed:
                         raise Cancelled
-                    return task.timed_out(progress, limit)
+                    return task.timed_out(beats.steps, beats.limit)
+                continue
             kind, payload = self._receive()
-            if kind == "beat":
-                limit, step = payload
-                progress.append(step)
-                since = time.monotonic()
-            elif kind == "done":
+            if kind == "floor":
+                floor = min(floor, payload)
+                beats.read()
+                continue
+            if kind == "done":
                 return payload
-            elif kind == "died" and progress:
-                return task.died(progress, payload)
-            else:
-                raise WorkerError(f"task {task.key} failed in its worker: {payload}")
+            beats.read()
+            if kind == "died" and beats.steps:
+                return task.died(beats.steps, payload)
+            raise WorkerError(f"task {task.key} failed in its worker: {payload}")
 
     def interrupt(self) -> None:
         """Kill the worker from another thread; the `run` in progress there raises Cancelled."""
@@ -116,3 +122,5 @@ class GuardedWorker:
         """Stop the worker and release its pipes (call when no `run` is in progress)."""
         self.closed = True
         self._stop()
+        if self.beats is not None:
+            self.beats.close()
