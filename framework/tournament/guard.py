@@ -15,8 +15,9 @@ import math
 import os
 import subprocess
 import sys
+from collections import deque
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 from framework.errors import WorkerError
 from framework.tournament.beats import BeatLog, clock
@@ -30,25 +31,36 @@ class Cancelled(Exception):
 
 
 class GuardedWorker:
-    """One worker process at a time, restarted after a kill; `run(task)` blocks until the task's result."""
+    """One worker process at a time, restarted after a kill.
 
-    def __init__(self) -> None:
+    `stream(tasks)` yields the tasks' results in order, keeping `depth` tasks sent ahead so that the
+    worker starts the next game while the supervisor is still storing the last one (a fast game costs
+    less than the round trip); `run(task)` runs one task. Each task sent ahead has its own beat log.
+    """
+
+    def __init__(self, depth: int = 2) -> None:
+        self.depth = depth
         self.proc: subprocess.Popen | None = None
-        self.beats: BeatLog | None = None
+        self.logs: list[BeatLog] = []
         self.closed = False
 
     def _start(self) -> None:
-        if self.beats is None:
-            self.beats = BeatLog()
+        if not self.logs:
+            self.logs = [BeatLog() for _ in range(self.depth)]
+        fds = [log.fd for log in self.logs]
         task_r, task_w = os.pipe()
         result_r, result_w = os.pipe()
-        command = [sys.executable, "-m", "framework.tournament.worker", str(task_r), str(result_w), str(self.beats.fd)]
-        self.proc = subprocess.Popen(command, pass_fds=(task_r, result_w, self.beats.fd), stdin=subprocess.DEVNULL,
+        command = [sys.executable, "-m", "framework.tournament.worker", str(task_r), str(result_w),
+                   ",".join(map(str, fds))]
+        self.proc = subprocess.Popen(command, pass_fds=(task_r, result_w, *fds), stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, start_new_session=True)
         os.close(task_r)
         os.close(result_w)
         self.outbox = Connection(task_w, readable=False)
         self.inbox = Connection(result_r, writable=False)
+        if self.closed:  # interrupted while starting: `interrupt` saw no process to kill
+            self._stop()
+            raise Cancelled
         if not self.inbox.poll(STARTUP_LIMIT):
             self._stop()
             raise WorkerError(f"a worker process did not start within {STARTUP_LIMIT:g}s")
@@ -75,19 +87,57 @@ class GuardedWorker:
         self.inbox.close()
         return code
 
-    def run(self, task: Task) -> Any:
-        if self.closed:
-            raise Cancelled
-        if self.proc is None:
-            self._start()
-        beats = self.beats
-        beats.reset()
+    def _send(self, task: Task, slot: int, first: bool) -> None:
+        """Send `task` to log into `slot`; a worker found dead when nothing is in flight is replaced."""
+        self.logs[slot].reset()
         try:
-            self.outbox.send(task)
+            self.outbox.send((task, slot))
         except OSError:
+            if not first:
+                return  # the task in flight sees the death; this one is sent again to the next worker
             self._stop()
             self._start()
-            self.outbox.send(task)
+            self.outbox.send((task, slot))
+
+    def run(self, task: Task) -> Any:
+        results = self.stream([task])
+        try:
+            return next(results)
+        finally:
+            results.close()
+
+    def stream(self, tasks: Iterable[Task]) -> Iterator[Any]:
+        if self.closed:
+            raise Cancelled
+        pending = iter(tasks)
+        inflight: deque[tuple[Task, int]] = deque()
+        try:
+            while True:
+                while len(inflight) < self.depth:
+                    task = next(pending, None)
+                    if task is None:
+                        break
+                    if self.proc is None:
+                        self._start()
+                    slot = min(set(range(self.depth)) - {used for _, used in inflight})
+                    inflight.append((task, slot))
+                    self._send(task, slot, first=len(inflight) == 1)
+                if not inflight:
+                    return
+                task, slot = inflight[0]
+                result = self._wait(task, self.logs[slot])
+                inflight.popleft()
+                if self.proc is None and inflight:  # stopped: the tasks sent ahead go to a fresh worker
+                    self._start()
+                    for i, (ahead, ahead_slot) in enumerate(inflight):
+                        self._send(ahead, ahead_slot, first=i == 0)
+                yield result
+        finally:
+            if inflight:  # left with tasks in flight (an error, or the caller stopped): their results are void
+                self._stop()
+
+    def _wait(self, task: Task, beats: BeatLog) -> Any:
+        """The result of `task`, the oldest in flight: its own, or a forfeit when it overruns or the worker dies."""
         floor = math.inf  # the shortest step limit announced so far; none yet: the task's set-up is not timed
         while True:
             wait = floor if beats.deadline is None else min(floor, beats.deadline - clock())
@@ -122,5 +172,5 @@ class GuardedWorker:
         """Stop the worker and release its pipes (call when no `run` is in progress)."""
         self.closed = True
         self._stop()
-        if self.beats is not None:
-            self.beats.close()
+        for log in self.logs:
+            log.close()
