@@ -127,9 +127,10 @@ class Kernel:
     the game's compiled functions as the search's globals (with the functions `rules` was
     itself built on, so kernels chain: a search over a heuristics kernel over the rules);
     `aliases` binds more names to functions found there (a search calls `score`, bound to
-    one heuristic's function). numba's cache only watches a function's own file, so such a
+    one heuristic's function). numba's cache only watches a function's own file, so every
     twin is cached under a name carrying the game's `tag`, the aliases and a digest of the
-    whole chain's source: edited rules never meet a stale compiled search.
+    `bitboards` names and the whole chain's source: edited rules or a table newly declared a
+    bitboard never meet a stale compiled twin.
     """
 
     def __init__(self, module: types.ModuleType, bitboards: tuple[str, ...] = (),
@@ -138,12 +139,14 @@ class Kernel:
         self.bitboards = frozenset(bitboards)
         self.rules = rules
         self.aliases = dict(aliases or {})
-        self.prefix = ""
+        # numba's cache stamps only the function's own file: the globals rebound here (which tables are
+        # bitboards) and the chained rules go into the compiled twins' names, so a change meets no stale twin.
+        source = " ".join(sorted(self.bitboards))
         if rules is not None:
-            source = inspect.getsource(rules.module) + rules.prefix
-            digest = hashlib.sha1(source.encode()).hexdigest()[:10]
-            named = "".join(f"_{alias}_{target}" for alias, target in sorted(self.aliases.items()))
-            self.prefix = f"{tag}{named}_{digest}."
+            source += inspect.getsource(rules.module) + rules.prefix
+        digest = hashlib.sha1(source.encode()).hexdigest()[:10]
+        named = "".join(f"_{alias}_{target}" for alias, target in sorted(self.aliases.items()))
+        self.prefix = f"{tag}{named}_{digest}."
 
     @cached_property
     def _namespace(self) -> dict[str, Any]:

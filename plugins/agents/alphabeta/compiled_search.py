@@ -9,9 +9,8 @@ best move, principal variation, nodes per ply, heuristic leaves), tested positio
 Used automatically, by the solver and by `select_move`, when `supported` says so: compiled
 kernels on; a game whose kernel gives what `compiled` needs (`GAMES`: Lines of Action and
 checkers); the solver's win/loss evaluation or a heuristic the game's kernel compiles
-(`GameKernel.scores`: LOA's `groups` and `concentration`, checkers' `material`, `positional` and
-`mobility`);
-and the exact enhancements (iterative deepening, the table, TT move, hints, killers, history)
+(`GameKernel.scores`: LOA's `groups`, `concentration` and `mobility`, checkers' `material`,
+`positional` and `mobility`); and the exact enhancements (iterative deepening, the table, TT move, hints, killers, history)
 and quiescence. PVS, aspiration windows, late-move reductions and singular extensions run
 interpreted, and so does a root search deeper than MAX_DEPTH plies (a search to the end).
 """

@@ -15,12 +15,14 @@ KERNEL = jit.Kernel(rules, bitboards=("FULL", "FILE_A", "FILE_H", "NOT_FILE_A", 
                                       "LINE_SHIFT", "LINE_WIDTH", "LINE_LENGTH", "LINE_BASE", "LINE"))
 
 #: The heuristics compiled over the compiled rules, and the function (scored for Black) of each
-#: heuristic whose compiled twin compiled searches may use in its place (not yet `mobility`).
+#: heuristic, whose compiled twin compiled searches use in its place. `LINE` is a bitboard table here as in
+#: the rules: read as int64, its masks with bit 63 set went negative and `>>` sign-extended the patterns.
 HEURISTICS_KERNEL = jit.Kernel(heuristics, rules=KERNEL, tag="loa",
                                bitboards=("NOT_FILE_A", "NOT_FILE_H", "RANK_8", "QUAD_ANCHORS", "EDGE_PAIRS_H",
                                           "EDGE_PAIRS_V", "CORNERS", "DISTANCE_BITS", "CENTRAL_BITS", "RANK_BITS",
-                                          "FILE_BITS"))
-SCORES = {heuristics.GroupsHeuristic: "groups_score", heuristics.ConcentrationHeuristic: "concentration_score"}
+                                          "FILE_BITS", "LINE"))
+SCORES = {heuristics.GroupsHeuristic: "groups_score", heuristics.ConcentrationHeuristic: "concentration_score",
+          heuristics.MobilityHeuristic: "mobility_score"}
 #: `hash_key` packs `search_key`'s words (black, white, mover) at these bits.
 KEY_SHIFTS = (0, 64, 128)
 #: Every move is below this: from * 64 + to, and PASS = 4096.

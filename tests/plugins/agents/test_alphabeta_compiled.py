@@ -1,5 +1,5 @@
 """Compiled alpha-beta (plugins.agents.alphabeta.compiled) is the interpreted search node for node on LOA:
-the solver, and fixed-depth search with the `groups` and `concentration` heuristics."""
+the solver, and fixed-depth search with the `groups`, `concentration` and `mobility` heuristics."""
 
 import subprocess
 import sys
@@ -90,12 +90,12 @@ def test_fixed_depth_with_a_compiled_heuristic_is_the_interpreted_search(index, 
     game = MOVER_WINS if index % 7 == 0 else GAME
     options = {**VARIANTS[index % len(VARIANTS)], "depth": 2 + index % 2}
     budget = Budget(nodes=400) if index % 3 == 0 else Budget()      # deepening under a budget, else depth 2-3
-    heuristic = (GroupsHeuristic, ConcentrationHeuristic)[index // 2 % 2]
+    heuristic = (GroupsHeuristic, ConcentrationHeuristic, MobilityHeuristic)[index // 2 % 3]
     python = decide(game, state, heuristic, options, budget, False, monkeypatch)
     assert decide(game, state, heuristic, options, budget, True, monkeypatch) == python
 
 
-@pytest.mark.parametrize("name", ["groups_score", "concentration_score"])
+@pytest.mark.parametrize("name", ["groups_score", "concentration_score", "mobility_score"])
 def test_the_compiled_heuristics_score_every_sampled_position_as_the_interpreted_ones(name):
     for state in POSITIONS:
         assert getattr(kernel.HEURISTICS_KERNEL, name)(kernel.kernel_state(state), NO_WEIGHTS) == \
@@ -116,7 +116,10 @@ def test_games_and_heuristics_without_a_compiled_twin_run_interpreted():
     thesis = Settings.resolve(THESIS)
     assert not compiled_search.supported(TicTacToe(), WinLossEvaluation(TicTacToe()), thesis, 1.0)
     assert compiled_search.supported(Checkers(), WinLossEvaluation(Checkers()), thesis, 1.0)
-    assert not compiled_search.supported(GAME, MobilityHeuristic(GAME), thesis, None)
+    class Tuned(MobilityHeuristic):            # a plugin's variant: its evaluate is not the compiled twin's
+        pass
+    assert not compiled_search.supported(GAME, Tuned(GAME), thesis, None)
+    assert compiled_search.supported(GAME, MobilityHeuristic(GAME), thesis, None)
     assert compiled_search.supported(GAME, GroupsHeuristic(GAME), thesis, None)
     assert not compiled_search.supported(GAME, WIN_LOSS, Settings.resolve({**THESIS, "tt_size": 1 << 31}), 1.0)
 
