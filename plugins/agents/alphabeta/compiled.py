@@ -26,9 +26,10 @@ the same state (all its words, as the interpreted table compares states), entrie
 any depth when proven (`AlphaBetaSearch._proof`); the game's move hints (`ordered_moves`: a
 stable sort by the rules' `move_rank`); the TT move, then the two killers, then the rest by
 history score in a stable sort; a capture never becomes a killer or gains history (it is the
-game's noisy move); quiescence searches the captures (`AlphaBetaSearch._leaf`). Supported
-switches are listed in `compiled_search.supported`; the others (PVS, aspiration, LMR, singular
-extensions) run interpreted.
+game's noisy move); quiescence searches the captures (`AlphaBetaSearch._leaf`); principal-variation
+search, late-move reductions and singular extensions as `AlphaBetaSearch.negamax` and `_singular` make
+them (Reinefeld 1983; Heinz 2000; Anantharaman et al. 1990), their switches in `work`. Aspiration
+windows need nothing here: `AlphaBetaSearch._aspirated` passes the root search its window.
 """
 
 from __future__ import annotations
@@ -61,11 +62,16 @@ SOLVER = 16
 QUIESCENCE, QUIESCENCE_DEPTH = 17, 18
 #: The decision's table stamp (>= 1).
 STAMP = 19
-#: `GameKernel.move_space`; the history scores, 2 x MOVE_SPACE from CONTROL_SIZE (one row per player).
+#: `GameKernel.move_space`; the history scores, 2 x SPACE from CONTROL_SIZE (one row per player).
 SPACE = 20
 #: Where the per-ply rows start (PLY_COLUMNS each), where the PV rows start, and their length.
 PLIES_AT, PV_AT, PV_STRIDE = 21, 22, 23
-CONTROL_SIZE = 24
+#: Principal-variation search on; late-move reductions on, their least remaining depth and the moves
+#: searched in full before them; singular extensions on, their least remaining depth and their margin
+#: (the float64's bits); the depth of the current root search (`AlphaBetaSearch.root_depth`).
+USE_PVS, USE_LMR, LMR_MIN_DEPTH, LMR_MOVES = 24, 25, 26, 27
+USE_SINGULAR, SINGULAR_MIN_DEPTH, SINGULAR_MARGIN, ROOT_DEPTH = 28, 29, 30, 31
+CONTROL_SIZE = 32
 #: Columns of a per-ply row: nodes visited at that ply, PV length, the two killers.
 PLY_NODES, PV_LEN, KILLER = 0, 1, 2
 PLY_COLUMNS = 4
@@ -248,12 +254,55 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
     moves = hinted(state) if work[USE_HINTS] else legal_moves(state)
     if work[USE_ORDERING]:
         order(moves, tt_move, ply, mover, work)
+    extend_move = -1
+    if (work[USE_SINGULAR] and tt_move >= 0 and ply and depth >= work[SINGULAR_MIN_DEPTH]
+            and ply + depth < 2 * work[ROOT_DEPTH]):
+        # `AlphaBetaSearch._singular`, inlined (as `_leaf` above): the TT move is singular when no alternative
+        # reaches the stored value minus the margin in a null-window search at half depth.
+        entry = rows[slot]
+        if entry[FLAG] & BOUND != UPPER and entry[DEPTH] >= depth - 3:
+            target = values[slot] - work[SINGULAR_MARGIN:SINGULAR_MARGIN + 1].view(np.float64)[0]
+            if target != INF and target != -INF:
+                below = np.nextafter(target, -INF)
+                leaves = work[LEAVES]   # the probes decide an extension, not the value
+                extend_move = tt_move
+                for move in moves:
+                    if move != tt_move and -negamax(apply_move(state, move), (depth - 1) // 2, -target, -below,
+                                                    ply + 1, option, rows, values, work, weights,
+                                                    deadline) >= target:
+                        extend_move = -1
+                        break
+                    if work[ABORTED]:
+                        break
+                work[LEAVES] = leaves
+                if work[ABORTED]:
+                    return 0.0
 
+    pvs = work[USE_PVS]
+    reduce_from = work[LMR_MOVES] if work[USE_LMR] and ply and depth >= work[LMR_MIN_DEPTH] else len(moves)
     alpha0, leaves0 = alpha, work[LEAVES]
     best, best_move = -INF, -1
-    for move in moves:
-        value = -negamax(apply_move(state, move), depth - 1, -beta, -alpha, ply + 1, option, rows, values,
-                         work, weights, deadline)
+    for index in range(len(moves)):
+        move = moves[index]
+        child = apply_move(state, move)
+        child_depth = depth if move == extend_move else depth - 1
+        if index == 0 or child_depth <= 0:
+            value = -negamax(child, child_depth, -beta, -alpha, ply + 1, option, rows, values, work, weights,
+                             deadline)
+        else:
+            low = -np.nextafter(alpha, INF) if pvs else -beta   # the child's alpha: null window or full
+            if index >= reduce_from and not is_capture(state, move):
+                value = -negamax(child, child_depth - 1, low, -alpha, ply + 1, option, rows, values, work,
+                                 weights, deadline)
+                if value > alpha and not work[ABORTED]:
+                    value = -negamax(child, child_depth, low, -alpha, ply + 1, option, rows, values, work,
+                                     weights, deadline)
+            else:
+                value = -negamax(child, child_depth, low, -alpha, ply + 1, option, rows, values, work, weights,
+                                 deadline)
+            if pvs and alpha < value < beta and not work[ABORTED]:
+                value = -negamax(child, child_depth, -beta, -alpha, ply + 1, option, rows, values, work, weights,
+                                 deadline)
         if work[ABORTED]:
             return 0.0
         if value > best:
