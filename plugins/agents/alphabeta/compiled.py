@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from framework.jit import ONGOING, clock
+from framework.jit import ONGOING, clock, float_of_bits
 from framework.protocols import WIN_SCORE
 
 INF = np.inf
@@ -75,6 +75,8 @@ CONTROL_SIZE = 32
 #: Columns of a per-ply row: nodes visited at that ply, PV length, the two killers.
 PLY_NODES, PV_LEN, KILLER = 0, 1, 2
 PLY_COLUMNS = 4
+#: The stages of a child's search in `negamax`: the last (full window), a null-window probe, a reduced search.
+FULL, PROBE, REDUCED = 0, 1, 2
 
 
 def table_slot(state, work) -> int:
@@ -261,7 +263,7 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
         # reaches the stored value minus the margin in a null-window search at half depth.
         entry = rows[slot]
         if entry[FLAG] & BOUND != UPPER and entry[DEPTH] >= depth - 3:
-            target = values[slot] - work[SINGULAR_MARGIN:SINGULAR_MARGIN + 1].view(np.float64)[0]
+            target = values[slot] - float_of_bits(work[SINGULAR_MARGIN])
             if target != INF and target != -INF:
                 below = np.nextafter(target, -INF)
                 leaves = work[LEAVES]   # the probes decide an extension, not the value
@@ -280,31 +282,35 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
 
     pvs = work[USE_PVS]
     reduce_from = work[LMR_MOVES] if work[USE_LMR] and ply and depth >= work[LMR_MIN_DEPTH] else len(moves)
+    plain = not pvs and reduce_from >= len(moves) and extend_move < 0   # every child a full-window search
     alpha0, leaves0 = alpha, work[LEAVES]
     best, best_move = -INF, -1
-    for index in range(len(moves)):
-        move = moves[index]
+    index = -1
+    for move in moves:
+        index += 1
         child = apply_move(state, move)
         child_depth = depth if move == extend_move else depth - 1
-        if index == 0 or child_depth <= 0:
-            value = -negamax(child, child_depth, -beta, -alpha, ply + 1, option, rows, values, work, weights,
-                             deadline)
-        else:
-            low = -np.nextafter(alpha, INF) if pvs else -beta   # the child's alpha: null window or full
+        # The searches of one child, as `AlphaBetaSearch.negamax` makes them, through one recursive call
+        # (each call site costs the recursion speed): a full window; or a reduced search (LMR), re-searched
+        # unreduced if it beats alpha; then with PVS a null window, re-searched in full inside (alpha, beta).
+        search_depth, low, stage = child_depth, -beta, FULL
+        if not (plain or index == 0 or child_depth <= 0):
+            if pvs:
+                low = -np.nextafter(alpha, INF)
+            stage = PROBE
             if index >= reduce_from and not is_capture(state, move):
-                value = -negamax(child, child_depth - 1, low, -alpha, ply + 1, option, rows, values, work,
-                                 weights, deadline)
-                if value > alpha and not work[ABORTED]:
-                    value = -negamax(child, child_depth, low, -alpha, ply + 1, option, rows, values, work,
-                                     weights, deadline)
+                search_depth, stage = child_depth - 1, REDUCED
+        while True:
+            value = -negamax(child, search_depth, low, -alpha, ply + 1, option, rows, values, work, weights,
+                             deadline)
+            if work[ABORTED]:
+                return 0.0
+            if stage == REDUCED and value > alpha:
+                search_depth, stage = child_depth, PROBE
+            elif stage == PROBE and pvs and alpha < value < beta:
+                low, stage = -beta, FULL
             else:
-                value = -negamax(child, child_depth, low, -alpha, ply + 1, option, rows, values, work, weights,
-                                 deadline)
-            if pvs and alpha < value < beta and not work[ABORTED]:
-                value = -negamax(child, child_depth, -beta, -alpha, ply + 1, option, rows, values, work, weights,
-                                 deadline)
-        if work[ABORTED]:
-            return 0.0
+                break
         if value > best:
             best, best_move = value, move
             if value > alpha:
