@@ -365,8 +365,8 @@ Tables as CSV: `tables/table_4_2.csv`, `tables/solves.csv` (every task), `tables
 
 #: What bounds each solver's memory, by agent: (parameter, what it holds).
 BOUNDS = {
-    "alphabeta": ("tt_size", "table slots, allocated up front (88 bytes each compiled); killers and history are "
-                             "bounded by the depth and the game's moves"),
+    "alphabeta": ("tt_size", "table slots (the largest prime <= tt_size), allocated up front (88 bytes each "
+                             "compiled); killers and history are bounded by the depth and the game's moves"),
     "pns": ("tree_limit", "tree nodes; its table holds only states of the tree"),
     "pn2": ("tree_limit", "first-level tree nodes; each second-level tree (freed after its search) and the shared "
                           "table hold at most as many: about 3 x tree_limit in all"),

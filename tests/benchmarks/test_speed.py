@@ -29,8 +29,8 @@ def test_a_quick_run_prints_every_row_with_agreeing_counts(capsys):
     assert "ab solver loa 3 endg." in out
     # Fixed depth with iterative deepening: the nodes of depths 1 to 3 (4 for checkers) count.
     rows = {line[:33].strip(): line for line in out.splitlines()}
-    assert "1,652 nodes; OS 3,256, same values" in rows["ab groups loa start d3"]
-    assert "528 nodes; OS 256, same values" in rows["ab positional checkers start d4"]
+    assert "2,230 nodes; OS 3,256, same values" in rows["ab groups loa start d3"]
+    assert "525 nodes; OS 256, same values" in rows["ab positional checkers start d4"]
     assert all("same values" in rows[m] for m in ("ab groups loa 3 midg. d2", "ab positional checkers 3 midg. d4"))
 
 

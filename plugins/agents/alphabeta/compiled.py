@@ -22,7 +22,8 @@ at the horizon), otherwise the heuristic's compiled twin (`score(state, weights)
 the Kernel, with the heuristic's parameters) and `BaseHeuristic.terminal`'s scores; the table
 probed at `hash_key(state) % size`, computed from the words of `search_key(state)` and the
 shifts at which `hash_key` packs them (`GameKernel.key_shifts`), a hit when the stored state is
-the same state (all its words, as the interpreted table compares states), entries answering at
+the same state (all its words, as the interpreted table compares states), `size` the table's prime
+number of slots (`table.slot_count`), entries answering at
 any depth when proven (`AlphaBetaSearch._proof`); the game's move hints (`ordered_moves`: a
 stable sort by the rules' `move_rank`); the TT move, then the two killers, then the rest by
 history score in a stable sort; a capture never becomes a killer or gains history (it is the

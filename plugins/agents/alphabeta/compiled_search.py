@@ -27,7 +27,7 @@ from plugins.agents.alphabeta.ordering import MoveOrderer
 from plugins.agents.alphabeta.search import AlphaBetaSearch
 from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.solver import WinLossEvaluation
-from plugins.agents.alphabeta.table import TranspositionTable
+from plugins.agents.alphabeta.table import TranspositionTable, slot_count
 
 #: Games whose kernels give what `compiled` needs (by kernel tag): `move_rank`, `is_capture(state, move)`,
 #: a heuristics Kernel with `score(state, weights)` functions, `key_shifts` and `move_space`.
@@ -97,7 +97,7 @@ class CompiledSearch(AlphaBetaSearch):
         super().__init__(game, heuristic, settings, limits, table, orderer, proof_score)
         self.limits = limits
         self.kernel = kernel_of(game, heuristic)
-        size = settings.tt_size if settings.transposition_table else 1
+        size = slot_count(settings.tt_size) if settings.transposition_table else 1   # as TranspositionTable
         if compiled_table is None or len(compiled_table.values) != size:
             compiled_table = CompiledTable(size)
         self.compiled_table = compiled_table

@@ -20,8 +20,8 @@ Also `proof` (the Proof value), `iteration_nodes` (all nodes per completed itera
 `complete` (the search ended with a proof rather than on its budget).
 
 Memory: `stats.peak_entries` is the transposition-table entries the solve wrote, at most
-`tt_size` (the table is allocated at `tt_size` slots up front, 88 bytes each on the compiled
-path). Killer moves (two per ply), history scores (one per distinct move of the game) and the
+`tt_size` (the table is allocated up front at the largest prime <= `tt_size` slots, `table.slot_count`,
+88 bytes each on the compiled path). Killer moves (two per ply), history scores (one per distinct move of the game) and the
 per-ply node counts and principal variations (one per ply of the deepest iteration) are the
 only other structures, bounded by the depth and the game's move space, not by the budget.
 """

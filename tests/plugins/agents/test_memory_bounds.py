@@ -75,6 +75,15 @@ def test_alphabeta_never_holds_more_entries_than_its_table_has_slots(loa, regist
     assert 0 < small.stats.peak_entries <= 61
 
 
+def test_alphabeta_spreads_the_states_of_an_endgame_over_its_table(loa, registry):
+    # 65,521 slots (a prime): a slot depends on every bit of the key. With 65,536 slots, the low 16 bits
+    # of Black's bitboard (squares a1-h2, mostly empty in an endgame) chose the slot and the same proof
+    # left 13 entries.
+    game, state = loa
+    result = solve(registry, game, state, "alphabeta", {"quiescence": False}, Budget(nodes=100_000))
+    assert result.value is Proof.WIN and result.stats.nodes == 1535 and result.stats.peak_entries == 130
+
+
 def test_alphabeta_without_a_table_holds_no_entries(loa, registry):
     game, state = loa
     result = solve(registry, game, state, "alphabeta", {"transposition_table": False, "quiescence": False},
