@@ -9,14 +9,15 @@ clock, to an unlinked temporary file (in memory on /dev/shm where there is one) 
 the supervisor reads the file only when it must decide:
 
 - at the latest known beat's deadline (stamp + limit), to see whether a newer beat arrived; and
-- at least every `floor` seconds, the shortest limit announced in the task so far, because an
-  unread beat's deadline can come no sooner than that.
+- at most `floor` seconds after the time up to which it knows the beats (when it sent the task,
+  read the file or was told a beat), `floor` being the shortest limit the worker process ever
+  announced, because an unseen beat's deadline can come no sooner than that.
 
-A beat whose limit is shorter than every limit before it in the task lowers the floor, so the
-worker also sends its stamp and limit through the pipe (once or twice a game); the supervisor takes
-them as the latest beat's deadline without reading the file. The supervisor thus
-stops an overrunning step at its deadline exactly as if it had read every beat, and the progress
-outlives the worker: the file belongs to the supervisor, and a frame cut short by a kill is
+A beat whose limit is shorter than every limit before it in the worker process lowers the floor,
+so the worker also sends its stamp and limit through the pipe (about once per worker); the
+supervisor takes them as the latest beat's deadline without reading the file. The supervisor thus
+stops an overrunning step at its deadline as if it had read every beat, and the progress outlives
+the worker: the file belongs to the supervisor, and a frame cut short by a kill is
 ignored. Frames are a 4-byte big-endian length and a pickle of (stamp, limit, progress).
 """
 
@@ -61,6 +62,7 @@ class BeatLog:
             os.ftruncate(self.fd, 0)
             self._offset = 0
         self.steps: list[Any] = []
+        self.seen = clock()  # every beat stamped before this is known (or older than one that is)
         self.stamp: float | None = None
         self.deadline: float | None = None
         self.limit: float | None = None
@@ -69,9 +71,11 @@ class BeatLog:
         """A beat told through the pipe: its step ends at stamp + limit, unless the file showed a later beat."""
         if self.stamp is None or stamp > self.stamp:
             self.stamp, self.deadline, self.limit = stamp, stamp + limit, limit
+        self.seen = max(self.seen, stamp)
 
     def read(self) -> None:
         """Take in every complete frame written since the last read; the latest sets `deadline` and `limit`."""
+        self.seen = clock()
         size = os.fstat(self.fd).st_size
         if size <= self._offset:
             return
@@ -93,16 +97,13 @@ class BeatLog:
 
 
 class BeatWriter:
-    """The worker's side: `beat(limit, progress)` appends a frame; `wake(stamp, limit)` is called when the floor drops."""
+    """The worker's side: `beat(limit, progress)` appends a frame to the file `fd`; `wake(stamp, limit)`
+    is called when the floor (shared by the process's writers, a one-element list) drops."""
 
-    def __init__(self, fd: int, wake: Callable[[float, float], None]) -> None:
+    def __init__(self, fd: int, wake: Callable[[float, float], None], floor: list[float]) -> None:
         self.fd = fd
         self.wake = wake
-        self.floor = math.inf
-
-    def start(self) -> None:
-        """A new task: no limit announced yet."""
-        self.floor = math.inf
+        self.floor = floor
 
     def __call__(self, limit: float, progress: Any) -> None:
         stamp = clock()
@@ -110,6 +111,6 @@ class BeatWriter:
         frame = memoryview(HEADER.pack(len(payload)) + payload)
         while frame:
             frame = frame[os.write(self.fd, frame):]
-        if limit < self.floor:
-            self.floor = limit
+        if limit < self.floor[0]:
+            self.floor[0] = limit
             self.wake(stamp, limit)

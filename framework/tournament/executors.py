@@ -1,6 +1,6 @@
 """Executors run independent tasks in parallel and yield their results as they finish.
 
-- `LocalExecutor`: `workers` threads, each supervising one worker process (guard.py).
+- `LocalExecutor`: `workers` worker processes (guard.py), supervised by the caller's thread.
 - `DaskExecutor`: the same guarded tasks on Dask distributed — a `LocalCluster` when no
   address is given, or the scheduler at `address` (workers need Plyground and the plugins
   installed). Dask does the distribution; Plyground adds no layer of its own.
@@ -10,12 +10,14 @@ Results are the same whatever the executor: every task carries its own seed.
 
 from __future__ import annotations
 
-import queue
+import math
 import threading
+from multiprocessing.connection import wait
 from typing import Any, Iterator, Protocol, Sequence
 
 from framework.errors import ConfigError
 from framework.tournament.config import ExecutorConfig
+from framework.tournament.beats import clock
 from framework.tournament.guard import GuardedWorker
 from framework.tournament.tasks import Task
 
@@ -28,59 +30,33 @@ class Executor(Protocol):
 
 
 class LocalExecutor:
-    """Tasks on `workers` guarded worker processes of this machine, each fed by its own thread.
+    """Tasks on `workers` guarded worker processes of this machine, watched by the caller's thread.
 
-    The threads take tasks from one queue as their workers need them (each keeps its worker's next
-    task sent ahead, see `GuardedWorker.stream`) and hand the results to the caller's thread.
+    One thread waits on every worker's pipe and deadline at once, so a result is stored by the
+    thread that received it, without a hand-over between threads.
     """
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.guards: list[GuardedWorker] = []
-        self.threads: list[threading.Thread] = []
-        self._todo: queue.SimpleQueue = queue.SimpleQueue()
-
-    def _take(self) -> Iterator[Task]:
-        while True:
-            try:
-                yield self._todo.get_nowait()
-            except queue.Empty:
-                return
-
-    def _feed(self, guard: GuardedWorker, out: queue.SimpleQueue) -> None:
-        try:
-            for result in guard.stream(self._take()):
-                out.put((True, result))
-        except BaseException as exc:  # handed to the caller's thread, which raises it
-            out.put((False, exc))
-        out.put((False, None))
 
     def results(self, tasks: Sequence[Task]) -> Iterator[Any]:
-        for task in tasks:
-            self._todo.put(task)
-        out: queue.SimpleQueue = queue.SimpleQueue()
+        pending = iter(tasks)
         self.guards = [GuardedWorker() for _ in range(min(self.workers, len(tasks)))]
-        self.threads = [threading.Thread(target=self._feed, args=(guard, out), name="plyground-worker", daemon=True)
-                        for guard in self.guards]
-        for thread in self.threads:
-            thread.start()
-        running = len(self.threads)
-        while running:
-            ok, item = out.get()
-            if ok:
-                yield item
-            elif item is None:
-                running -= 1
-            else:
-                raise item
+        for guard in self.guards:
+            guard.feed(pending)
+        busy = [guard for guard in self.guards if guard.inflight]
+        while busy:
+            due = min(guard.due for guard in busy) - clock()
+            wait([guard.inbox for guard in busy], None if due == math.inf else max(due, 0.0))
+            for guard in busy:
+                ended, result = guard.step()
+                if ended:
+                    guard.feed(pending)
+                    yield result
+            busy = [guard for guard in self.guards if guard.inflight]
 
     def close(self) -> None:
-        for _ in self._take():  # no thread takes another task
-            pass
-        for guard in self.guards:
-            guard.interrupt()
-        for thread in self.threads:
-            thread.join()
         for guard in self.guards:
             guard.close()
 

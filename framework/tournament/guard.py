@@ -33,18 +33,25 @@ class Cancelled(Exception):
 class GuardedWorker:
     """One worker process at a time, restarted after a kill.
 
-    `stream(tasks)` yields the tasks' results in order, keeping `depth` tasks sent ahead so that the
-    worker starts the next game while the supervisor is still storing the last one (a fast game costs
-    less than the round trip); `run(task)` runs one task. Each task sent ahead has its own beat log.
+    Up to `depth` tasks are in flight: the worker starts the next game while the supervisor stores
+    the last one (a fast game costs less than that round trip). Each task in flight has its own beat
+    log. The supervisor drives a worker by events, so one thread can watch many (LocalExecutor):
+    `feed(tasks)` sends tasks, `due` is when it must look again, and `step()` handles one message
+    or, past `due`, the deadlines. `stream(tasks)` and `run(task)` are the blocking forms.
     """
 
     def __init__(self, depth: int = 2) -> None:
         self.depth = depth
         self.proc: subprocess.Popen | None = None
         self.logs: list[BeatLog] = []
+        self.inflight: deque[tuple[Task, int]] = deque()
         self.closed = False
+        self.due = math.inf
+
+    # -- the process -------------------------------------------------------------
 
     def _start(self) -> None:
+        """Start a worker process; its "ready" message is awaited like any other (see `step`)."""
         if not self.logs:
             self.logs = [BeatLog() for _ in range(self.depth)]
         fds = [log.fd for log in self.logs]
@@ -61,10 +68,9 @@ class GuardedWorker:
         if self.closed:  # interrupted while starting: `interrupt` saw no process to kill
             self._stop()
             raise Cancelled
-        if not self.inbox.poll(STARTUP_LIMIT):
-            self._stop()
-            raise WorkerError(f"a worker process did not start within {STARTUP_LIMIT:g}s")
-        self._receive()
+        self.ready = False
+        self.floor = math.inf
+        self.due = clock() + STARTUP_LIMIT
 
     def _receive(self) -> tuple[str, Any]:
         try:
@@ -87,17 +93,115 @@ class GuardedWorker:
         self.inbox.close()
         return code
 
-    def _send(self, task: Task, slot: int, first: bool) -> None:
-        """Send `task` to log into `slot`; a worker found dead when nothing is in flight is replaced."""
+    # -- events --------------------------------------------------------------------
+
+    def feed(self, tasks: Iterator[Task]) -> None:
+        """Send tasks taken from `tasks` until `depth` are in flight (or `tasks` runs out)."""
+        if self.closed:
+            raise Cancelled
+        while len(self.inflight) < self.depth:
+            task = next(tasks, None)
+            if task is None:
+                return
+            if self.proc is None:
+                self._start()
+            slot = min(set(range(self.depth)) - {used for _, used in self.inflight})
+            self.inflight.append((task, slot))
+            self._send(task, slot)
+
+    def _send(self, task: Task, slot: int) -> None:
         self.logs[slot].reset()
         try:
             self.outbox.send((task, slot))
         except OSError:
-            if not first:
-                return  # the task in flight sees the death; this one is sent again to the next worker
-            self._stop()
+            if len(self.inflight) > 1:
+                return  # the worker died: the oldest task in flight reports it, this one is sent again
+            self._stop()  # it died with nothing to do: a fresh one takes the task
             self._start()
             self.outbox.send((task, slot))
+
+    def _watch(self) -> None:
+        """Set `due` after an event: the oldest task's latest known deadline, or one floor after the time
+        up to which its beats are known, as an unseen newer beat's deadline is at least that far (beats.py)."""
+        if not self.ready:
+            return
+        if not self.inflight:
+            self.due = math.inf
+            return
+        beats = self.logs[self.inflight[0][1]]
+        self.due = min(math.inf if beats.deadline is None else beats.deadline, beats.seen + self.floor)
+
+    def step(self) -> tuple[bool, Any]:
+        """Handle one message if there is one, else the deadlines; (True, result) when the oldest task ended."""
+        if self.inbox.poll():
+            kind, payload = self._receive()
+        elif clock() >= self.due:
+            kind, payload = "due", None
+        else:
+            return False, None
+        if kind == "ready":
+            self.ready = True
+        elif not self.inflight:
+            raise WorkerError(f"a worker process sent '{kind}' with no task in flight: {payload}")
+        else:
+            task, slot = self.inflight[0]
+            beats = self.logs[slot]
+            if kind == "floor":
+                stamp, limit = payload
+                beats.note(stamp, limit)
+                self.floor = min(self.floor, limit)
+            elif kind == "done":
+                return True, self._finish(payload)
+            elif kind == "due" and not self.ready:
+                self._stop()
+                raise WorkerError(f"a worker process did not start within {STARTUP_LIMIT:g}s")
+            elif kind == "due":
+                beats.read()
+                if beats.deadline is not None and beats.deadline <= clock():
+                    self._stop()
+                    if self.closed:
+                        raise Cancelled
+                    return True, self._finish(task.timed_out(beats.steps, beats.limit))
+            else:
+                beats.read()
+                if kind == "died" and beats.steps:
+                    return True, self._finish(task.died(beats.steps, payload))
+                raise WorkerError(f"task {task.key} failed in its worker: {payload}")
+        self._watch()
+        return False, None
+
+    def _finish(self, result: Any) -> Any:
+        """The oldest task ended: the next one's limits apply; after a kill the rest go to a fresh worker."""
+        self.inflight.popleft()
+        if self.proc is None and self.inflight:
+            self._start()
+            for task, slot in self.inflight:
+                self._send(task, slot)
+        self._watch()
+        return result
+
+    def wait(self, timeout: float) -> None:
+        """Block until a message arrives or `timeout` seconds pass (math.inf: no limit)."""
+        self.inbox.poll(None if timeout == math.inf else max(timeout, 0.0))
+
+    # -- blocking forms ------------------------------------------------------------
+
+    def stream(self, tasks: Iterable[Task]) -> Iterator[Any]:
+        """The results of `tasks`, in order."""
+        pending = iter(tasks)
+        try:
+            while True:
+                self.feed(pending)
+                if not self.inflight:
+                    return
+                self.wait(self.due - clock())
+                ended, result = self.step()
+                if ended:
+                    yield result
+        finally:
+            if self.inflight:  # left with tasks in flight (an error, or the caller stopped): their results are void
+                self.inflight.clear()
+                self._stop()
 
     def run(self, task: Task) -> Any:
         results = self.stream([task])
@@ -105,61 +209,6 @@ class GuardedWorker:
             return next(results)
         finally:
             results.close()
-
-    def stream(self, tasks: Iterable[Task]) -> Iterator[Any]:
-        if self.closed:
-            raise Cancelled
-        pending = iter(tasks)
-        inflight: deque[tuple[Task, int]] = deque()
-        try:
-            while True:
-                while len(inflight) < self.depth:
-                    task = next(pending, None)
-                    if task is None:
-                        break
-                    if self.proc is None:
-                        self._start()
-                    slot = min(set(range(self.depth)) - {used for _, used in inflight})
-                    inflight.append((task, slot))
-                    self._send(task, slot, first=len(inflight) == 1)
-                if not inflight:
-                    return
-                task, slot = inflight[0]
-                result = self._wait(task, self.logs[slot])
-                inflight.popleft()
-                if self.proc is None and inflight:  # stopped: the tasks sent ahead go to a fresh worker
-                    self._start()
-                    for i, (ahead, ahead_slot) in enumerate(inflight):
-                        self._send(ahead, ahead_slot, first=i == 0)
-                yield result
-        finally:
-            if inflight:  # left with tasks in flight (an error, or the caller stopped): their results are void
-                self._stop()
-
-    def _wait(self, task: Task, beats: BeatLog) -> Any:
-        """The result of `task`, the oldest in flight: its own, or a forfeit when it overruns or the worker dies."""
-        floor = math.inf  # the shortest step limit announced so far; none yet: the task's set-up is not timed
-        while True:
-            wait = floor if beats.deadline is None else min(floor, beats.deadline - clock())
-            if wait != math.inf and not self.inbox.poll(max(wait, 0.0)):
-                beats.read()
-                if beats.deadline is not None and beats.deadline <= clock():
-                    self._stop()
-                    if self.closed:
-                        raise Cancelled
-                    return task.timed_out(beats.steps, beats.limit)
-                continue
-            kind, payload = self._receive()
-            if kind == "floor":
-                beats.note(*payload)
-                floor = min(floor, beats.limit)
-                continue
-            if kind == "done":
-                return payload
-            beats.read()
-            if kind == "died" and beats.steps:
-                return task.died(beats.steps, payload)
-            raise WorkerError(f"task {task.key} failed in its worker: {payload}")
 
     def interrupt(self) -> None:
         """Kill the worker from another thread; the `run` in progress there raises Cancelled."""

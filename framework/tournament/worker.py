@@ -8,6 +8,7 @@ SIGINT: an interruption is the supervisor's to handle, and must not turn into fo
 
 from __future__ import annotations
 
+import math
 import signal
 import sys
 import traceback
@@ -20,10 +21,11 @@ from framework.tournament.tasks import WorkerContext
 def serve(inbox: Connection, outbox: Connection, beat_fds: list[int]) -> int:
     """Answer each (task, beat file) with ("done", result) or ("error", traceback) until the inbox closes.
 
-    Beats go to the file; a beat that lowers the task's shortest limit also sends ("floor", (stamp, limit)).
+    Beats go to the file; a beat that lowers the process's shortest limit also sends ("floor", (stamp, limit)).
     """
     context = WorkerContext()
-    writers = [BeatWriter(fd, lambda stamp, limit: outbox.send(("floor", (stamp, limit)))) for fd in beat_fds]
+    floor = [math.inf]
+    writers = [BeatWriter(fd, lambda stamp, limit: outbox.send(("floor", (stamp, limit))), floor) for fd in beat_fds]
     outbox.send(("ready", None))
     while True:
         try:
@@ -31,7 +33,6 @@ def serve(inbox: Connection, outbox: Connection, beat_fds: list[int]) -> int:
         except EOFError:
             return 0
         beat = writers[slot]
-        beat.start()
         try:
             outbox.send(("done", task.run(context, beat)))
         except Exception:
