@@ -13,7 +13,8 @@ the supervisor reads the file only when it must decide:
   unread beat's deadline can come no sooner than that.
 
 A beat whose limit is shorter than every limit before it in the task lowers the floor, so the
-worker also sends a wake-up through the pipe for it (once or twice a game). The supervisor thus
+worker also sends its stamp and limit through the pipe (once or twice a game); the supervisor takes
+them as the latest beat's deadline without reading the file. The supervisor thus
 stops an overrunning step at its deadline exactly as if it had read every beat, and the progress
 outlives the worker: the file belongs to the supervisor, and a frame cut short by a kill is
 ignored. Frames are a 4-byte big-endian length and a pickle of (stamp, limit, progress).
@@ -31,6 +32,8 @@ import time
 from typing import Any, Callable
 
 HEADER = struct.Struct(">I")
+#: The file is emptied when a task starts and it holds more than this; otherwise the task's beats follow.
+KEEP_BYTES = 1 << 20
 #: Where the file lives: in memory when the machine has a tmpfs there, else the default temporary folder.
 SHM = "/dev/shm"
 
@@ -52,12 +55,20 @@ class BeatLog:
         self.reset()
 
     def reset(self) -> None:
-        """Forget the previous task's beats (call while no worker writes)."""
-        os.ftruncate(self.fd, 0)
-        self._offset = 0
+        """Forget the previous task's beats (call while no worker writes to the file)."""
+        self._offset = os.fstat(self.fd).st_size
+        if self._offset > KEEP_BYTES:
+            os.ftruncate(self.fd, 0)
+            self._offset = 0
         self.steps: list[Any] = []
+        self.stamp: float | None = None
         self.deadline: float | None = None
         self.limit: float | None = None
+
+    def note(self, stamp: float, limit: float) -> None:
+        """A beat told through the pipe: its step ends at stamp + limit, unless the file showed a later beat."""
+        if self.stamp is None or stamp > self.stamp:
+            self.stamp, self.deadline, self.limit = stamp, stamp + limit, limit
 
     def read(self) -> None:
         """Take in every complete frame written since the last read; the latest sets `deadline` and `limit`."""
@@ -71,8 +82,8 @@ class BeatLog:
             end = at + HEADER.size + length
             if end > len(data):
                 break
-            stamp, self.limit, progress = pickle.loads(data[at + HEADER.size:end])
-            self.deadline = stamp + self.limit
+            self.stamp, self.limit, progress = pickle.loads(data[at + HEADER.size:end])
+            self.deadline = self.stamp + self.limit
             self.steps.append(progress)
             at = end
         self._offset += at
@@ -82,9 +93,9 @@ class BeatLog:
 
 
 class BeatWriter:
-    """The worker's side: `beat(limit, progress)` appends a frame; `wake(limit)` is called when the floor drops."""
+    """The worker's side: `beat(limit, progress)` appends a frame; `wake(stamp, limit)` is called when the floor drops."""
 
-    def __init__(self, fd: int, wake: Callable[[float], None]) -> None:
+    def __init__(self, fd: int, wake: Callable[[float, float], None]) -> None:
         self.fd = fd
         self.wake = wake
         self.floor = math.inf
@@ -94,10 +105,11 @@ class BeatWriter:
         self.floor = math.inf
 
     def __call__(self, limit: float, progress: Any) -> None:
-        payload = pickle.dumps((clock(), limit, progress), pickle.HIGHEST_PROTOCOL)
+        stamp = clock()
+        payload = pickle.dumps((stamp, limit, progress), pickle.HIGHEST_PROTOCOL)
         frame = memoryview(HEADER.pack(len(payload)) + payload)
         while frame:
             frame = frame[os.write(self.fd, frame):]
         if limit < self.floor:
             self.floor = limit
-            self.wake(limit)
+            self.wake(stamp, limit)

@@ -151,8 +151,8 @@ class GuardedWorker:
                 continue
             kind, payload = self._receive()
             if kind == "floor":
-                floor = min(floor, payload)
-                beats.read()
+                beats.note(*payload)
+                floor = min(floor, beats.limit)
                 continue
             if kind == "done":
                 return payload

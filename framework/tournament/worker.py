@@ -20,10 +20,10 @@ from framework.tournament.tasks import WorkerContext
 def serve(inbox: Connection, outbox: Connection, beat_fds: list[int]) -> int:
     """Answer each (task, beat file) with ("done", result) or ("error", traceback) until the inbox closes.
 
-    Beats go to the file; a beat that lowers the task's shortest limit also sends ("floor", limit).
+    Beats go to the file; a beat that lowers the task's shortest limit also sends ("floor", (stamp, limit)).
     """
     context = WorkerContext()
-    writers = [BeatWriter(fd, lambda limit: outbox.send(("floor", limit))) for fd in beat_fds]
+    writers = [BeatWriter(fd, lambda stamp, limit: outbox.send(("floor", (stamp, limit)))) for fd in beat_fds]
     outbox.send(("ready", None))
     while True:
         try:

@@ -16,7 +16,7 @@ def test_a_frame_cut_short_is_read_only_once_it_is_complete():
     log = BeatLog()
     try:
         wakes = []
-        beat = BeatWriter(log.fd, wakes.append)
+        beat = BeatWriter(log.fd, lambda stamp, limit: wakes.append(limit))
         beat(2.0, "first")
         beat(5.0, "second")          # not shorter than 2: no wake-up
         beat(1.5, "third")
@@ -29,6 +29,8 @@ def test_a_frame_cut_short_is_read_only_once_it_is_complete():
         os.write(log.fd, frame[7:])
         log.read()
         assert log.steps == ["first", "second", "third", "fourth"] and (log.deadline, log.limit) == (3.0, 3.0)
+        log.note(-1.0, 9.0)         # a wake-up older than the beats read is not the latest beat
+        assert (log.deadline, log.limit) == (3.0, 3.0)
         log.reset()
         beat.start()
         beat(4.0, "next task")
