@@ -43,6 +43,12 @@ def clock() -> float:
     return time.perf_counter()
 
 
+def float_of_bits(bits: int) -> float:
+    """The float64 whose bit pattern is the int64 `bits`: a float kept in an int64 array, read back (compiled
+    code too, as one register move)."""
+    return float(np.array(bits, np.int64).view(np.float64))
+
+
 def enabled() -> bool:
     """Whether compiled kernels are used (set `PLYGROUND_JIT=0` to run everything interpreted)."""
     return os.environ.get("PLYGROUND_JIT", "1") != "0"
@@ -77,6 +83,16 @@ def _numba() -> Any:
                 now = time.perf_counter()
             return now
         return impl
+
+    @intrinsic
+    def bitcast_double(typingctx, x):
+        def codegen(context, builder, signature, args):
+            return builder.bitcast(args[0], context.get_value_type(nbtypes.float64))
+        return nbtypes.float64(nbtypes.int64), codegen
+
+    @overload(float_of_bits)
+    def compiled_float_of_bits(bits):
+        return lambda bits: bitcast_double(np.int64(bits))
 
     @overload_method(nbtypes.Integer, "bit_count")
     def bit_count(x):

@@ -18,7 +18,7 @@ import re
 import warnings
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any, Generic, Iterable, Mapping, TypeVar
+from typing import Any, Collection, Generic, Iterable, Mapping, TypeVar
 
 import pluggy
 
@@ -81,17 +81,23 @@ class Registry:
         self.game_files: dict[str, Registered[GameFileSpec]] = {}
         self.plugins: dict[str, Provenance] = {}
         self.failed: dict[str, str] = {}
-        wanted = {_normalise(n) for n in os.environ.get(PLUGINS_ENV, "").split(",") if n.strip()}
+        self._tried: set[tuple[str, str]] = set()  # entry points loaded (or failed) already
         if autoload is None:
-            self._load_entry_points(all_=not os.environ.get(DISABLE_AUTOLOAD_ENV), wanted=wanted)
+            self.load_entry_points()
         elif autoload:
-            self._load_entry_points(all_=True, wanted=wanted)
+            self._load_entry_points(all_=True, wanted=set())
         for plugin in plugins:
             self.register(plugin)
 
     # -- loading -----------------------------------------------------------------
 
-    def _load_entry_points(self, all_: bool, wanted: set[str]) -> None:
+    def load_entry_points(self, only: Collection[str] | None = None) -> None:
+        """Load the entry points the environment variables allow that are not loaded yet: every one,
+        or those named in `only` (a tournament worker loads what its games use first, the rest on demand)."""
+        wanted = {_normalise(n) for n in os.environ.get(PLUGINS_ENV, "").split(",") if n.strip()}
+        self._load_entry_points(all_=not os.environ.get(DISABLE_AUTOLOAD_ENV), wanted=wanted, only=only)
+
+    def _load_entry_points(self, all_: bool, wanted: set[str], only: Collection[str] | None = None) -> None:
         seen: set[tuple[str, str]] = set()
         for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
             dist = ep.dist.name if ep.dist is not None else None
@@ -101,6 +107,9 @@ class Registry:
             seen.add((ep.name, ep.value))
             if not all_ and _normalise(ep.name) not in wanted and _normalise(dist or "") not in wanted:
                 continue
+            if (only is not None and ep.name not in only) or (ep.name, ep.value) in self._tried:
+                continue
+            self._tried.add((ep.name, ep.value))
             try:
                 plugin = ep.load()
             except Exception as exc:  # a broken plugin is named, the others still load

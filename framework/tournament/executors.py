@@ -10,8 +10,8 @@ Results are the same whatever the executor: every task carries its own seed.
 
 from __future__ import annotations
 
+import queue
 import threading
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any, Iterator, Protocol, Sequence
 
 from framework.errors import ConfigError
@@ -28,39 +28,60 @@ class Executor(Protocol):
 
 
 class LocalExecutor:
-    """Tasks on `workers` guarded worker processes of this machine."""
+    """Tasks on `workers` guarded worker processes of this machine, each fed by its own thread.
+
+    The threads take tasks from one queue as their workers need them (each keeps its worker's next
+    task sent ahead, see `GuardedWorker.stream`) and hand the results to the caller's thread.
+    """
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.guards: list[GuardedWorker] = []
-        self._local = threading.local()
-        self._lock = threading.Lock()
-        self._pool: ThreadPoolExecutor | None = None
+        self.threads: list[threading.Thread] = []
+        self._todo: queue.SimpleQueue = queue.SimpleQueue()
 
-    def _run(self, task: Task) -> Any:
-        guard = getattr(self._local, "guard", None)
-        if guard is None:
-            guard = self._local.guard = GuardedWorker()
-            with self._lock:
-                self.guards.append(guard)
-        return guard.run(task)
+    def _take(self) -> Iterator[Task]:
+        while True:
+            try:
+                yield self._todo.get_nowait()
+            except queue.Empty:
+                return
+
+    def _feed(self, guard: GuardedWorker, out: queue.SimpleQueue) -> None:
+        try:
+            for result in guard.stream(self._take()):
+                out.put((True, result))
+        except BaseException as exc:  # handed to the caller's thread, which raises it
+            out.put((False, exc))
+        out.put((False, None))
 
     def results(self, tasks: Sequence[Task]) -> Iterator[Any]:
-        self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="plyground-worker")
-        futures = [self._pool.submit(self._run, task) for task in tasks]
-        for future in as_completed(futures):
-            yield future.result()
+        for task in tasks:
+            self._todo.put(task)
+        out: queue.SimpleQueue = queue.SimpleQueue()
+        self.guards = [GuardedWorker() for _ in range(min(self.workers, len(tasks)))]
+        self.threads = [threading.Thread(target=self._feed, args=(guard, out), name="plyground-worker", daemon=True)
+                        for guard in self.guards]
+        for thread in self.threads:
+            thread.start()
+        running = len(self.threads)
+        while running:
+            ok, item = out.get()
+            if ok:
+                yield item
+            elif item is None:
+                running -= 1
+            else:
+                raise item
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-        with self._lock:
-            guards = list(self.guards)
-        for guard in guards:
+        for _ in self._take():  # no thread takes another task
+            pass
+        for guard in self.guards:
             guard.interrupt()
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-        for guard in guards:
+        for thread in self.threads:
+            thread.join()
+        for guard in self.guards:
             guard.close()
 
 

@@ -7,13 +7,13 @@ the missing games.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from tqdm import tqdm
 
 from framework.params import HeuristicRef
-from framework.registry import Registry
+from framework.registry import Provenance, Registry
 from framework.tournament.config import TournamentConfig, load_plugin_file
 from framework.tournament.executors import Executor, make_executor
 from framework.tournament.scheduler import schedule
@@ -30,21 +30,21 @@ class RunSummary:
     played: int
 
 
-def plugin_versions(config: TournamentConfig, registry: Registry) -> dict[str, str]:
+def providers(config: TournamentConfig, registry: Registry) -> dict[str, Provenance]:
     """Which plugin (and distribution version) provided each game, agent and heuristic the config uses."""
     for file in config.plugins:
         load_plugin_file(registry, file)
     out = {}
     for game_name, options in config.all_games():
         game = registry.create_game(game_name, options)
-        out[f"game {game_name}"] = str(registry.games[game_name].provenance)
+        out[f"game {game_name}"] = registry.games[game_name].provenance
         for p in config.participants:
-            out[f"agent {p.agent}"] = str(registry.agents[p.agent].provenance)
+            out[f"agent {p.agent}"] = registry.agents[p.agent].provenance
             for param in registry.agent_spec(p.agent).params:
                 if param.type is HeuristicRef:
                     name = p.params.get(param.name) or getattr(game, "default_heuristic", None)
                     if name is not None:
-                        out[f"heuristic {game_name}/{name}"] = str(registry.heuristics[(game_name, name)].provenance)
+                        out[f"heuristic {game_name}/{name}"] = registry.heuristics[(game_name, name)].provenance
     return out
 
 
@@ -80,8 +80,11 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: R
     """
     store = Store(config.results)
     try:
-        store.bind(config.resolved(), config.fingerprint(), plugin_versions(config, registry or Registry()))
-        tasks = schedule(config)
+        used = providers(config, registry or Registry())
+        store.bind(config.resolved(), config.fingerprint(), {what: str(p) for what, p in used.items()})
+        # Workers load these plugins first and the others only if a task names something else.
+        entry_points = tuple(sorted({p.plugin for p in used.values()}))
+        tasks = [replace(task, entry_points=entry_points) for task in schedule(config)]
         done = store.done()
         standings = Standings([p.id for p in config.participants])
         for players, points in _stored_outcomes(store):

@@ -2,12 +2,18 @@
 
 Games go to `games` and `moves`, solves (a `mode: solve` run) to `solves`.
 
-SQLite commits are atomic and durable, so killing the runner at any moment loses nothing
-committed and never leaves half a game. Columns added since a folder was made (`ADDED`) are
-added to its tables when it is opened, empty (NULL) in the rows stored before, so older
-results folders still load, report and resume. The `meta` table holds the resolved config, its
-fingerprint and the plugin versions that produced the games; opening a folder with a
-different config is refused, so one folder never mixes two tournaments.
+SQLite commits are atomic, so killing the runner at any moment loses nothing committed and never
+leaves half a game. The database runs in WAL mode with `synchronous=NORMAL`: a commit appends to the
+write-ahead log without an fsync (the log is synced at checkpoints), which costs a fast game a few
+tens of microseconds instead of milliseconds. A committed game survives the runner's process being
+killed or crashing; a power loss or OS crash may lose the last games committed before it, never
+corrupt the file, and a resumed run plays exactly the games missing (SQLite, "Write-Ahead Logging"
+and "PRAGMA synchronous").
+
+Columns added since a folder was made (`ADDED`) are added to its tables when it is opened, empty
+(NULL) in the rows stored before, so older results folders still load, report and resume. The
+`meta` table holds the resolved config, its fingerprint and the plugin versions that produced the
+games; opening a folder with a different config is refused, so one folder never mixes two tournaments.
 """
 
 from __future__ import annotations

@@ -17,10 +17,12 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
+from framework.errors import PluginError
 from framework.match import GameRecord, MoveRecord, Termination, play_game
 from framework.protocols import Proof
 from framework.registry import Registry
 from framework.search import Stopwatch
+from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
 from framework.tournament.config import Participant, load_plugin_file
 from framework.tournament.memory import PeakMeter, TaskMemory
 
@@ -33,25 +35,71 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
+class WorkerRegistry(Registry):
+    """A worker's registry: only the named entry points at first, every other one when a name is missing.
+
+    Importing every installed plugin can cost a fresh worker process more than hundreds of fast
+    games; the supervisor names the plugins that provide the tournament's games, agents and
+    heuristics, and anything else (an agent that names another agent) still resolves, because a
+    lookup that fails loads the remaining entry points and looks again.
+    """
+
+    def __init__(self, entry_points: tuple[str, ...]) -> None:
+        super().__init__(autoload=False)
+        self.load_entry_points(entry_points)
+        self.complete = False
+
+    def _retry(self, lookup: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return lookup(*args)
+        except PluginError:
+            if self.complete:
+                raise
+        self.complete = True
+        self.load_entry_points()
+        return lookup(*args)
+
+    def game_spec(self, name: str) -> GameSpec:
+        return self._retry(super().game_spec, name)
+
+    def agent_spec(self, name: str) -> AgentSpec:
+        return self._retry(super().agent_spec, name)
+
+    def game_file_spec(self, name: str) -> GameFileSpec:
+        return self._retry(super().game_file_spec, name)
+
+    def heuristic_spec(self, game: str, name: str) -> HeuristicSpec:
+        return self._retry(super().heuristic_spec, game, name)
+
+    def heuristics_for(self, game: str) -> list[HeuristicSpec]:
+        if not self.complete:
+            self.complete = True
+            self.load_entry_points()
+        return super().heuristics_for(game)
+
+
 class WorkerContext:
     """What a worker process keeps between tasks: a registry per plugin-file set and built games."""
 
     def __init__(self) -> None:
-        self._registries: dict[tuple[str, ...], Registry] = {}
+        self._registries: dict[tuple, Registry] = {}
         self._games: dict[tuple, Any] = {}
 
-    def registry(self, plugins: tuple[str, ...]) -> Registry:
-        if plugins not in self._registries:
-            registry = Registry()
+    def registry(self, plugins: tuple[str, ...], entry_points: tuple[str, ...] | None = None) -> Registry:
+        """The registry with these plugin files; `entry_points`: the plugins to load first (None: all)."""
+        key = (plugins, entry_points)
+        if key not in self._registries:
+            registry = Registry() if entry_points is None else WorkerRegistry(entry_points)
             for file in plugins:
                 load_plugin_file(registry, file)
-            self._registries[plugins] = registry
-        return self._registries[plugins]
+            self._registries[key] = registry
+        return self._registries[key]
 
-    def game(self, plugins: tuple[str, ...], name: str, options: Mapping[str, Any]) -> Any:
-        key = (plugins, name, tuple(sorted(options.items())))
+    def game(self, plugins: tuple[str, ...], name: str, options: Mapping[str, Any],
+             entry_points: tuple[str, ...] | None = None) -> Any:
+        key = (plugins, entry_points, name, tuple(sorted(options.items())))
         if key not in self._games:
-            self._games[key] = self.registry(plugins).create_game(name, options)
+            self._games[key] = self.registry(plugins, entry_points).create_game(name, options)
         return self._games[key]
 
 
@@ -100,6 +148,7 @@ class GameTask:
     move_time_limit: float
     game_options: Mapping[str, Any] = field(default_factory=dict)
     plugins: tuple[str, ...] = ()
+    entry_points: tuple[str, ...] | None = None  # the plugins the worker loads first (WorkerRegistry); None: all
 
     @property
     def players(self) -> tuple[Participant, Participant]:
@@ -114,8 +163,8 @@ class GameTask:
 
     def run(self, context: WorkerContext, beat: Beat) -> GameResult:
         meter = PeakMeter()
-        registry = context.registry(self.plugins)
-        game = context.game(self.plugins, self.game, self.game_options)
+        registry = context.registry(self.plugins, self.entry_points)
+        game = context.game(self.plugins, self.game, self.game_options, self.entry_points)
         state = game.from_text(self.start) if self.start is not None else game.initial_state()
         ids = (self.first.id, self.second.id)
 
@@ -195,14 +244,15 @@ class SolveTask:
     move_time_limit: float
     game_options: Mapping[str, Any] = field(default_factory=dict)
     plugins: tuple[str, ...] = ()
+    entry_points: tuple[str, ...] | None = None  # the plugins the worker loads first (WorkerRegistry); None: all
 
     def hard_limit(self) -> float:
         budget_time = self.solver.budget.time
         return self.move_time_limit if budget_time is None else min(self.move_time_limit, 2 * budget_time + 1.0)
 
     def run(self, context: WorkerContext, beat: Beat) -> SolveOutcome:
-        registry = context.registry(self.plugins)
-        game = context.game(self.plugins, self.game, self.game_options)
+        registry = context.registry(self.plugins, self.entry_points)
+        game = context.game(self.plugins, self.game, self.game_options, self.entry_points)
         state = game.from_text(self.position)
         beat(self.hard_limit(), None)
         watch = Stopwatch()

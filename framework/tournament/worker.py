@@ -1,7 +1,8 @@
-"""The worker process: `python -m framework.tournament.worker IN_FD OUT_FD` runs tasks sent over a pipe.
+"""The worker process: `python -m framework.tournament.worker IN_FD OUT_FD BEAT_FD,...` runs tasks sent over a pipe.
 
-It runs one task at a time on its main thread and reports progress beats, so its
-supervisor (framework/tournament/guard.py) can stop it when a step overruns. It ignores
+It runs one task at a time on its main thread and logs its progress beats to the beat file the
+task names (beats.py; one per task its supervisor, framework/tournament/guard.py, sends ahead),
+so the supervisor can stop it when a step overruns. It ignores
 SIGINT: an interruption is the supervisor's to handle, and must not turn into forfeits.
 """
 
@@ -12,22 +13,25 @@ import sys
 import traceback
 from multiprocessing.connection import Connection
 
+from framework.tournament.beats import BeatWriter
 from framework.tournament.tasks import WorkerContext
 
 
-def serve(inbox: Connection, outbox: Connection) -> int:
-    """Answer each task with ("done", result) or ("error", traceback) until the inbox closes."""
+def serve(inbox: Connection, outbox: Connection, beat_fds: list[int]) -> int:
+    """Answer each (task, beat file) with ("done", result) or ("error", traceback) until the inbox closes.
+
+    Beats go to the file; a beat that lowers the task's shortest limit also sends ("floor", (stamp, limit)).
+    """
     context = WorkerContext()
-
-    def beat(limit: float, progress: object) -> None:
-        outbox.send(("beat", (limit, progress)))
-
+    writers = [BeatWriter(fd, lambda stamp, limit: outbox.send(("floor", (stamp, limit)))) for fd in beat_fds]
     outbox.send(("ready", None))
     while True:
         try:
-            task = inbox.recv()
+            task, slot = inbox.recv()
         except EOFError:
             return 0
+        beat = writers[slot]
+        beat.start()
         try:
             outbox.send(("done", task.run(context, beat)))
         except Exception:
@@ -39,7 +43,7 @@ def main(argv: list[str]) -> int:
     inbox = Connection(int(argv[1]), writable=False)
     outbox = Connection(int(argv[2]), readable=False)
     try:
-        return serve(inbox, outbox)
+        return serve(inbox, outbox, [int(fd) for fd in argv[3].split(",")])
     except (BrokenPipeError, EOFError):  # the supervisor went away
         return 0
 

@@ -1,5 +1,6 @@
 """framework.jit compiles a module's own functions with Python-int semantics kept on uint64 bitboards."""
 
+import numpy as np
 import pytest
 
 from framework import jit
@@ -32,3 +33,10 @@ def test_the_environment_switch(monkeypatch):
     assert jit.enabled()
     monkeypatch.setenv("PLYGROUND_JIT", "0")
     assert not jit.enabled()
+
+
+@pytest.mark.parametrize("value", [0.0, -0.0, 1.0, -2.5, 1e-300, 5e-324, float("inf"), -float("inf")])
+def test_a_float_kept_as_its_bits_in_an_int_array_reads_back_the_same_float_both_ways(value):
+    bits = np.array([value]).view(np.int64)
+    assert jit.float_of_bits(int(bits[0])) == KERNEL.margin(bits) == jit_sample.margin(bits) == value
+    assert np.signbit(KERNEL.margin(bits)) == np.signbit(value)

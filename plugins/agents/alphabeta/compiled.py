@@ -27,16 +27,17 @@ number of slots (`table.slot_count`), entries answering at
 any depth when proven (`AlphaBetaSearch._proof`); the game's move hints (`ordered_moves`: a
 stable sort by the rules' `move_rank`); the TT move, then the two killers, then the rest by
 history score in a stable sort; a capture never becomes a killer or gains history (it is the
-game's noisy move); quiescence searches the captures (`AlphaBetaSearch._leaf`). Supported
-switches are listed in `compiled_search.supported`; the others (PVS, aspiration, LMR, singular
-extensions) run interpreted.
+game's noisy move); quiescence searches the captures (`AlphaBetaSearch._leaf`); principal-variation
+search, late-move reductions and singular extensions as `AlphaBetaSearch.negamax` and `_singular` make
+them (Reinefeld 1983; Heinz 2000; Anantharaman et al. 1990), their switches in `work`. Aspiration
+windows need nothing here: `AlphaBetaSearch._aspirated` passes the root search its window.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from framework.jit import ONGOING, clock
+from framework.jit import ONGOING, clock, float_of_bits
 from framework.protocols import WIN_SCORE
 
 INF = np.inf
@@ -62,14 +63,21 @@ SOLVER = 16
 QUIESCENCE, QUIESCENCE_DEPTH = 17, 18
 #: The decision's table stamp (>= 1).
 STAMP = 19
-#: `GameKernel.move_space`; the history scores, 2 x MOVE_SPACE from CONTROL_SIZE (one row per player).
+#: `GameKernel.move_space`; the history scores, 2 x SPACE from CONTROL_SIZE (one row per player).
 SPACE = 20
 #: Where the per-ply rows start (PLY_COLUMNS each), where the PV rows start, and their length.
 PLIES_AT, PV_AT, PV_STRIDE = 21, 22, 23
-CONTROL_SIZE = 24
+#: Principal-variation search on; late-move reductions on, their least remaining depth and the moves
+#: searched in full before them; singular extensions on, their least remaining depth and their margin
+#: (the float64's bits); the depth of the current root search (`AlphaBetaSearch.root_depth`).
+USE_PVS, USE_LMR, LMR_MIN_DEPTH, LMR_MOVES = 24, 25, 26, 27
+USE_SINGULAR, SINGULAR_MIN_DEPTH, SINGULAR_MARGIN, ROOT_DEPTH = 28, 29, 30, 31
+CONTROL_SIZE = 32
 #: Columns of a per-ply row: nodes visited at that ply, PV length, the two killers.
 PLY_NODES, PV_LEN, KILLER = 0, 1, 2
 PLY_COLUMNS = 4
+#: The stages of a child's search in `negamax`: the last (full window), a null-window probe, a reduced search.
+FULL, PROBE, REDUCED = 0, 1, 2
 
 
 def table_slot(state, work) -> int:
@@ -249,14 +257,61 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
     moves = hinted(state) if work[USE_HINTS] else legal_moves(state)
     if work[USE_ORDERING]:
         order(moves, tt_move, ply, mover, work)
+    extend_move = -1
+    if (work[USE_SINGULAR] and tt_move >= 0 and ply and depth >= work[SINGULAR_MIN_DEPTH]
+            and ply + depth < 2 * work[ROOT_DEPTH]):
+        # `AlphaBetaSearch._singular`, inlined (as `_leaf` above): the TT move is singular when no alternative
+        # reaches the stored value minus the margin in a null-window search at half depth.
+        entry = rows[slot]
+        if entry[FLAG] & BOUND != UPPER and entry[DEPTH] >= depth - 3:
+            target = values[slot] - float_of_bits(work[SINGULAR_MARGIN])
+            if target != INF and target != -INF:
+                below = np.nextafter(target, -INF)
+                leaves = work[LEAVES]   # the probes decide an extension, not the value
+                extend_move = tt_move
+                for move in moves:
+                    if move != tt_move and -negamax(apply_move(state, move), (depth - 1) // 2, -target, -below,
+                                                    ply + 1, option, rows, values, work, weights,
+                                                    deadline) >= target:
+                        extend_move = -1
+                        break
+                    if work[ABORTED]:
+                        break
+                work[LEAVES] = leaves
+                if work[ABORTED]:
+                    return 0.0
 
+    pvs = work[USE_PVS]
+    reduce_from = work[LMR_MOVES] if work[USE_LMR] and ply and depth >= work[LMR_MIN_DEPTH] else len(moves)
+    plain = not pvs and reduce_from >= len(moves) and extend_move < 0   # every child a full-window search
     alpha0, leaves0 = alpha, work[LEAVES]
     best, best_move = -INF, -1
+    index = -1
     for move in moves:
-        value = -negamax(apply_move(state, move), depth - 1, -beta, -alpha, ply + 1, option, rows, values,
-                         work, weights, deadline)
-        if work[ABORTED]:
-            return 0.0
+        index += 1
+        child = apply_move(state, move)
+        child_depth = depth if move == extend_move else depth - 1
+        # The searches of one child, as `AlphaBetaSearch.negamax` makes them, through one recursive call
+        # (each call site costs the recursion speed): a full window; or a reduced search (LMR), re-searched
+        # unreduced if it beats alpha; then with PVS a null window, re-searched in full inside (alpha, beta).
+        search_depth, low, stage = child_depth, -beta, FULL
+        if not (plain or index == 0 or child_depth <= 0):
+            if pvs:
+                low = -np.nextafter(alpha, INF)
+            stage = PROBE
+            if index >= reduce_from and not is_capture(state, move):
+                search_depth, stage = child_depth - 1, REDUCED
+        while True:
+            value = -negamax(child, search_depth, low, -alpha, ply + 1, option, rows, values, work, weights,
+                             deadline)
+            if work[ABORTED]:
+                return 0.0
+            if stage == REDUCED and value > alpha:
+                search_depth, stage = child_depth, PROBE
+            elif stage == PROBE and pvs and alpha < value < beta:
+                low, stage = -beta, FULL
+            else:
+                break
         if value > best:
             best, best_move = value, move
             if value > alpha:

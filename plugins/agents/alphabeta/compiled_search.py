@@ -10,9 +10,9 @@ Used automatically, by the solver and by `select_move`, when `supported` says so
 kernels on; a game whose kernel gives what `compiled` needs (`GAMES`: Lines of Action and
 checkers); the solver's win/loss evaluation or a heuristic the game's kernel compiles
 (`GameKernel.scores`: LOA's `groups`, `concentration` and `mobility`, checkers' `material`,
-`positional` and `mobility`); and the exact enhancements (iterative deepening, the table, TT move, hints, killers, history)
-and quiescence. PVS, aspiration windows, late-move reductions and singular extensions run
-interpreted, and so does a root search deeper than MAX_DEPTH plies (a search to the end).
+`positional` and `mobility`); and every enhancement, each on or off: iterative deepening, the table, TT move, hints, killers,
+history, quiescence, PVS, aspiration windows, late-move reductions and singular extensions. A root
+search deeper than MAX_DEPTH plies (a search to the end) runs interpreted.
 """
 
 from __future__ import annotations
@@ -54,8 +54,7 @@ def supported(game: Game, heuristic: Heuristic | None, settings: Settings, proof
         evaluation = heuristic is not None and type(heuristic) in game.kernel.scores
     else:
         evaluation = proof_score == 1.0 and type(heuristic) is WinLossEvaluation
-    return (evaluation and settings.tt_size <= MAX_TT_SIZE
-            and not (settings.pvs or settings.aspiration or settings.lmr or settings.singular))
+    return evaluation and settings.tt_size <= MAX_TT_SIZE
 
 
 def kernel_of(game: Game, heuristic: Heuristic) -> jit.Kernel:
@@ -116,6 +115,9 @@ class CompiledSearch(AlphaBetaSearch):
             table is not None, settings.tt_move, settings.move_hints, settings.killers, settings.history,
             self.ordering, proof_score is not None, self.quiescence, settings.quiescence_depth, compiled_table.renew(),
             space)
+        work[compiled.USE_PVS:compiled.ROOT_DEPTH] = (
+            settings.pvs, settings.lmr, settings.lmr_min_depth, settings.lmr_moves, settings.singular,
+            settings.singular_min_depth, np.float64(settings.singular_margin).view(np.int64))
         self.killers = np.full((64, 2), -1, np.int64)
         # The heuristic's parameters, as a tuple (passed by value: no reference counting per node); in solver
         # mode `score` is never called, but compiles for the weights of the function bound.
@@ -128,7 +130,10 @@ class CompiledSearch(AlphaBetaSearch):
         Deeper than MAX_DEPTH (a search to the end, made once without deepening) runs interpreted."""
         if ply or depth > MAX_DEPTH:
             return super().negamax(state, depth, alpha, beta, ply)
-        size = depth + 2 + (self.settings.quiescence_depth if self.quiescence else 0)
+        # Plies below the root: at most the depth, twice it with singular extensions (an extension is only
+        # granted while ply + depth < 2 * root depth), then the quiescence plies; one row more for `set_pv`.
+        reach = 2 * depth if self.settings.singular else depth
+        size = reach + 2 + (self.settings.quiescence_depth if self.quiescence else 0)
         if len(self.killers) < size:        # killers outlive iterations; the other per-ply columns do not
             grown = np.full((2 * size, 2), -1, np.int64)
             grown[:len(self.killers)] = self.killers
@@ -146,6 +151,7 @@ class CompiledSearch(AlphaBetaSearch):
         plies[:, compiled.KILLER:] = self.killers[:size]
         work[compiled.PLIES_AT], work[compiled.PV_AT], work[compiled.PV_STRIDE] = head, pv_at, size
         work[compiled.NODES:compiled.ROOT_MOVE + 1] = self.nodes, self.horizon, 0, -1
+        work[compiled.ROOT_DEPTH] = self.root_depth
         kernel = self.game.kernel
         score = self.kernel.negamax(kernel.to_kernel(state), depth, alpha, beta, ply, kernel.option, self.rows,
                                     self.values, work, self.weights, self.limits.deadline)

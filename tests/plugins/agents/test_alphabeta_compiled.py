@@ -26,10 +26,13 @@ MOVER_WINS = LinesOfAction(simultaneous="mover_wins")
 #: The thesis run's switches (tournaments/thesis-loa-endgames.yaml): every exact enhancement, no quiescence.
 THESIS = {"quiescence": False}
 #: Variations: a tiny table (replacements and collisions), each ordering source off, no table at all,
-#: the defaults (quiescence on: captures searched past the horizon) and a shallow quiescence search.
+#: the defaults (quiescence on: captures searched past the horizon), a shallow quiescence search, and PVS,
+#: aspiration windows, late-move reductions and singular extensions all on.
 VARIANTS = (THESIS, {**THESIS, "tt_size": 61}, {**THESIS, "killers": False}, {**THESIS, "history": False},
             {**THESIS, "move_hints": False, "tt_move": False}, {**THESIS, "transposition_table": False},
-            {}, {"quiescence_depth": 2, "killers": False})
+            {}, {"quiescence_depth": 2, "killers": False},
+            {"pvs": True, "aspiration": True, "lmr": True, "lmr_min_depth": 2, "singular": True,
+             "singular_min_depth": 2})
 
 #: Midgame states, and the last 10 before the end of random games (where proofs are found).
 STARTS = (GAME.initial_state(), GAME.from_text(SCRAMBLED_START))
@@ -106,10 +109,10 @@ WIN_LOSS = WinLossEvaluation(GAME)
 
 
 @pytest.mark.parametrize("switch", ["pvs", "aspiration", "lmr", "singular"])
-def test_selective_and_re_searching_enhancements_run_interpreted(switch):
+def test_selective_and_re_searching_enhancements_run_compiled(switch):
     settings = Settings.resolve({**THESIS, switch: True})
-    assert not compiled_search.supported(GAME, WIN_LOSS, settings, 1.0)
-    assert compiled_search.supported(GAME, WIN_LOSS, Settings.resolve(THESIS), 1.0)
+    assert compiled_search.supported(GAME, WIN_LOSS, settings, 1.0)
+    assert compiled_search.supported(GAME, GroupsHeuristic(GAME), settings, None)
 
 
 def test_games_and_heuristics_without_a_compiled_twin_run_interpreted():

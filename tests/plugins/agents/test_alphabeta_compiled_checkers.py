@@ -16,10 +16,13 @@ GAME = Checkers()
 #: The 40-move rule cut to 3 moves each: drawn ends and draw counters inside small trees.
 QUICK_DRAW = Checkers(quiet_moves=3)
 #: The defaults (quiescence on), quiescence off, a tiny table (replacements and collisions), each ordering
-#: source off, no table, a shallow quiescence search.
+#: source off, no table, a shallow quiescence search, PVS with aspiration windows and late-move reductions and
+#: singular extensions.
 VARIANTS = ({}, {"quiescence": False}, {"tt_size": 61}, {"killers": False}, {"history": False},
             {"move_hints": False}, {"tt_move": False}, {"transposition_table": False},
-            {"quiescence_depth": 1, "killers": False})
+            {"quiescence_depth": 1, "killers": False},
+            {"pvs": True, "aspiration": True, "lmr": True, "lmr_min_depth": 2, "lmr_moves": 2, "singular": True,
+             "singular_min_depth": 2, "singular_margin": 0.5})
 #: Every other state of seeded random games: openings, kings, multi-jumps, king endgames.
 POSITIONS = [s for s in playout_positions(GAME, 260, seed=17, every=2, max_plies=150) if not GAME.is_terminal(s)]
 
