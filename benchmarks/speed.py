@@ -23,7 +23,8 @@ the same positions to the same depth with our heuristic on its board (`spiel_sea
 its nodes are counted — every state it visits, root and leaves included, as ours — and how
 checkers' multi-jumps become one move); it must find the same value (checked). Without a TT
 or move ordering it searches another tree, so besides the nodes/s ratio the table gives the
-time-to-depth ratio.
+time-to-depth ratio. The start positions are searched once more with PVS and late-move reductions on
+(`pvs+lmr` rows; interpreted and compiled checked as above, no OpenSpiel column).
 
 Columns: nodes (or leaves) per second of each path; `jit/py` and `jit/OS` are the compiled
 path's nodes/s over the interpreted path's and over OpenSpiel's; `OS t/jit t` is OpenSpiel's
@@ -61,6 +62,9 @@ THESIS_ALPHABETA = {"iterative_deepening": True, "transposition_table": True, "t
                     "killers": True, "history": True, "quiescence": False}
 #: Fixed-depth alpha-beta: (game, heuristic, depth from the start, at the midgames; quick depths).
 FIXED_DEPTH_ROWS = (("loa", "groups", 5, 4, 3, 2), ("checkers", "positional", 8, 8, 4, 4))
+#: The same searches again with principal-variation search and late-move reductions on: the re-searching
+#: switches, compiled too (no OpenSpiel column: LMR searches another tree, with another value).
+PVS_LMR = {"pvs": True, "lmr": True}
 #: Seeds of the midgame positions, each `MIDGAME_PLIES` random plies from the start.
 MIDGAME_SEEDS, MIDGAME_PLIES = (1, 2, 3), 16
 #: A node budget no search here reaches: with a budget the agent deepens iteratively.
@@ -149,10 +153,12 @@ def fixed_depth_rows(registry: Registry, pyspiel: Any, quick: bool, min_seconds:
         game = registry.create_game(name)
         evaluate = registry.create_heuristic(game, heuristic)
         lines = [random_line(game, MIDGAME_PLIES, seed) for seed in MIDGAME_SEEDS]
-        for where, depth, group in (("start", quick_start if quick else start_depth, [[]]),
-                                    (f"{len(lines)} midg.", quick_mid if quick else mid_depth, lines)):
+        for where, depth, group, switches in (
+                ("start", quick_start if quick else start_depth, [[]], {}),
+                (f"{len(lines)} midg.", quick_mid if quick else mid_depth, lines, {}),
+                ("start pvs+lmr", quick_start if quick else start_depth, [[]], PVS_LMR)):
             states = [replay(game, moves) for moves in group]
-            agent = registry.create_agent("alphabeta", game, {**THESIS_ALPHABETA, "depth": depth,
+            agent = registry.create_agent("alphabeta", game, {**THESIS_ALPHABETA, **switches, "depth": depth,
                                                               "heuristic": heuristic})
 
             def decide_all():
@@ -163,7 +169,7 @@ def fixed_depth_rows(registry: Registry, pyspiel: Any, quick: bool, min_seconds:
             (py, py_s), (jit, jit_s) = both_paths(decide_all, min_seconds)
             row = {"what": f"ab {heuristic} {name} {where} d{depth}", "py": (py[0], py_s), "jit": (jit[0], jit_s),
                    "check": f"{py[0]:,} nodes" if py == jit else "MISMATCH"}
-            if pyspiel is not None:
+            if pyspiel is not None and not switches:
                 twins = [twin(pyspiel, game, moves) for moves in group]
                 peer, peer_s = best_time(lambda: [spiel_alphabeta(pyspiel, game, evaluate, t, depth) for t in twins],
                                          min_seconds)
@@ -178,14 +184,14 @@ def table(rows: list[dict[str, Any]]) -> str:
     def number(x: float | None, form: str, suffix: str = "") -> str:
         return "-" if x is None else format(x, form) + suffix
 
-    lines = [f"{'measure':<33} {'Python /s':>11} {'compiled /s':>12} {'OpenSpiel /s':>12} {'jit/py':>7} "
+    lines = [f"{'measure':<40} {'Python /s':>11} {'compiled /s':>12} {'OpenSpiel /s':>12} {'jit/py':>7} "
              f"{'jit/OS':>7} {'OS t/jit t':>10}  check"]
     for r in rows:
         py = rate(*r["py"])
         jit = rate(*r["jit"]) if "jit" in r else None
         peer = rate(*r["peer"]) if "peer" in r else None
         both = "jit" in r and "peer" in r
-        lines.append(f"{r['what']:<33} {py:>11,.0f} {number(jit, ',.0f'):>12} {number(peer, ',.0f'):>12} "
+        lines.append(f"{r['what']:<40} {py:>11,.0f} {number(jit, ',.0f'):>12} {number(peer, ',.0f'):>12} "
                      f"{number(None if jit is None else jit / py, '.1f', 'x'):>7} "
                      f"{number(jit / peer if both else None, '.1f', 'x'):>7} "
                      f"{number(r['peer'][1] / r['jit'][1] if both else None, '.1f', 'x'):>10}  {r['check']}")

@@ -28,10 +28,12 @@ def test_a_quick_run_prints_every_row_with_agreeing_counts(capsys):
     assert "pns loa 3 endgames" in out and "pn2 loa 3 endgames" in out and "MISMATCH" not in out
     assert "ab solver loa 3 endg." in out
     # Fixed depth with iterative deepening: the nodes of depths 1 to 3 (4 for checkers) count.
-    rows = {line[:33].strip(): line for line in out.splitlines()}
+    rows = {line[:40].strip(): line for line in out.splitlines()}
     assert "2,230 nodes; OS 3,256, same values" in rows["ab groups loa start d3"]
     assert "525 nodes; OS 256, same values" in rows["ab positional checkers start d4"]
     assert all("same values" in rows[m] for m in ("ab groups loa 3 midg. d2", "ab positional checkers 3 midg. d4"))
+    assert all(rows[m].endswith(" nodes") for m in ("ab groups loa start pvs+lmr d3",
+                                                      "ab positional checkers start pvs+lmr d4"))
 
 
 def test_without_pyspiel_the_peer_column_is_skipped(capsys, monkeypatch):
