@@ -132,7 +132,9 @@ class GuardedWorker:
         self.due = min(math.inf if beats.deadline is None else beats.deadline, beats.seen + self.floor)
 
     def step(self) -> tuple[bool, Any]:
-        """Handle one message if there is one, else the deadlines; (True, result) when the oldest task ended."""
+        """Handle one message if there is one, else the deadlines; (True, result) when the oldest task ended.
+
+        Call only with tasks in flight."""
         if self.inbox.poll():
             kind, payload = self._receive()
         elif clock() >= self.due:
@@ -141,8 +143,6 @@ class GuardedWorker:
             return False, None
         if kind == "ready":
             self.ready = True
-        elif not self.inflight:
-            raise WorkerError(f"a worker process sent '{kind}' with no task in flight: {payload}")
         else:
             task, slot = self.inflight[0]
             beats = self.logs[slot]
