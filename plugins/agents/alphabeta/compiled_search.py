@@ -7,8 +7,8 @@ one decision, as the interpreted search keeps its containers. Results are identi
 best move, principal variation, nodes per ply, heuristic leaves), tested position by position.
 
 Used automatically, by the solver and by `select_move`, when `supported` says so: compiled
-kernels on; a game whose kernel gives what `compiled` needs (`GAMES`: Lines of Action and
-checkers); the solver's win/loss evaluation or a heuristic the game's kernel compiles
+kernels on; a game whose kernel gives what `compiled` needs (`compiled_game`: any game, asked
+through its `GameKernel`, never by name); the solver's win/loss evaluation or a heuristic the game's kernel compiles
 (`GameKernel.scores`: LOA's `groups`, `concentration` and `mobility`, checkers' `material`,
 `positional` and `mobility`); and every enhancement, each on or off: iterative deepening, the table, TT move, hints, killers,
 history, quiescence, PVS, aspiration windows, late-move reductions and singular extensions. A root
@@ -16,6 +16,8 @@ search deeper than MAX_DEPTH plies (a search to the end) runs interpreted.
 """
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
@@ -29,9 +31,8 @@ from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.solver import WinLossEvaluation
 from plugins.agents.alphabeta.table import TranspositionTable, slot_count
 
-#: Games whose kernels give what `compiled` needs (by kernel tag): `move_rank`, `is_capture(state, move)`,
-#: a heuristics Kernel with `score(state, weights)` functions, `key_shifts` and `move_space`.
-GAMES = ("loa", "checkers")
+#: The functions `compiled` calls from a game's kernels (the rules, or the heuristics chained on them).
+KERNEL_FUNCTIONS = ("legal_moves", "apply_move", "to_move", "outcome", "search_key", "is_capture", "move_rank")
 #: Largest table for which `compiled.table_slot` cannot overflow 64 bits.
 MAX_TT_SIZE = (1 << 31) - 1
 #: Deepest root search run compiled (its per-ply arrays are allocated per root search).
@@ -40,10 +41,36 @@ MAX_DEPTH = 256
 _COMPILED: dict[tuple[str, str], jit.Kernel] = {}
 
 
+#: `fits(game)` per game, computed once (it builds the initial state).
+_FITS: "weakref.WeakKeyDictionary[Game, bool]" = weakref.WeakKeyDictionary()
+
+
 def compiled_game(game: Game) -> bool:
-    """Whether compiled kernels are on and `compiled` knows the game's kernel and its heuristics."""
-    kernel = getattr(game, "kernel", None)
-    return jit.enabled() and kernel is not None and kernel.tag in GAMES and bool(kernel.scores)
+    """Whether compiled kernels are on and the game's kernel fits `compiled` (`fits`)."""
+    if not jit.enabled() or getattr(game, "kernel", None) is None:
+        return False
+    fit = _FITS.get(game)
+    if fit is None:
+        fit = _FITS[game] = fits(game)
+    return fit
+
+
+def fits(game: Game) -> bool:
+    """Whether `game.kernel` gives what `compiled` needs, within its fixed limits: a search key of at most
+    KEY_WORDS words packed at `key_shifts` (more would be hashed in part), a kernel state of at most
+    STATE_WORDS words (more would be compared in part, so two states could match in the table), a
+    `move_space` (the history rows; without it they would overlap the per-ply rows), compiled heuristics,
+    and the functions `compiled` calls (KERNEL_FUNCTIONS). Anything else runs interpreted."""
+    kernel = game.kernel
+    if kernel.heuristics is None or not kernel.scores:
+        return False
+    modules, chain = set(), kernel.heuristics
+    while chain is not None:
+        modules |= set(vars(chain.module))
+        chain = chain.rules
+    return (0 < len(kernel.key_shifts) <= compiled.KEY_WORDS and kernel.move_space > 0
+            and len(kernel.to_kernel(game.initial_state())) <= compiled.STATE_WORDS
+            and all(name in modules for name in KERNEL_FUNCTIONS))
 
 
 def supported(game: Game, heuristic: Heuristic | None, settings: Settings, proof_score: float | None) -> bool:

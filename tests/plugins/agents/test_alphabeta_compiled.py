@@ -3,15 +3,18 @@ the solver, and fixed-depth search with the `groups`, `concentration` and `mobil
 
 import subprocess
 import sys
+import types
 
 import numpy as np
 import pytest
 
+from framework import jit
 from framework.playouts import final_positions, playout_positions
 from framework.protocols import Budget, Proof
 from plugins.agents.alphabeta import compiled_search
 from plugins.agents.alphabeta.agent import AlphaBetaAgent
 from plugins.agents.alphabeta.compiled_search import CompiledSearch
+from plugins.agents.alphabeta.search import AlphaBetaSearch
 from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.solver import WinLossEvaluation
 from plugins.games.checkers import Checkers
@@ -162,3 +165,48 @@ def test_one_agent_deciding_again_and_again_starts_each_decision_from_an_empty_t
             out.append((solved.value, solved.move, solved.stats.extra, decided.move, decided.stats.nodes))
         return out
     assert run(True) == run(False)
+
+
+def kernel_variant(**changes):
+    """LOA with its GameKernel rebuilt, `changes` replacing some of what it offers."""
+    game = LinesOfAction()
+    k = game.kernel
+    offer = dict(rules=k.rules, to_kernel=k.to_kernel, option=k.option, heuristics=k.heuristics, scores=k.scores,
+                 key_shifts=k.key_shifts, move_space=k.move_space)
+    game.kernel = jit.GameKernel(k.tag, **{**offer, **changes})
+    return game
+
+
+#: Kernels beyond what `compiled` handles: no key shifts, more key words than it hashes, no move space (the
+#: history rows would overlap the per-ply rows), a state longer than the words a table row compares, no
+#: heuristics kernel, no compiled heuristic, and a heuristics kernel without the functions the search calls.
+UNFIT = {"no key shifts": {"key_shifts": ()},
+         "five key words": {"key_shifts": (0, 64, 128, 192, 256)},
+         "no move space": {"move_space": 0},
+         "six state words": {"to_kernel": lambda state: kernel.kernel_state(state) + (0, 0, 0)},
+         "no heuristics kernel": {"heuristics": None},
+         "no compiled heuristic": {"scores": {}},
+         "no rule functions": {"heuristics": jit.Kernel(types.ModuleType("empty"))}}
+
+
+@pytest.mark.parametrize("case", UNFIT)
+def test_a_kernel_compiled_cannot_hold_runs_interpreted_with_the_same_results(case, monkeypatch):
+    game = kernel_variant(**UNFIT[case])
+    monkeypatch.setenv("PLYGROUND_JIT", "1")
+    assert compiled_search.compiled_game(kernel_variant()) and not compiled_search.compiled_game(game)
+    state = POSITIONS[-3]
+    interpreted = solve(GAME, state, THESIS, 1500, False, monkeypatch)
+    options = {**THESIS, "depth": 2}
+    decided = decide(GAME, state, GroupsHeuristic, options, Budget(), False, monkeypatch)
+    monkeypatch.setenv("PLYGROUND_JIT", "1")
+    for run in range(2):
+        agent = AlphaBetaAgent(game, heuristic=GroupsHeuristic(game), **options)
+        search = agent.new_search(game, WinLossEvaluation(game), Budget(nodes=1500), proof_score=1.0)
+        assert type(search) is AlphaBetaSearch
+        result = AlphaBetaAgent(game, **THESIS).solve(game, state, Budget(nodes=1500))
+        stats = result.stats
+        assert (result.value, result.move, stats.nodes, stats.depth, stats.score, stats.pv, stats.extra,
+                stats.peak_entries) == interpreted
+        decision = agent.select_move(game, state, Budget())
+        stats = decision.stats
+        assert (decision.move, stats.nodes, stats.depth, stats.score, stats.pv, stats.extra) == decided
