@@ -81,7 +81,7 @@ class MaterialHeuristic(BaseHeuristic):
 
     def __init__(self, game, king_value: float = 130.0) -> None:
         super().__init__(game)
-        #: The parameters `material_score` takes (compiled searches pass them as an array).
+        #: The parameters `material_score` takes (compiled searches pass them as this tuple, by value).
         self.weights = (float(king_value),)
 
     def evaluate(self, state: State, player: int) -> float:

@@ -162,7 +162,7 @@ class GroupsHeuristic(BaseHeuristic):
     """Group count: 100 per group the opponent has beyond yours (a baseline)."""
 
     name = "groups"
-    #: The parameters its function takes (compiled searches pass them as an array): none.
+    #: The parameters its function takes (compiled searches pass them as this tuple, by value): none.
     weights = ()
 
     def evaluate(self, state, player: int) -> float:

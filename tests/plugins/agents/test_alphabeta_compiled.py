@@ -5,7 +5,6 @@ import subprocess
 import sys
 import types
 
-import numpy as np
 import pytest
 
 from framework import jit
@@ -24,7 +23,7 @@ from plugins.games.tictactoe import TicTacToe
 from plugins.games.loa.heuristics import ConcentrationHeuristic, GroupsHeuristic, MobilityHeuristic
 
 GAME = LinesOfAction()
-NO_WEIGHTS = np.zeros(0)
+NO_WEIGHTS = ()
 MOVER_WINS = LinesOfAction(simultaneous="mover_wins")
 #: The thesis run's switches (tournaments/thesis-loa-endgames.yaml): every exact enhancement, no quiescence.
 THESIS = {"quiescence": False}
