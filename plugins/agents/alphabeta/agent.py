@@ -36,7 +36,7 @@ class AlphaBetaAgent:
         self.depth = depth
         self.heuristic = heuristic
         self.settings = Settings.resolve(enhancements)
-        self.table = TranspositionTable(self.settings.tt_size) if self.settings.transposition_table else None
+        self.table: TranspositionTable | None = None      # made by the first search that runs interpreted
         self.orderer = MoveOrderer(self.settings.killers, self.settings.history)
         self.compiled_table: CompiledTable | None = None    # made by the first compiled search
         if compiled_game(game):
@@ -44,17 +44,27 @@ class AlphaBetaAgent:
 
     def new_search(self, game: Game, heuristic: Heuristic | None, budget: Budget,
                    proof_score: float | None = None) -> AlphaBetaSearch:
-        """A search for one decision, with the tables emptied."""
-        if self.table is not None:
-            self.table.clear()
+        """A search for one decision, with the tables emptied (the interpreted table only if it is used)."""
         self.orderer.reset()
         limits = SearchLimits.start(budget)
         if supported(game, heuristic, self.settings, proof_score):
-            search = CompiledSearch(game, heuristic, self.settings, limits, self.table, self.orderer, proof_score,
-                                    self.compiled_table)
+            search = CompiledSearch(game, heuristic, self.settings, limits, self.interpreted_table, self.orderer,
+                                    proof_score, self.compiled_table)
             self.compiled_table = search.compiled_table
             return search
-        return AlphaBetaSearch(game, heuristic, self.settings, limits, self.table, self.orderer, proof_score)
+        return AlphaBetaSearch(game, heuristic, self.settings, limits, self.interpreted_table(), self.orderer,
+                               proof_score)
+
+    def interpreted_table(self) -> TranspositionTable | None:
+        """The interpreted search's table, empty (None with the table off): allocated by the first search
+        that runs interpreted, so an agent whose searches all run compiled never holds it."""
+        if not self.settings.transposition_table:
+            return None
+        if self.table is None:
+            self.table = TranspositionTable(self.settings.tt_size)
+        else:
+            self.table.clear()
+        return self.table
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
         watch = Stopwatch()

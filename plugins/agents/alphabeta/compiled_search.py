@@ -18,6 +18,7 @@ search deeper than MAX_DEPTH plies (a search to the end) runs interpreted.
 from __future__ import annotations
 
 import weakref
+from typing import Callable
 
 import numpy as np
 
@@ -119,12 +120,16 @@ class CompiledSearch(AlphaBetaSearch):
     """`AlphaBetaSearch` whose root searches are compiled (solver mode when `proof_score` is set)."""
 
     def __init__(self, game: Game, heuristic: Heuristic, settings: Settings, limits: SearchLimits,
-                 table: TranspositionTable | None, orderer: MoveOrderer, proof_score: float | None = None,
-                 compiled_table: CompiledTable | None = None) -> None:
-        super().__init__(game, heuristic, settings, limits, table, orderer, proof_score)
+                 interpreted_table: Callable[[], TranspositionTable | None], orderer: MoveOrderer,
+                 proof_score: float | None = None, compiled_table: CompiledTable | None = None) -> None:
+        super().__init__(game, heuristic, settings, limits, None, orderer, proof_score)
+        #: The interpreted table (None with the table off), asked for by the first root search deeper than
+        #: MAX_DEPTH, the only one that runs interpreted: most decisions never allocate it.
+        self.interpreted_table = interpreted_table
+        use_table = settings.transposition_table
         self.limits = limits
         self.kernel = kernel_of(game, heuristic)
-        size = slot_count(settings.tt_size) if settings.transposition_table else 1   # as TranspositionTable
+        size = slot_count(settings.tt_size) if use_table else 1   # as TranspositionTable
         if compiled_table is None or len(compiled_table.values) != size:
             compiled_table = CompiledTable(size)
         self.compiled_table = compiled_table
@@ -139,7 +144,7 @@ class CompiledSearch(AlphaBetaSearch):
         work[compiled.R:compiled.R + compiled.KEY_WORDS] = [
             (1 << shifts[i]) % size if i < len(shifts) else 0 for i in range(compiled.KEY_WORDS)]
         work[compiled.USE_TABLE:compiled.SPACE + 1] = (
-            table is not None, settings.tt_move, settings.move_hints, settings.killers, settings.history,
+            use_table, settings.tt_move, settings.move_hints, settings.killers, settings.history,
             self.ordering, proof_score is not None, self.quiescence, settings.quiescence_depth, compiled_table.renew(),
             space)
         work[compiled.USE_PVS:compiled.ROOT_DEPTH] = (
@@ -156,6 +161,8 @@ class CompiledSearch(AlphaBetaSearch):
 
         Deeper than MAX_DEPTH (a search to the end, made once without deepening) runs interpreted."""
         if ply or depth > MAX_DEPTH:
+            if not ply and self.table is None:
+                self.table = self.interpreted_table()
             return super().negamax(state, depth, alpha, beta, ply)
         # Plies below the root: at most the depth, twice it with singular extensions (an extension is only
         # granted while ply + depth < 2 * root depth), then the quiescence plies; one row more for `set_pv`.
@@ -210,6 +217,6 @@ def warmup(game: Game) -> None:
         if (kernel.tag, name) not in _COMPILED:
             heuristic = heuristic_class(game)
             settings = Settings.resolve({})
-            search = CompiledSearch(game, heuristic, settings, SearchLimits.start(Budget(nodes=2)), None,
+            search = CompiledSearch(game, heuristic, settings, SearchLimits.start(Budget(nodes=2)), lambda: None,
                                     MoveOrderer(True, True))
             search.deepen(game.initial_state(), 1, True)

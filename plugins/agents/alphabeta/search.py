@@ -77,7 +77,7 @@ class AlphaBetaSearch:
         self.noisy: Callable[[State, Hashable], bool] | None = getattr(game, "is_noisy", None)
         self.quiescence = settings.quiescence and self.noisy is not None
         self.use_tt_move = settings.tt_move
-        self.ordering = settings.killers or settings.history or (settings.tt_move and table is not None)
+        self.ordering = settings.killers or settings.history or (settings.tt_move and settings.transposition_table)
         self.nodes = 0
         self.horizon = 0           # heuristic leaves evaluated (and TT answers that stood on some)
         self.ply_nodes: list[int] = []

@@ -30,7 +30,8 @@ ENHANCEMENTS = (
     Param("iterative_deepening", bool, True, "under a budget, search depth 1, 2, ... and keep the deepest completed"),
     Param("transposition_table", bool, True, "store bounds of searched states and cut off on a stored exact match"),
     Param("tt_size", int, 1 << 16, "transposition-table entries at most: the table has the largest prime <= tt_size "
-          "slots (65,521 by default), 88 bytes each compiled, 48 interpreted plus the state an entry keeps",
+          "slots (65,521 by default), 88 bytes each compiled, 48 plus the state an entry keeps interpreted (made only "
+          "when a search runs interpreted)",
           minimum=1),
     Param("tt_move", bool, True, "search the transposition table's best move first"),
     Param("move_hints", bool, True, "use the game's `ordered_moves` (e.g. captures first) when it has one"),

@@ -136,6 +136,30 @@ def test_a_solve_to_the_end_without_deepening_runs_interpreted_below_the_root(mo
     assert solve(GAME, state, options, 200, True, monkeypatch) == python
 
 
+def test_only_a_search_that_runs_interpreted_allocates_the_interpreted_table_and_it_starts_empty(monkeypatch):
+    """Compiled decisions never make the interpreted table; a root search deeper than MAX_DEPTH (a solve
+    to the end without deepening) makes it once and empties it for each later decision."""
+    monkeypatch.setenv("PLYGROUND_JIT", "1")
+    options = {**THESIS, "iterative_deepening": False}
+    agent = AlphaBetaAgent(GAME, heuristic=GroupsHeuristic(GAME), depth=3, **options)
+    agent.solve(GAME, POSITIONS[-2], Budget(nodes=700))
+    agent.select_move(GAME, POSITIONS[-2], Budget(nodes=300))
+    assert agent.table is None and agent.compiled_table is not None
+    agent.depth = None                  # now each solve is one root search to the end
+    runs = [agent.solve(GAME, state, Budget(nodes=200)) for state in (POSITIONS[-1], POSITIONS[-4], POSITIONS[-1])]
+    assert agent.table is not None
+    expected = [solve(GAME, state, options, 200, False, monkeypatch)
+                for state in (POSITIONS[-1], POSITIONS[-4], POSITIONS[-1])]
+    assert [(r.value, r.move, r.stats.nodes, r.stats.depth, r.stats.score, r.stats.pv, r.stats.extra,
+             r.stats.peak_entries) for r in runs] == expected
+    assert runs[0].stats.peak_entries > 0
+    monkeypatch.setenv("PLYGROUND_JIT", "0")
+    interpreted = AlphaBetaAgent(GAME, **THESIS)
+    assert interpreted.table is None
+    interpreted.solve(GAME, POSITIONS[-2], Budget(nodes=100))
+    assert interpreted.table is not None
+
+
 @pytest.mark.parametrize("game", ["plugins.games.loa.game import LinesOfAction as Game",
                                   "plugins.games.checkers import Checkers as Game"])
 def test_a_fresh_process_loads_the_compiled_search_from_the_cache_and_runs_it(game):
