@@ -82,7 +82,8 @@ class AlphaBetaAgent:
             nodes=search.nodes, depth=last.depth if last else 0, score=last.score + 0.0 if last else None,  # + 0.0 turns negamax's -0.0 into 0.0
             pv=last.pv if last else (), wall_time=watch.wall(), cpu_time=watch.cpu(),
             extra={"complete": complete, "seldepth": _seldepth(search.ply_nodes),
-                   "iteration_nodes": tuple(i.nodes for i in iterations)})
+                   "iteration_nodes": tuple(i.nodes for i in iterations)},
+            peak_entries=search.table_entries())
         return Decision(last.move if last else search.moves_of(state)[0], stats)
 
     def solve(self, game: Game, state: State, budget: Budget) -> SolveResult:

@@ -86,7 +86,7 @@ def decide(game, state, heuristic, options, budget, compiled, monkeypatch):
     decision = agent.select_move(game, state, budget)
     assert (search_type == [CompiledSearch]) == compiled
     stats = decision.stats
-    return decision.move, stats.nodes, stats.depth, stats.score, stats.pv, stats.extra
+    return decision.move, stats.nodes, stats.depth, stats.score, stats.pv, stats.extra, stats.peak_entries
 
 
 @pytest.mark.parametrize("index", range(0, len(POSITIONS), 2))
@@ -185,7 +185,8 @@ def test_one_agent_deciding_again_and_again_starts_each_decision_from_an_empty_t
         for state in POSITIONS[95:125] * 2:
             solved = agent.solve(GAME, state, Budget(nodes=700))
             decided = agent.select_move(GAME, state, Budget(nodes=300))
-            out.append((solved.value, solved.move, solved.stats.extra, decided.move, decided.stats.nodes))
+            out.append((solved.value, solved.move, solved.stats.extra, decided.move, decided.stats.nodes,
+                        decided.stats.peak_entries))
         return out
     assert run(True) == run(False)
 
@@ -232,4 +233,5 @@ def test_a_kernel_compiled_cannot_hold_runs_interpreted_with_the_same_results(ca
                 stats.peak_entries) == interpreted
         decision = agent.select_move(game, state, Budget())
         stats = decision.stats
-        assert (decision.move, stats.nodes, stats.depth, stats.score, stats.pv, stats.extra) == decided
+        assert (decision.move, stats.nodes, stats.depth, stats.score, stats.pv, stats.extra,
+                stats.peak_entries) == decided

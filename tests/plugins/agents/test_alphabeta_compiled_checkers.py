@@ -75,7 +75,7 @@ def test_select_move_with_the_default_heuristic_is_the_interpreted_decision(monk
         for state in POSITIONS[::25]:
             decision = agent.select_move(GAME, state, Budget())
             out.append((decision.move, decision.stats.nodes, decision.stats.score, decision.stats.pv,
-                        decision.stats.extra))
+                        decision.stats.extra, decision.stats.peak_entries))
         return out
     assert decide(True) == decide(False)
 

@@ -91,6 +91,19 @@ def test_alphabeta_without_a_table_holds_no_entries(loa, registry):
     assert result.value is Proof.WIN and result.stats.peak_entries == 0
 
 
+def test_an_alphabeta_move_search_reports_the_table_entries_it_wrote(loa, registry):
+    """`select_move` reports `peak_entries` as a solve does, from the table of that decision only."""
+    game, state = loa
+    agent = registry.create_agent("alphabeta", game, {"tt_size": 61, "depth": 3, "heuristic": "groups"})
+    first = agent.select_move(game, state, UNLIMITED).stats.peak_entries
+    again = agent.select_move(game, state, UNLIMITED).stats.peak_entries
+    assert 0 < first == again <= 61
+    large = registry.create_agent("alphabeta", game, {"depth": 3, "heuristic": "groups"})
+    assert first < large.select_move(game, state, UNLIMITED).stats.peak_entries
+    off = registry.create_agent("alphabeta", game, {"depth": 3, "heuristic": "groups", "transposition_table": False})
+    assert off.select_move(game, state, UNLIMITED).stats.peak_entries == 0
+
+
 def test_mcts_holds_at_most_one_node_per_iteration_and_the_root(registry):
     game = registry.create_game("loa")
     result = solve(registry, game, game.from_text(TEXT), "mcts", {"iterations": 50})
