@@ -12,6 +12,11 @@ OpenSpiel's C++ states (`pyspiel`); pyspiel exposes no C++ alpha-beta for genera
   time ours does not spend: timed once from the start (checkers depth 8, LOA `groups` depth 5),
   reading the board took about a fifth of its time, our heuristic a tenth (checkers) and a third
   (LOA; the same Python heuristic our interpreted path calls).
+- Terminal states: OpenSpiel scores them +-1 (`player_return`), ours +-WIN_SCORE, and with
+  heuristic values beyond 1 that can change which line minimax prefers. So the values agree
+  only while no terminal state decides the value within the depth. The positions benchmarked
+  (the start, and 16 random plies from it) are far from any end at these depths; a terminal
+  that did decide would show as "MISMATCH of values" in `speed.py`, never pass unnoticed.
 - Checkers: OpenSpiel plays a multi-jump as one action per jump (the same player moves
   again), so its depth would count jumps. `FullMoveState` shows OpenSpiel's state one full
   move per action (a whole jump sequence), so a depth is the same number of our plies.

@@ -216,7 +216,7 @@ def warmup(game: Game) -> None:
     for heuristic_class, name in kernel.scores.items():
         if (kernel.tag, name) not in _COMPILED:
             heuristic = heuristic_class(game)
-            settings = Settings.resolve({})
+            settings = Settings.resolve({"transposition_table": False})     # a table of one row: compiles the same
             search = CompiledSearch(game, heuristic, settings, SearchLimits.start(Budget(nodes=2)), lambda: None,
                                     MoveOrderer(True, True))
             search.deepen(game.initial_state(), 1, True)

@@ -259,6 +259,7 @@ def interpreted_pn_search(game: Game, state: State, prover: int, spend: Spend, t
         extra["proof_length"] = length if length >= 0 else None
     return _answer(tree, proved, reason, extra)
 
+
 def pn2_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
     """Breuker's PN² (compiled when the game has a kernel)."""
     if jit.enabled() and hasattr(game, "kernel"):

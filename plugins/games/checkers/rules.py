@@ -263,13 +263,13 @@ def jumps(move: int) -> int:
 
 def is_capture(state: State, move: int) -> bool:
     """Whether `move` captures: the game's noisy moves (same signature as every game's `is_capture`)."""
-    return move >> 6 & 15 != 0
+    return jumps(move) != 0
 
 
 def move_rank(state: State, move: int) -> int:
     """The move's place in the game's move hints, lower first (ties keep generation order): the longest
     captures, then steps that crown, then king steps, then man steps."""
-    n = move >> 6 & 15
+    n = jumps(move)
     if n:
         return -n
     start = move & 63

@@ -197,8 +197,7 @@ def is_capture(state: tuple[int, int, int], move: int) -> bool:
 
 def move_rank(state: tuple[int, int, int], move: int) -> int:
     """The move's place in the game's move hints, lower first (ties keep generation order): captures, then the rest."""
-    enemy = state[0] if state[2] else state[1]
-    return 0 if move != PASS and enemy >> (move & 63) & 1 else 1
+    return 0 if is_capture(state, move) else 1
 
 
 def _line_tables() -> tuple[tuple[int, ...], ...]:
