@@ -42,17 +42,19 @@ MAX_DEPTH = 256
 _COMPILED: dict[tuple[str, str], jit.Kernel] = {}
 
 
-#: `fits(game)` per game, computed once (it builds the initial state).
-_FITS: "weakref.WeakKeyDictionary[Game, bool]" = weakref.WeakKeyDictionary()
+#: `fits(game)` per game, computed once (it builds the initial state); keyed by the game's kernel, which
+#: is its own and hashes by identity, as a game need not.
+_FITS: "weakref.WeakKeyDictionary[jit.GameKernel, bool]" = weakref.WeakKeyDictionary()
 
 
 def compiled_game(game: Game) -> bool:
     """Whether compiled kernels are on and the game's kernel fits `compiled` (`fits`)."""
-    if not jit.enabled() or getattr(game, "kernel", None) is None:
+    kernel = getattr(game, "kernel", None)
+    if not jit.enabled() or kernel is None:
         return False
-    fit = _FITS.get(game)
+    fit = _FITS.get(kernel)
     if fit is None:
-        fit = _FITS[game] = fits(game)
+        fit = _FITS[kernel] = fits(game)
     return fit
 
 
