@@ -4,10 +4,10 @@ Run: `python benchmarks/runner_overhead.py [--games 400] [--cpu-games 16] [--rep
 
 1. Overhead: `--games` random-vs-random tic-tac-toe games, played (a) by a plain loop calling
    `framework.match.play_game` with the same seeded agents, and (b) through the runner
-   (`run_tournament`: schedule, guarded worker process, a progress beat per move, pickling, SQLite
-   commit per game), on 1 and 2 workers. Prints games/s and the ratio runner / plain loop, worker
+   (`run_tournament`: schedule, guarded worker process, progress beats to a shared file, pickling,
+   SQLite commit per game), on 1 and 2 workers. Prints games/s and the ratio runner / plain loop, worker
    start-up included; then splits the runner's time into start-up (a run of 2 games: mostly the
-   fresh worker process, which imports every installed plugin) and the cost per further game,
+   fresh worker process, which imports the framework and the plugins the tournament names) and the cost per further game,
    (time(games) - time(2 games)) / (games - 2), which is what a big tournament pays.
 2. Speed-up: a CPU-bound tournament (`--cpu-games` games of full-depth minimax against random,
    ~0.5 s of search per game) on 1 and on 2 workers; prints both wall times and the ratio.

@@ -18,7 +18,7 @@ from typing import Any, Iterator, Protocol, Sequence
 from framework.errors import ConfigError
 from framework.tournament.config import ExecutorConfig
 from framework.tournament.beats import clock
-from framework.tournament.guard import GuardedWorker
+from framework.tournament.guard import Cancelled, GuardedWorker
 from framework.tournament.tasks import Task
 
 
@@ -69,15 +69,22 @@ def run_guarded(task: Task) -> Any:
     """Run `task` in a guarded worker process of the calling Dask worker thread."""
     guard = getattr(_dask_local, "guard", None)
     if guard is None or guard.closed:
-        guard = _dask_local.guard = GuardedWorker()
+        guard = _dask_local.guard = GuardedWorker(depth=1)   # one task at a time: one beat log
         _dask_guards.append(guard)
-    return guard.run(task)
+    try:
+        return guard.run(task)
+    except Cancelled:
+        guard.close()      # release its pipes and beat file now, not at garbage collection
+        raise
 
 
 def close_guards() -> None:
     """Stop the guarded worker processes of this Dask worker (run on every worker at the end)."""
     while _dask_guards:
-        _dask_guards.pop().interrupt()
+        guard = _dask_guards.pop()
+        guard.interrupt()
+        if not guard.inflight:   # idle: no `run` is left to release its pipes and beat file
+            guard.close()
 
 
 class DaskExecutor:

@@ -24,6 +24,10 @@ from framework.tournament.beats import BeatLog, clock
 from framework.tournament.tasks import Task
 
 STARTUP_LIMIT = 120.0
+#: A worker is sent a task ahead only while its tasks take less than this (seconds): for fast games
+#: it hides the supervisor's round trip; for long ones it would queue a task behind a slow one
+#: while another worker idles at the end of the run.
+SEND_AHEAD_BELOW = 0.05
 
 
 class Cancelled(Exception):
@@ -33,8 +37,9 @@ class Cancelled(Exception):
 class GuardedWorker:
     """One worker process at a time, restarted after a kill.
 
-    Up to `depth` tasks are in flight: the worker starts the next game while the supervisor stores
-    the last one (a fast game costs less than that round trip). Each task in flight has its own beat
+    Up to `depth` tasks are in flight once its tasks prove fast (SEND_AHEAD_BELOW): the worker starts
+    the next game while the supervisor stores the last one (a fast game costs less than that round
+    trip); a first task, and every task after a slow one, goes alone. Each task in flight has its own beat
     log. The supervisor drives a worker by events, so one thread can watch many (LocalExecutor):
     `feed(tasks)` sends tasks, `due` is when it must look again, and `step()` handles one message
     or, past `due`, the deadlines. `stream(tasks)` and `run(task)` are the blocking forms.
@@ -47,6 +52,8 @@ class GuardedWorker:
         self.inflight: deque[tuple[Task, int]] = deque()
         self.closed = False
         self.due = math.inf
+        self.fast = False           # the last task took less than SEND_AHEAD_BELOW
+        self.head_since = 0.0       # when the oldest task in flight became the oldest
 
     # -- the process -------------------------------------------------------------
 
@@ -96,18 +103,21 @@ class GuardedWorker:
     # -- events --------------------------------------------------------------------
 
     def feed(self, tasks: Iterator[Task]) -> None:
-        """Send tasks taken from `tasks` until `depth` are in flight (or `tasks` runs out)."""
+        """Send tasks taken from `tasks` until `depth` (1 until tasks prove fast) are in flight."""
         if self.closed:
             raise Cancelled
-        while len(self.inflight) < self.depth:
+        while len(self.inflight) < (self.depth if self.fast else 1):
             task = next(tasks, None)
             if task is None:
-                return
+                break
             if self.proc is None:
                 self._start()
+            if not self.inflight:
+                self.head_since = clock()
             slot = min(set(range(self.depth)) - {used for _, used in self.inflight})
             self.inflight.append((task, slot))
             self._send(task, slot)
+        self._watch()   # a task sent to an idle worker must be watched from now, not from its first message
 
     def _send(self, task: Task, slot: int) -> None:
         self.logs[slot].reset()
@@ -173,6 +183,8 @@ class GuardedWorker:
     def _finish(self, result: Any) -> Any:
         """The oldest task ended: the next one's limits apply; after a kill the rest go to a fresh worker."""
         self.inflight.popleft()
+        now = clock()
+        self.fast, self.head_since = now - self.head_since < SEND_AHEAD_BELOW, now
         if self.proc is None and self.inflight:
             self._start()
             for task, slot in self.inflight:

@@ -6,7 +6,9 @@ about one task. On Linux the kernel's high-water mark of resident memory (`VmHWM
 /proc/self/clear_refs (Linux 4.0 and later, see proc(5)); a `PeakMeter` does that when it
 starts, so its reading is the peak of that task alone (scope "task"). Where the reset is not
 available, the reading is `ru_maxrss`, the peak of the worker process so far, over every task
-it ran (scope "process"), and says so.
+it ran (scope "process"), and says so. Without /proc the start is unknown (None), and without
+`getrusage` (Windows) the peak is too; `resource` is imported only when needed, so reading a
+results folder works everywhere.
 
 A meter is started for every task, and games of fast agents take well under a millisecond, so the
 files stay open (per process: /proc/self names the process that opened it) and are read with one
@@ -16,7 +18,6 @@ files stay open (per process: /proc/self names the process that opened it) and a
 from __future__ import annotations
 
 import os
-import resource
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,10 +29,11 @@ RESET_PEAK = b"5"
 
 @dataclass(frozen=True)
 class TaskMemory:
-    """Resident bytes when the meter started and at the peak since; `scope` "task" or "process" (see above)."""
+    """Resident bytes when the meter started and at the peak since (None: not measurable here);
+    `scope` "task" or "process" (see above)."""
 
-    start: int
-    peak: int
+    start: int | None
+    peak: int | None
     scope: str
 
 
@@ -62,8 +64,12 @@ def _status_bytes(status: bytes, field: bytes) -> int | None:
     return int(status[at + len(field) + 2:status.index(b"\n", at + 1)].split()[0]) * 1024
 
 
-def _lifetime_peak() -> int:
-    """The process's peak resident bytes so far (ru_maxrss is in KiB on Linux, bytes on macOS)."""
+def _lifetime_peak() -> int | None:
+    """The process's peak resident bytes so far (ru_maxrss is in KiB on Linux, bytes on macOS); None on Windows."""
+    try:
+        import resource
+    except ImportError:
+        return None
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak if sys.platform == "darwin" else peak * 1024
 
@@ -78,11 +84,14 @@ class PeakMeter:
         except OSError:
             self.scope = "process"
         status = _status()
-        current = _status_bytes(status, b"VmRSS")
-        self.start = current if current is not None else _lifetime_peak()
+        self.start = _status_bytes(status, b"VmRSS")
         if self.scope == "task" and _status_bytes(status, b"VmHWM") is None:
             self.scope = "process"
 
     def read(self) -> TaskMemory:
         peak = _status_bytes(_status(), b"VmHWM") if self.scope == "task" else None
-        return TaskMemory(self.start, max(self.start, peak if peak is not None else _lifetime_peak()), self.scope)
+        if peak is None:
+            peak = _lifetime_peak()
+        if peak is not None and self.start is not None:
+            peak = max(peak, self.start)
+        return TaskMemory(self.start, peak, self.scope)

@@ -79,7 +79,7 @@ class WorkerRegistry(Registry):
 
 
 class WorkerContext:
-    """What a worker process keeps between tasks: a registry per plugin-file set and built games."""
+    """What a worker process keeps between tasks: a registry per (plugin files, entry points) and built games."""
 
     def __init__(self) -> None:
         self._registries: dict[tuple, Registry] = {}
@@ -162,9 +162,9 @@ class GameTask:
         return min(self.move_time_limit, 2 * budget_time + 1.0)
 
     def run(self, context: WorkerContext, beat: Beat) -> GameResult:
-        meter = PeakMeter()
         registry = context.registry(self.plugins, self.entry_points)
         game = context.game(self.plugins, self.game, self.game_options, self.entry_points)
+        meter = PeakMeter()   # after loading plugins (once per worker), before building the agents
         state = game.from_text(self.start) if self.start is not None else game.initial_state()
         ids = (self.first.id, self.second.id)
 

@@ -1,7 +1,7 @@
 """The worker process: `python -m framework.tournament.worker IN_FD OUT_FD BEAT_FD,...` runs tasks sent over a pipe.
 
-It runs one task at a time on its main thread and logs its progress beats to the beat file the
-task names (beats.py; one per task its supervisor, framework/tournament/guard.py, sends ahead),
+It runs one task at a time on its main thread and logs its progress beats to the beat file of the
+slot sent with the task (beats.py; one per task its supervisor, framework/tournament/guard.py, has in flight),
 so the supervisor can stop it when a step overruns. It ignores
 SIGINT: an interruption is the supervisor's to handle, and must not turn into forfeits.
 """

@@ -74,6 +74,21 @@ def test_without_the_reset_a_meter_reports_the_process_peak_so_far(monkeypatch, 
     assert reading.scope == "process" and reading.start <= reading.peak <= max(reading.start, lifetime)
 
 
+def test_without_proc_the_start_is_unknown_and_the_peak_is_the_process_peak(monkeypatch, tmp_path):
+    monkeypatch.setattr(memory, "CLEAR_REFS", tmp_path / "missing" / "clear_refs")
+    monkeypatch.setattr(memory, "STATUS", tmp_path / "missing" / "status")
+    reading = PeakMeter().read()
+    lifetime = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+    assert reading.scope == "process" and reading.start is None and 0 < reading.peak <= lifetime
+
+
+def test_without_proc_or_getrusage_nothing_is_claimed(monkeypatch, tmp_path):
+    monkeypatch.setattr(memory, "CLEAR_REFS", tmp_path / "missing" / "clear_refs")
+    monkeypatch.setattr(memory, "STATUS", tmp_path / "missing" / "status")
+    monkeypatch.setitem(sys.modules, "resource", None)        # as on Windows: importing it fails
+    assert PeakMeter().read() == memory.TaskMemory(None, None, "process")
+
+
 def test_a_solve_run_stores_each_solves_memory_and_reports_the_peak_not_the_total(tmp_path, capsys):
     assert main(["run", str(write(tmp_path, "new")), "--quiet"]) == 0
     results = Results(tmp_path / "new")
