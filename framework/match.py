@@ -1,18 +1,30 @@
 """One game between two agents, move by move, with every move checked.
 
 The match runner is the checked path: each move an agent returns is compared against
-`legal_moves`; an illegal move, an exception or a blown time limit loses the game by
-forfeit with the reason recorded, and the caller carries on.
+`legal_moves`, and its statistics must be storable (`check_stats`); an illegal move, an
+exception (`sys.exit` included), an answer that is not a valid Decision or a blown time limit
+loses the game by forfeit with the reason (and the traceback of an exception) recorded, and
+the caller carries on. Nothing the agent returned is kept: the move recorded is the game's own
+legal move equal to it, and the statistics are copied into plain numbers.
 """
 
 from __future__ import annotations
 
 import enum
+import math
+import numbers
+import pickle
 import time
-from dataclasses import dataclass
-from typing import Callable, Sequence
+import traceback
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Mapping, Sequence
 
-from framework.protocols import UNLIMITED, Agent, Budget, Decision, Game, State
+from framework.protocols import UNLIMITED, Agent, Budget, Decision, Game, SearchStats, State
+
+#: The largest integer SQLite stores (a signed 64-bit integer).
+INT64_MAX = 2**63 - 1
+#: Text quoted from an agent's objects in a reason is cut to this many characters.
+QUOTE_LIMIT = 200
 
 
 class Termination(enum.Enum):
@@ -22,12 +34,29 @@ class Termination(enum.Enum):
     REPETITION = "repetition"      # the game's repetition limit was reached: a draw
     MAX_PLIES = "max_plies"        # adjudicated a draw at the configured ply limit
     ILLEGAL_MOVE = "illegal_move"  # forfeit: the mover returned a move that is not legal
-    CRASH = "crash"                # forfeit: the mover raised an exception
+    CRASH = "crash"                # forfeit: the mover raised an exception or ended its process
     TIME = "time"                  # forfeit: the mover exceeded its time budget
+    INVALID_OUTPUT = "invalid_output"  # forfeit: the mover returned no Decision, or statistics that cannot be stored
+    VOID = "void"                  # no result: the game could not be played for a cause outside both agents
 
     @property
     def is_forfeit(self) -> bool:
-        return self in (Termination.ILLEGAL_MOVE, Termination.CRASH, Termination.TIME)
+        return self in (Termination.ILLEGAL_MOVE, Termination.CRASH, Termination.TIME, Termination.INVALID_OUTPUT)
+
+
+class InvalidOutput(Exception):
+    """What an agent returned cannot be played or stored; the message says why."""
+
+
+class Forfeit(Exception):
+    """Raised by an agent wrapper (e.g. one that runs the agent in a guarded process) to forfeit with this
+    termination; `reason` follows the mover's name, `details` is a traceback or other text for the record."""
+
+    def __init__(self, termination: Termination, reason: str, details: str = "") -> None:
+        super().__init__(reason)
+        self.termination = termination
+        self.reason = reason
+        self.details = details
 
 
 @dataclass(frozen=True)
@@ -58,6 +87,7 @@ class GameRecord:
     termination: Termination
     reason: str
     moves: tuple[MoveRecord, ...]
+    traceback: str = ""   # of the exception that cost a crashed agent the game ("" otherwise)
 
     @property
     def plies(self) -> int:
@@ -76,6 +106,61 @@ def _pv_notation(game: Game, state: State, pv: Sequence) -> tuple[str, ...]:
     except Exception:  # a PV is advisory; a bad one must not cost the game
         pass
     return tuple(out)
+
+
+def quote(obj: Any, form: Callable[[Any], str] = repr) -> str:
+    """`form(obj)` cut to QUOTE_LIMIT characters, or a placeholder when the agent's object cannot be printed."""
+    try:
+        text = form(obj)
+    except Exception:
+        return f"<unprintable {type(obj).__name__}>"
+    return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT] + "..."
+
+
+def _integer(value: Any, name: str, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= INT64_MAX:
+        raise InvalidOutput(f"SearchStats.{name} must be an integer from {low} to 2**63-1, got {quote(value)}")
+    return int(value)
+
+
+def _real(value: Any, name: str, low: float = -math.inf) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < low:
+        at_least = "" if low == -math.inf else f" >= {low:g}"
+        raise InvalidOutput(f"SearchStats.{name} must be a finite number{at_least}, got {quote(value)}")
+    return float(value)
+
+
+def check_stats(stats: Any) -> SearchStats:
+    """A copy of an agent's statistics made of plain, storable values; InvalidOutput says what is wrong.
+
+    nodes and depth: integers within SQLite's 64 bits (nodes >= 0); score: None or a finite number;
+    times: finite and >= 0; extra: a mapping that pickles; peak_entries: None or an integer >= 0.
+    """
+    if not isinstance(stats, SearchStats):
+        raise InvalidOutput(f"returned stats {quote(stats)} instead of a SearchStats")
+    score = None if stats.score is None else _real(stats.score, "score")
+    peak = None if stats.peak_entries is None else _integer(stats.peak_entries, "peak_entries", 0)
+    if not isinstance(stats.extra, Mapping):
+        raise InvalidOutput(f"SearchStats.extra must be a mapping, got {quote(stats.extra)}")
+    try:
+        extra = pickle.loads(pickle.dumps(dict(stats.extra)))
+    except Exception as exc:
+        raise InvalidOutput(f"SearchStats.extra cannot be stored ({type(exc).__name__}: {quote(exc, str)})") from None
+    return SearchStats(nodes=_integer(stats.nodes, "nodes", 0), depth=_integer(stats.depth, "depth", -INT64_MAX - 1),
+                       score=score, pv=stats.pv, wall_time=_real(stats.wall_time, "wall_time", 0.0),
+                       cpu_time=_real(stats.cpu_time, "cpu_time", 0.0), extra=extra, peak_entries=peak)
+
+
+def legal_equal(legal: Sequence, move: Any) -> Any | None:
+    """The game's own legal move equal to the agent's `move` (None: not legal), so no object of the agent's is kept."""
+    try:
+        for candidate in legal:
+            if candidate == move:
+                return candidate
+        return None
+    except Exception as exc:  # the move's own __eq__ raised
+        raise InvalidOutput(f"returned a move that cannot be compared ({type(exc).__name__}: {quote(exc, str)})") \
+            from None
 
 
 def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] = (UNLIMITED, UNLIMITED),
@@ -100,9 +185,10 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         return GameRecord(game.name, tuple(players), start_text, game.to_text(state), tuple(result), winner,
                           termination, reason, tuple(moves))
 
-    def forfeit(mover: int, termination: Termination, reason: str) -> GameRecord:
+    def forfeit(mover: int, termination: Termination, reason: str, details: str = "") -> GameRecord:
         result = (-1.0, 1.0) if mover == 0 else (1.0, -1.0)
-        return finish(termination, result, f"{game.player_names[mover]} ({players[mover]}) {reason}")
+        record = finish(termination, result, f"{game.player_names[mover]} ({players[mover]}) {reason}")
+        return replace(record, traceback=details)
 
     while not game.is_terminal(state):
         if max_plies is not None and len(moves) >= max_plies:
@@ -113,20 +199,30 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         wall0 = time.perf_counter()
         try:
             decision = agents[mover].select_move(game, state, budget)
+        except Forfeit as exc:
+            return forfeit(mover, exc.termination, exc.reason, exc.details)
+        except SystemExit as exc:
+            return forfeit(mover, Termination.CRASH, f"crashed: it called sys.exit (exit code {quote(exc.code)})",
+                           traceback.format_exc())
         except Exception as exc:
-            return forfeit(mover, Termination.CRASH, f"crashed: {type(exc).__name__}: {exc}")
+            return forfeit(mover, Termination.CRASH, f"crashed: {type(exc).__name__}: {quote(exc, str)}",
+                           traceback.format_exc())
         wall = time.perf_counter() - wall0
-        if not isinstance(decision, Decision):
-            return forfeit(mover, Termination.CRASH, f"returned {decision!r} instead of a Decision")
-        if decision.move not in legal:
-            return forfeit(mover, Termination.ILLEGAL_MOVE, f"played an illegal move {decision.move!r}")
-        if budget.time is not None and wall > budget.time * (1 + time_slack) + time_grace:
-            return forfeit(mover, Termination.TIME, f"took {wall:.3f}s with a budget of {budget.time}s")
-        stats = decision.stats
-        record = MoveRecord(len(moves) + 1, mover, game.format_move(state, decision.move), stats.nodes,
+        try:
+            if not isinstance(decision, Decision):
+                raise InvalidOutput(f"returned {quote(decision)} instead of a Decision")
+            move = legal_equal(legal, decision.move)
+            if move is None:
+                return forfeit(mover, Termination.ILLEGAL_MOVE, f"played an illegal move {quote(decision.move)}")
+            if budget.time is not None and wall > budget.time * (1 + time_slack) + time_grace:
+                return forfeit(mover, Termination.TIME, f"took {wall:.3f}s with a budget of {budget.time}s")
+            stats = check_stats(decision.stats)
+        except InvalidOutput as exc:
+            return forfeit(mover, Termination.INVALID_OUTPUT, str(exc))
+        record = MoveRecord(len(moves) + 1, mover, game.format_move(state, move), stats.nodes,
                             stats.depth, stats.score, wall, stats.cpu_time, _pv_notation(game, state, stats.pv))
         moves.append(record)
-        before, state = state, game.apply(state, decision.move)
+        before, state = state, game.apply(state, move)
         if on_move is not None:
             on_move(before, record, state)
         if repetition_limit is not None:
