@@ -26,6 +26,26 @@ def run_peak(tasks: pd.DataFrame) -> str:
             f"{tasks['rss_peak'].notna().sum()} of {len(tasks)} tasks recorded).")
 
 
+def crash_lines(results: Results) -> list[str]:
+    """Each crash with its reason and traceback, then the void tasks: plain text for the terminal."""
+    lines = []
+    for row in results.crashes().itertuples():
+        lines += ["", f"{row.key}: {row.reason}"] + [f"    {line}" for line in row.traceback.rstrip().splitlines()]
+    if len(results.void):
+        lines += ["", f"{len(results.void)} void (no result, left out of every table):"]
+        lines += [f"{row.key}: {row.reason}" for row in results.void.itertuples()]
+    return (["", "Crashes (with the agent's traceback where it raised):"] + lines[1:]) if lines else []
+
+
+def _crash_markdown(results: Results) -> str:
+    crashes = results.crashes()
+    parts = [f"### {row.key}\n\n{row.reason}\n" + (f"\n```\n{row.traceback.rstrip()}\n```\n" if row.traceback else "")
+             for row in crashes.itertuples()]
+    void = (f"\nVoid (no result: the worker was killed from outside on every try; left out of every table):\n\n"
+            f"{_markdown(results.void)}\n") if len(results.void) else ""
+    return ("\n".join(parts) if parts else "(none)\n") + void
+
+
 def _fmt(table: pd.DataFrame) -> pd.DataFrame:
     return table.round(1)
 
@@ -46,7 +66,7 @@ def terminal_summary(results: Results) -> str:
     lines = [f"{results.config['name']}: {len(results.games)} games of {', '.join(results.game_names)}",
              "", "Standings (Elo: Bradley-Terry fit, field mean 0, ± 95% CI)",
              standings.to_string(index=False), "", "Crosstable (W-D-L and score of row against column)",
-             results.crosstable().to_string(), "", run_peak(results.games)]
+             results.crosstable().to_string(), "", run_peak(results.games), *crash_lines(results)]
     if standings.attrs.get("elo_prior_draws"):
         lines.insert(3, "(a group of participants won or lost every game against the rest, so one virtual draw per pairing keeps the Elo finite)")
     return "\n".join(lines)
@@ -119,6 +139,9 @@ Forfeits:
 
 {_markdown(results.forfeits())}
 
+## Crashes
+
+{_crash_markdown(results)}
 ## Search statistics
 
 {_markdown(results.search_stats())}

@@ -56,6 +56,9 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, previous)
     print(f"{config.name}: {summary.total} {_unit(config)} in {config.results} ({summary.resumed} already stored, "
           f"{summary.played} played now)")
+    if summary.retried or summary.void:
+        print(f"{summary.retried} replays of {_unit(config)} whose worker was killed from outside; {summary.void} "
+              f"stored void (no result, ignored by the standings)")
     print(f"{'solver table' if config.mode == 'solve' else 'standings, crosstable'} and report: plyground report {shlex.quote(str(config.results))}")
     return 0
 

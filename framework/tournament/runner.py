@@ -2,16 +2,23 @@
 
 Only this (main) thread writes to the store, one transaction per game, so an interruption
 at any moment leaves every finished game stored exactly once; running again plays only
-the missing games.
+the missing games. A run holds an exclusive lock on its results folder (`folder_lock`), so a
+second run into the same folder is refused instead of colliding on the store.
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Callable
+from pathlib import Path
+from typing import Callable, Iterator
 
 from tqdm import tqdm
 
+from framework.errors import ConfigError
+from framework.match import Termination
 from framework.params import HeuristicRef
 from framework.registry import Provenance, Registry
 from framework.tournament.config import TournamentConfig, load_plugin_file
@@ -21,13 +28,36 @@ from framework.tournament.store import Store
 from framework.tournament.tasks import GameResult, SolveOutcome
 
 
+#: The file a run locks in its results folder (flock(2): released when the process ends, however it ends).
+LOCK = "run.lock"
+
+
 @dataclass(frozen=True)
 class RunSummary:
-    """What a run did: games in the tournament, already stored before, and played now."""
+    """What a run did: games in the tournament, already stored before, and played now; of those played,
+    `retried` replays of tasks whose worker was killed from outside and `void` tasks stored without a result."""
 
     total: int
     resumed: int
     played: int
+    retried: int = 0
+    void: int = 0
+
+
+@contextmanager
+def folder_lock(folder: Path) -> Iterator[None]:
+    """Hold the results folder's lock for the block; ConfigError if another run holds it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ConfigError(f"'{folder}' is in use by another 'plyground run' (it holds {folder / LOCK}); wait "
+                              "for that run to finish or stop it, or run into another folder (--results DIR)") from None
+        yield
+    finally:
+        os.close(fd)
 
 
 def providers(config: TournamentConfig, registry: Registry) -> dict[str, Provenance]:
@@ -62,8 +92,9 @@ class Standings:
 
     def add_result(self, result: GameResult | SolveOutcome) -> None:
         if isinstance(result, SolveOutcome):
-            self.add((result.task.solver.id,), (float(result.status == "solved"),))
-        else:
+            if result.status != "void":
+                self.add((result.task.solver.id,), (float(result.status == "solved"),))
+        elif result.record.termination is not Termination.VOID:
             winner = result.record.winner
             self.add(result.record.players, (0.5, 0.5) if winner is None else (1.0 - winner, float(winner)))
 
@@ -78,6 +109,12 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: R
 
     `executor_factory` replaces the configured executor (e.g. an in-process one for tests).
     """
+    with folder_lock(Path(config.results)):
+        return _run(config, quiet, registry, executor_factory)
+
+
+def _run(config: TournamentConfig, quiet: bool, registry: Registry | None,
+         executor_factory: Callable[[TournamentConfig], Executor] | None) -> RunSummary:
     store = Store(config.results)
     try:
         used = providers(config, registry or Registry())
@@ -96,25 +133,34 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: R
         bar = tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc=config.name,
                    unit="solve" if config.mode == "solve" else "game",
                    disable=quiet, dynamic_ncols=True)
-        played = 0
+        played = retried = void = 0
         try:
             for result in executor.results(pending):
                 store.save(result)
                 played += 1
+                retried += result.retries
+                void += _is_void(result)
                 standings.add_result(result)
                 bar.update(1)
                 bar.set_postfix_str(standings.line(), refresh=False)
         finally:
             bar.close()
             executor.close()
-        return RunSummary(len(tasks), len(tasks) - len(pending), played)
+        return RunSummary(len(tasks), len(tasks) - len(pending), played, retried, void)
     finally:
         store.close()
 
 
+def _is_void(result: GameResult | SolveOutcome) -> bool:
+    if isinstance(result, SolveOutcome):
+        return result.status == "void"
+    return result.record.termination is Termination.VOID
+
+
 def _stored_outcomes(store: Store) -> list[tuple[tuple[str, ...], tuple[float, ...]]]:
     """(players, points) of every stored game and solve, to start the progress bar's standings."""
-    games = store.conn.execute("SELECT first, second, winner FROM games").fetchall()
-    solves = store.conn.execute("SELECT solver, status FROM solves").fetchall()
+    games = store.conn.execute("SELECT first, second, winner FROM games WHERE termination != ?",
+                               (Termination.VOID.value,)).fetchall()
+    solves = store.conn.execute("SELECT solver, status FROM solves WHERE status != 'void'").fetchall()
     return ([((a, b), (0.5, 0.5) if w is None else (float(w == a), float(w == b))) for a, b, w in games]
             + [((solver,), (float(status == "solved"),)) for solver, status in solves])

@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS games (
     game TEXT NOT NULL, first TEXT NOT NULL, second TEXT NOT NULL, seed INTEGER NOT NULL,
     start TEXT NOT NULL, final TEXT NOT NULL, result_first REAL NOT NULL, result_second REAL NOT NULL,
     winner TEXT, termination TEXT NOT NULL, reason TEXT NOT NULL, plies INTEGER NOT NULL,
-    wall_time REAL NOT NULL, finished_at REAL NOT NULL, rss_start INTEGER, rss_peak INTEGER, rss_scope TEXT);
+    wall_time REAL NOT NULL, finished_at REAL NOT NULL, rss_start INTEGER, rss_peak INTEGER, rss_scope TEXT,
+    traceback TEXT, retries INTEGER);
 CREATE TABLE IF NOT EXISTS moves (
     key TEXT NOT NULL REFERENCES games(key), ply INTEGER NOT NULL, mover INTEGER NOT NULL,
     participant TEXT NOT NULL, move TEXT NOT NULL, nodes INTEGER NOT NULL, depth INTEGER NOT NULL,
@@ -48,20 +49,23 @@ CREATE TABLE IF NOT EXISTS solves (
     note TEXT NOT NULL, value TEXT NOT NULL, move TEXT, nodes INTEGER NOT NULL, depth INTEGER NOT NULL,
     wall_time REAL NOT NULL, cpu_time REAL NOT NULL, status TEXT NOT NULL, reason TEXT NOT NULL,
     extra TEXT NOT NULL, finished_at REAL NOT NULL, peak_entries INTEGER, rss_start INTEGER, rss_peak INTEGER,
-    rss_scope TEXT);
+    rss_scope TEXT, retries INTEGER);
 """
 
 #: Columns added after the first release of the schema, per table: (name, type), in SCHEMA's order.
 #: rss_*: the worker's resident bytes at the task's start and peak, and whether that peak is the task's
-#: own or the worker process's so far (`memory.TaskMemory`); peak_entries: the solver's `SearchStats`.
+#: own or the worker process's so far (`memory.TaskMemory`); peak_entries: the solver's `SearchStats`;
+#: traceback: of the exception that cost a crashed agent the game; retries: times the task was replayed
+#: because its worker was killed from outside (guard.RETRIES).
 MEMORY_COLUMNS = (("rss_start", "INTEGER"), ("rss_peak", "INTEGER"), ("rss_scope", "TEXT"))
-ADDED = {"games": MEMORY_COLUMNS, "solves": (("peak_entries", "INTEGER"), *MEMORY_COLUMNS)}
+ADDED = {"games": (*MEMORY_COLUMNS, ("traceback", "TEXT"), ("retries", "INTEGER")),
+         "solves": (("peak_entries", "INTEGER"), *MEMORY_COLUMNS, ("retries", "INTEGER"))}
 GAME_COLUMNS = ("key", "pairing_a", "pairing_b", "game_index", "game", "first", "second", "seed", "start", "final",
                 "result_first", "result_second", "winner", "termination", "reason", "plies", "wall_time",
-                "finished_at", "rss_start", "rss_peak", "rss_scope")
+                "finished_at", "rss_start", "rss_peak", "rss_scope", "traceback", "retries")
 SOLVE_COLUMNS = ("key", "solver", "position_index", "position", "note", "value", "move", "nodes", "depth",
                  "wall_time", "cpu_time", "status", "reason", "extra", "finished_at", "peak_entries", "rss_start",
-                 "rss_peak", "rss_scope")
+                 "rss_peak", "rss_scope", "retries")
 
 
 class Store:
@@ -126,7 +130,8 @@ class Store:
                 self.conn.execute(_insert("solves", SOLVE_COLUMNS), (
                     task.key, task.solver.id, task.index, task.position, task.note, result.value, result.move,
                     result.nodes, result.depth, result.wall_time, result.cpu_time, result.status, result.reason,
-                    json.dumps(dict(result.extra)), time.time(), result.peak_entries, *_memory(result.memory)))
+                    json.dumps(dict(result.extra)), time.time(), result.peak_entries, *_memory(result.memory),
+                    result.retries))
             return
         task, record = result.task, result.record
         winner = None if record.winner is None else record.players[record.winner]
@@ -135,7 +140,7 @@ class Store:
                 task.key, task.pairing[0], task.pairing[1], task.index, record.game, record.players[0],
                 record.players[1], task.seed, record.start, record.final, record.result[0], record.result[1],
                 winner, record.termination.value, record.reason, record.plies, sum(m.wall_time for m in record.moves),
-                time.time(), *_memory(result.memory)))
+                time.time(), *_memory(result.memory), record.traceback or None, result.retries))
             self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?)", _move_rows(task.key, record))
 
     def close(self) -> None:

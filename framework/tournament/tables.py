@@ -17,7 +17,11 @@ FORFEITS = {t.value for t in Termination if t.is_forfeit}
 
 
 class Results:
-    """The stored results of one tournament: `games`, `moves`, `meta`, and tables computed from them."""
+    """The stored results of one tournament: `games`, `moves`, `meta`, and tables computed from them.
+
+    Void tasks (no result: their worker was killed from outside on every try) are left out of `games`
+    and `solves`, so no table counts them; `void` lists them (key and reason).
+    """
 
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
@@ -30,6 +34,12 @@ class Results:
             self.solves = pd.read_sql_query("SELECT * FROM solves ORDER BY position_index, solver", store.conn)
         finally:
             store.close()
+        void_games = self.games["termination"] == Termination.VOID.value
+        void_solves = self.solves["status"] == "void"
+        self.void = pd.concat([self.games[void_games][["key", "reason"]], self.solves[void_solves][["key", "reason"]]],
+                              ignore_index=True)
+        self.games = self.games[~void_games].reset_index(drop=True)
+        self.solves = self.solves[~void_solves].reset_index(drop=True)
         if "config" not in self.meta:
             raise ConfigError(f"'{self.folder}' holds no tournament results")
         self.config = self.meta["config"]
@@ -70,6 +80,14 @@ class Results:
 
     def forfeits(self) -> pd.DataFrame:
         return analysis.forfeits(self.games)
+
+    def crashes(self) -> pd.DataFrame:
+        """The games lost by a crash: key, participant, reason and the traceback (empty where none was kept:
+        a worker that died has none, and results stored before Plyground kept them have none)."""
+        lost = self.forfeits()
+        lost = lost[lost["termination"] == Termination.CRASH.value]
+        tracebacks = self.games.set_index("key")["traceback"].fillna("")
+        return lost.assign(traceback=lost["key"].map(tracebacks)).drop(columns="termination").reset_index(drop=True)
 
     def search_stats(self) -> pd.DataFrame:
         return analysis.search_stats(self.moves)

@@ -6,6 +6,14 @@ calls `beat(limit, progress)` to say "the next step may take at most `limit` sec
 the supervisor has to stop a step, or the worker dies, it asks the task to turn the last
 progress into a result (`timed_out`, `died`), so a hung or crashing agent costs one task.
 
+Blame: a game's beats say whose code runs — agent i being built, or agent i choosing a move (up to
+the next beat, which includes checking what it returned and applying its move). A worker that
+exits (`os._exit`, an exit status) or faults (`Death.fault`: SIGSEGV, SIGABRT...) while an agent's
+code runs is that agent's crash. A death from outside (killed by SIGKILL, SIGTERM...: `kill -9`, the
+kernel's OOM killer) or with no agent's code running is no result: `died` returns None, and the
+supervisor replays the task (guard.RETRIES times) and then stores it as `void`, a game that
+standings ignore.
+
 `GameTask` plays one game; `SolveTask` runs one solver on one position. Both measure the
 worker's resident memory (`memory.PeakMeter`): a game from its start, a solve from the moment
 its solver is built, so the figure is the search's and not the loading of compiled code.
@@ -14,12 +22,15 @@ its solver is built, so the figure is the search's and not the loading of compil
 from __future__ import annotations
 
 import hashlib
+import signal
+import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
 from framework.errors import PluginError
-from framework.match import GameRecord, MoveRecord, Termination, play_game
-from framework.protocols import Proof
+from framework.match import (GameRecord, InvalidOutput, MoveRecord, Termination, check_stats, legal_equal, play_game,
+                             quote)
+from framework.protocols import Proof, SolveResult
 from framework.registry import Registry
 from framework.search import Stopwatch
 from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
@@ -103,6 +114,27 @@ class WorkerContext:
         return self._games[key]
 
 
+#: Signals a process gets from the code it runs (a fault, abort()): a death by one is blamed on that code.
+FAULTS = frozenset({signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT, signal.SIGSYS})
+
+
+@dataclass(frozen=True)
+class Death:
+    """How a worker process ended: its exit status (subprocess returncode: -N for signal N)."""
+
+    code: int
+
+    @property
+    def by_agent(self) -> bool:
+        """An exit status or a fault comes from the code that was running; other signals come from outside."""
+        return self.code >= 0 or -self.code in FAULTS
+
+    def __str__(self) -> str:
+        if self.code >= 0:
+            return f"exited with code {self.code}"
+        return f"was killed by signal {signal.Signals(-self.code).name}"
+
+
 class Task(Protocol):
     """The protocol executors and the store rely on."""
 
@@ -110,26 +142,31 @@ class Task(Protocol):
 
     def run(self, context: WorkerContext, beat: Beat) -> Any: ...
     def timed_out(self, progress: list, limit: float) -> Any: ...
-    def died(self, progress: list, reason: str) -> Any: ...
+    def died(self, progress: list, death: Death) -> Any | None: ...
+    def void(self, progress: list, reason: str) -> Any: ...
 
 
 @dataclass(frozen=True)
 class Progress:
-    """A game's state between moves: the move just played (None at the start) and who moves next."""
+    """A game's state at a beat: the move just played (None at the start), the position, and whose code
+    runs until the next beat: the agent of seat `running`, called `name` in the game, `building` or moving."""
 
     record: MoveRecord | None
-    mover: int
-    mover_name: str
     position: str
+    running: int
+    name: str
+    building: bool = False
 
 
 @dataclass(frozen=True)
 class GameResult:
-    """A finished game task: the task that produced it, its record and the worker's memory (None: stopped)."""
+    """A finished game task: the task that produced it, its record, the worker's memory (None: stopped)
+    and how many times it was replayed after its worker was killed from outside."""
 
     task: "GameTask"
     record: GameRecord
     memory: TaskMemory | None = None
+    retries: int = 0
 
 
 @dataclass(frozen=True)
@@ -170,39 +207,57 @@ class GameTask:
 
         def announce(position: Any, record: MoveRecord | None) -> None:
             mover = game.to_move(position)
-            beat(self.hard_limit(mover), Progress(record, mover, game.player_names[mover], game.to_text(position)))
+            beat(self.hard_limit(mover), Progress(record, game.to_text(position), mover, game.player_names[mover]))
 
-        announce(state, None)
         agents = []
         for i, p in enumerate(self.players):
+            beat(self.hard_limit(i), Progress(None, game.to_text(state), i, game.player_names[i], building=True))
             try:
                 agents.append(registry.create_agent(p.agent, game, p.params, seed=derive_seed(self.seed, i)))
-            except Exception as exc:  # a constructor that raises forfeits like a crash in a move
-                reason = f"{game.player_names[i]} ({p.id}) crashed when created: {type(exc).__name__}: {exc}"
-                return self._forfeit(i, game.to_text(state), Termination.CRASH, reason, [])
+            except (Exception, SystemExit) as exc:  # a constructor that raises forfeits like a crash in a move
+                what = (f"it called sys.exit (exit code {quote(exc.code)})" if isinstance(exc, SystemExit)
+                        else f"{type(exc).__name__}: {quote(exc, str)}")
+                reason = f"{game.player_names[i]} ({p.id}) crashed when created: {what}"
+                return self._forfeit(i, game.to_text(state), Termination.CRASH, reason, [], traceback.format_exc())
+        announce(state, None)
         record = play_game(game, agents, budgets=(self.first.budget, self.second.budget), start=state,
                            players=ids, max_plies=self.max_plies,
                            on_move=lambda before, move, after: announce(after, move))
         return GameResult(self, record, meter.read())
 
+    def _culprit(self, last: Progress) -> str:
+        return f"{last.name} ({self.players[last.running].id})"
+
     def timed_out(self, progress: list[Progress], limit: float) -> GameResult:
         last = progress[-1]
-        reason = (f"{last.mover_name} ({self.players[last.mover].id}) was stopped after {limit:g}s on one move "
-                  "(hard time limit)")
-        return self._forfeit(last.mover, last.position, Termination.TIME, reason, progress)
+        step = "when created" if last.building else "on one move"
+        reason = f"{self._culprit(last)} was stopped after {limit:g}s {step} (hard time limit)"
+        return self._forfeit(last.running, last.position, Termination.TIME, reason, progress)
 
-    def died(self, progress: list[Progress], reason: str) -> GameResult:
+    def died(self, progress: list[Progress], death: Death) -> GameResult | None:
+        """The crash of the agent whose code ran when the worker died by its own doing; None otherwise."""
+        if not progress or not death.by_agent:
+            return None
         last = progress[-1]
-        text = f"{last.mover_name} ({self.players[last.mover].id}) crashed: {reason}"
-        return self._forfeit(last.mover, last.position, Termination.CRASH, text, progress)
+        reason = (f"{self._culprit(last)} crashed: the worker process {death} while "
+                  f"{'it was being built' if last.building else 'it was choosing a move'}")
+        return self._forfeit(last.running, last.position, Termination.CRASH, reason, progress)
+
+    def void(self, progress: list[Progress], reason: str) -> GameResult:
+        """No result: both agents score nothing and the moves played are not kept."""
+        final = progress[-1].position if progress else (self.start or "")
+        start = progress[0].position if progress else final
+        record = GameRecord(self.game, (self.first.id, self.second.id), start, final, (0.0, 0.0), None,
+                            Termination.VOID, f"no result: {reason}", ())
+        return GameResult(self, record)
 
     def _forfeit(self, loser: int, final: str, termination: Termination, reason: str,
-                 progress: list[Progress]) -> GameResult:
+                 progress: list[Progress], details: str = "") -> GameResult:
         result = (-1.0, 1.0) if loser == 0 else (1.0, -1.0)
         moves = tuple(p.record for p in progress if p.record is not None)
         start = progress[0].position if progress else final
         record = GameRecord(self.game, (self.first.id, self.second.id), start, final, result, 1 - loser,
-                            termination, reason, moves)
+                            termination, reason, moves, details)
         return GameResult(self, record)
 
 
@@ -211,7 +266,7 @@ class SolveOutcome:
     """A finished solve task: the proven value (a Proof value), the best move's notation and the search figures.
 
     `status` is "solved" (win, loss or draw proven), "unknown" (the budget ran out), "crash" or "time"
-    (the solver raised or overran its hard limit); `extra` holds the solver's own scalar figures (lists and
+    (the solver raised or overran its hard limit), "void" (its worker was killed from outside every try); `extra` holds the solver's own scalar figures (lists and
     mappings it reports are not stored). `peak_entries` is the solver's `SearchStats.peak_entries`, `memory`
     the worker's resident memory during the solve (both None when the solver reports none or was stopped).
     """
@@ -228,6 +283,7 @@ class SolveOutcome:
     extra: Mapping[str, Any] = field(default_factory=dict)
     peak_entries: int | None = None
     memory: TaskMemory | None = None
+    retries: int = 0
 
 
 @dataclass(frozen=True)
@@ -261,10 +317,18 @@ class SolveTask:
             meter = PeakMeter()
             result = agent.solve(game, state, self.solver.budget)
             memory = meter.read()
-        except Exception as exc:  # a crashing solver costs this position only
-            return self.died([None], f"{type(exc).__name__}: {exc}")
-        stats = result.stats
-        move = game.format_move(state, result.move) if result.move in game.legal_moves(state) else None
+        except (Exception, SystemExit) as exc:  # a crashing solver costs this position only
+            what = (f"it called sys.exit (exit code {quote(exc.code)})" if isinstance(exc, SystemExit)
+                    else f"{type(exc).__name__}: {quote(exc, str)}")
+            return self._crashed(what)
+        try:
+            if not isinstance(result, SolveResult) or not isinstance(result.value, Proof):
+                raise InvalidOutput(f"returned {quote(result)} instead of a SolveResult with a Proof value")
+            stats = check_stats(result.stats)
+            legal = None if result.move is None else legal_equal(game.legal_moves(state), result.move)
+        except InvalidOutput as exc:
+            return self._crashed(str(exc))
+        move = None if legal is None else game.format_move(state, legal)
         solved = result.value in (Proof.WIN, Proof.LOSS, Proof.DRAW)
         extra = {k: v for k, v in stats.extra.items() if isinstance(v, (int, float, str, bool, type(None)))}
         return SolveOutcome(self, result.value.value, move, stats.nodes, stats.depth, watch.wall(), watch.cpu(),
@@ -275,5 +339,12 @@ class SolveTask:
         return SolveOutcome(self, "unknown", None, 0, 0, limit, 0.0, "time",
                             f"{self.solver.id} was stopped after {limit:g}s (hard time limit)")
 
-    def died(self, progress: list, reason: str) -> SolveOutcome:
+    def died(self, progress: list, death: Death) -> SolveOutcome | None:
+        """The solver's crash when the worker died by its own doing after the solve began; None otherwise."""
+        return self._crashed(f"the worker process {death}") if progress and death.by_agent else None
+
+    def void(self, progress: list, reason: str) -> SolveOutcome:
+        return SolveOutcome(self, "unknown", None, 0, 0, 0.0, 0.0, "void", f"no result: {reason}")
+
+    def _crashed(self, reason: str) -> SolveOutcome:
         return SolveOutcome(self, "unknown", None, 0, 0, 0.0, 0.0, "crash", f"{self.solver.id} crashed: {reason}")
