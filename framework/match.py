@@ -44,19 +44,23 @@ class Termination(enum.Enum):
         return self in (Termination.ILLEGAL_MOVE, Termination.CRASH, Termination.TIME, Termination.INVALID_OUTPUT)
 
 
-class InvalidOutput(Exception):
-    """What an agent returned cannot be played or stored; the message says why."""
-
-
 class Forfeit(Exception):
-    """Raised by an agent wrapper (e.g. one that runs the agent in a guarded process) to forfeit with this
-    termination; `reason` follows the mover's name, `details` is a traceback or other text for the record."""
+    """The mover loses with this termination (VOID: the game ends without a result); `reason` follows the
+    mover's name, `details` is a traceback or other text for the record. Raised by the checks below and by
+    agent wrappers (e.g. one that runs the agent in a guarded process, framework/tournament/engine.py)."""
 
     def __init__(self, termination: Termination, reason: str, details: str = "") -> None:
         super().__init__(reason)
         self.termination = termination
         self.reason = reason
         self.details = details
+
+
+class InvalidOutput(Forfeit):
+    """What an agent returned cannot be played or stored; the message says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(Termination.INVALID_OUTPUT, reason)
 
 
 @dataclass(frozen=True)
@@ -151,6 +155,24 @@ def check_stats(stats: Any) -> SearchStats:
                        cpu_time=_real(stats.cpu_time, "cpu_time", 0.0), extra=extra, peak_entries=peak)
 
 
+def crash_reason(exc: BaseException) -> str:
+    """How an agent's exception reads in a forfeit's reason, after "crashed: " (`sys.exit` gives its exit code)."""
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit (exit code {quote(exc.code)})"
+    return f"{type(exc).__name__}: {quote(exc, str)}"
+
+
+def checked(legal: Sequence, decision: Any) -> tuple[Any, SearchStats]:
+    """The game's own legal move equal to the decision's and a storable copy of its statistics; raises
+    Forfeit (ILLEGAL_MOVE or INVALID_OUTPUT) with the reason when the decision is not a legal, valid one."""
+    if not isinstance(decision, Decision):
+        raise InvalidOutput(f"returned {quote(decision)} instead of a Decision")
+    move = legal_equal(legal, decision.move)
+    if move is None:
+        raise Forfeit(Termination.ILLEGAL_MOVE, f"played an illegal move {quote(decision.move)}")
+    return move, check_stats(decision.stats)
+
+
 def legal_equal(legal: Sequence, move: Any) -> Any | None:
     """The game's own legal move equal to the agent's `move` (None: not legal), so no object of the agent's is kept."""
     try:
@@ -186,7 +208,7 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
                           termination, reason, tuple(moves))
 
     def forfeit(mover: int, termination: Termination, reason: str, details: str = "") -> GameRecord:
-        result = (-1.0, 1.0) if mover == 0 else (1.0, -1.0)
+        result = (0.0, 0.0) if termination is Termination.VOID else (-1.0, 1.0) if mover == 0 else (1.0, -1.0)
         record = finish(termination, result, f"{game.player_names[mover]} ({players[mover]}) {reason}")
         return replace(record, traceback=details)
 
@@ -199,26 +221,14 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         wall0 = time.perf_counter()
         try:
             decision = agents[mover].select_move(game, state, budget)
+            wall = time.perf_counter() - wall0
+            move, stats = checked(legal, decision)
         except Forfeit as exc:
             return forfeit(mover, exc.termination, exc.reason, exc.details)
-        except SystemExit as exc:
-            return forfeit(mover, Termination.CRASH, f"crashed: it called sys.exit (exit code {quote(exc.code)})",
-                           traceback.format_exc())
-        except Exception as exc:
-            return forfeit(mover, Termination.CRASH, f"crashed: {type(exc).__name__}: {quote(exc, str)}",
-                           traceback.format_exc())
-        wall = time.perf_counter() - wall0
-        try:
-            if not isinstance(decision, Decision):
-                raise InvalidOutput(f"returned {quote(decision)} instead of a Decision")
-            move = legal_equal(legal, decision.move)
-            if move is None:
-                return forfeit(mover, Termination.ILLEGAL_MOVE, f"played an illegal move {quote(decision.move)}")
-            if budget.time is not None and wall > budget.time * (1 + time_slack) + time_grace:
-                return forfeit(mover, Termination.TIME, f"took {wall:.3f}s with a budget of {budget.time}s")
-            stats = check_stats(decision.stats)
-        except InvalidOutput as exc:
-            return forfeit(mover, Termination.INVALID_OUTPUT, str(exc))
+        except (Exception, SystemExit) as exc:
+            return forfeit(mover, Termination.CRASH, f"crashed: {crash_reason(exc)}", traceback.format_exc())
+        if budget.time is not None and wall > budget.time * (1 + time_slack) + time_grace:
+            return forfeit(mover, Termination.TIME, f"took {wall:.3f}s with a budget of {budget.time}s")
         record = MoveRecord(len(moves) + 1, mover, game.format_move(state, move), stats.nodes,
                             stats.depth, stats.score, wall, stats.cpu_time, _pv_notation(game, state, stats.pv))
         moves.append(record)

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
 from framework.errors import PluginError
-from framework.match import (GameRecord, InvalidOutput, MoveRecord, Termination, check_stats, legal_equal, play_game,
-                             quote)
+from framework.match import (GameRecord, InvalidOutput, MoveRecord, Termination, check_stats, crash_reason,
+                             legal_equal, play_game, quote)
 from framework.protocols import Proof, SolveResult
 from framework.registry import Registry
 from framework.search import Stopwatch
@@ -215,9 +215,7 @@ class GameTask:
             try:
                 agents.append(registry.create_agent(p.agent, game, p.params, seed=derive_seed(self.seed, i)))
             except (Exception, SystemExit) as exc:  # a constructor that raises forfeits like a crash in a move
-                what = (f"it called sys.exit (exit code {quote(exc.code)})" if isinstance(exc, SystemExit)
-                        else f"{type(exc).__name__}: {quote(exc, str)}")
-                reason = f"{game.player_names[i]} ({p.id}) crashed when created: {what}"
+                reason = f"{game.player_names[i]} ({p.id}) crashed when created: {crash_reason(exc)}"
                 return self._forfeit(i, game.to_text(state), Termination.CRASH, reason, [], traceback.format_exc())
         announce(state, None)
         record = play_game(game, agents, budgets=(self.first.budget, self.second.budget), start=state,
@@ -318,16 +316,14 @@ class SolveTask:
             result = agent.solve(game, state, self.solver.budget)
             memory = meter.read()
         except (Exception, SystemExit) as exc:  # a crashing solver costs this position only
-            what = (f"it called sys.exit (exit code {quote(exc.code)})" if isinstance(exc, SystemExit)
-                    else f"{type(exc).__name__}: {quote(exc, str)}")
-            return self._crashed(what)
+            return self._crashed(f"crashed: {crash_reason(exc)}")
         try:
             if not isinstance(result, SolveResult) or not isinstance(result.value, Proof):
                 raise InvalidOutput(f"returned {quote(result)} instead of a SolveResult with a Proof value")
             stats = check_stats(result.stats)
             legal = None if result.move is None else legal_equal(game.legal_moves(state), result.move)
         except InvalidOutput as exc:
-            return self._crashed(str(exc))
+            return self._crashed(exc.reason)
         move = None if legal is None else game.format_move(state, legal)
         solved = result.value in (Proof.WIN, Proof.LOSS, Proof.DRAW)
         extra = {k: v for k, v in stats.extra.items() if isinstance(v, (int, float, str, bool, type(None)))}
@@ -341,10 +337,10 @@ class SolveTask:
 
     def died(self, progress: list, death: Death) -> SolveOutcome | None:
         """The solver's crash when the worker died by its own doing after the solve began; None otherwise."""
-        return self._crashed(f"the worker process {death}") if progress and death.by_agent else None
+        return self._crashed(f"crashed: the worker process {death}") if progress and death.by_agent else None
 
     def void(self, progress: list, reason: str) -> SolveOutcome:
         return SolveOutcome(self, "unknown", None, 0, 0, 0.0, 0.0, "void", f"no result: {reason}")
 
     def _crashed(self, reason: str) -> SolveOutcome:
-        return SolveOutcome(self, "unknown", None, 0, 0, 0.0, 0.0, "crash", f"{self.solver.id} crashed: {reason}")
+        return SolveOutcome(self, "unknown", None, 0, 0, 0.0, 0.0, "crash", f"{self.solver.id} {reason}")
