@@ -1,4 +1,8 @@
-"""`plyground play GAME --first AGENT --second AGENT`: one game in the terminal."""
+"""`plyground play GAME --first AGENT --second AGENT`: one game in the terminal.
+
+Engines play in guarded worker processes (framework/tournament/engine.py), as in a tournament: a hung
+engine forfeits on time, one that crashes or exits forfeits with the reason and its traceback.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,11 @@ import argparse
 from framework.agentspec import parse_agent_spec, parse_key_values
 from framework.coach import coach_move
 from framework.match import play_game
-from framework.protocols import UNLIMITED, Budget
+from framework.params import resolve_params
+from framework.protocols import UNLIMITED, Agent, Budget, Game
 from framework.registry import Registry
+from framework.tournament.config import load_plugin_file
+from framework.tournament.engine import GuardedAgent
 
 
 #: The coach's time per search when no coach budget is given, so big games do not hang.
@@ -20,11 +27,29 @@ DEFAULT_MOVE_TIME = 10.0
 
 def run(args: argparse.Namespace) -> int:
     registry = Registry()
-    game = registry.create_game(args.game, parse_key_values(args.option or [], "--option"))
+    plugins = tuple(args.plugin or ())
+    for file in plugins:
+        load_plugin_file(registry, file)
+    options = parse_key_values(args.option or [], "--option")
+    game = registry.create_game(args.game, options)
     agents = []
-    for i, (flag, text) in enumerate((("--first", args.first), ("--second", args.second))):
-        name, params = parse_agent_spec(text, flag)
-        agents.append(registry.create_agent(name, game, params, seed=args.seed + i, where=flag))
+    try:
+        for i, (flag, text) in enumerate((("--first", args.first), ("--second", args.second))):
+            name, params = parse_agent_spec(text, flag)
+            if getattr(registry.agent_spec(name).factory, "interactive", False):   # a person: reads this terminal
+                agents.append(registry.create_agent(name, game, params, seed=args.seed + i, where=flag))
+            else:
+                resolve_params(registry.agent_spec(name).params, params, f"{flag} '{name}'")  # refused here, fast
+                agents.append(GuardedAgent(name, params, args.game, options, seed=args.seed + i, plugins=plugins,
+                                           where=flag))
+        return _play(args, registry, game, agents)
+    finally:
+        for agent in agents:
+            if isinstance(agent, GuardedAgent):
+                agent.close()
+
+
+def _play(args: argparse.Namespace, registry: Registry, game: Game, agents: list[Agent]) -> int:
     start = game.from_text(args.position) if args.position else None
     budget = Budget(time=args.time, nodes=args.nodes)
     if args.time is None and args.nodes is None:
@@ -56,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
     outcome = ("draw" if record.winner is None
                else f"{game.player_names[record.winner]} ({record.players[record.winner]}) wins")
     print(f"Result: {outcome} — {record.termination.value}{': ' + record.reason if record.reason else ''}")
+    if record.traceback:
+        print(record.traceback, end="")
     return 0
 
 
@@ -64,6 +91,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("game", help="game name (see 'plyground list')")
     p.add_argument("--first", default="human", help="agent for the first player: NAME[:key=value,...]")
     p.add_argument("--second", default="alphabeta", help="agent for the second player: NAME[:key=value,...]")
+    p.add_argument("--plugin", action="append", metavar="FILE", help="also load the plugins in this Python file "
+                   "(repeatable; it is code that runs, as a tournament's 'plugins:' are)")
     p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
     p.add_argument("--position", help="start position in the game's text format")
     p.add_argument("--seed", type=int, default=0, help="seed of the first agent; the second gets seed+1")

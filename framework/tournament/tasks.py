@@ -90,11 +90,13 @@ class WorkerRegistry(Registry):
 
 
 class WorkerContext:
-    """What a worker process keeps between tasks: a registry per (plugin files, entry points) and built games."""
+    """What a worker process keeps between tasks: a registry per (plugin files, entry points), built games,
+    and agents that answer one move per task (engine.py), by key."""
 
     def __init__(self) -> None:
         self._registries: dict[tuple, Registry] = {}
         self._games: dict[tuple, Any] = {}
+        self.agents: dict[str, Any] = {}
 
     def registry(self, plugins: tuple[str, ...], entry_points: tuple[str, ...] | None = None) -> Registry:
         """The registry with these plugin files; `entry_points`: the plugins to load first (None: all)."""

@@ -1,0 +1,122 @@
+"""An agent whose moves run in a guarded worker process, for one game played outside a tournament (`plyground play`).
+
+`GuardedAgent` builds the real agent in a worker process (guard.py) and asks it for each move there, so
+the same guarantees hold as in a tournament: a move that overruns its hard limit (twice the time budget
+plus a second) is stopped and forfeits on time, and an agent that raises, calls `sys.exit` or `os._exit`,
+or returns something invalid forfeits with the reason (match.Forfeit) instead of hanging or ending the
+program. The worker keeps the agent between moves, so its state (a seeded generator, a search tree)
+carries over as in-process. A worker killed from outside is replayed with a freshly built agent
+(guard.RETRIES times) and then ends the game without a result.
+"""
+
+from __future__ import annotations
+
+import math
+import traceback
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from framework.errors import ConfigError, PlygroundError
+from framework.match import Forfeit, Termination, checked, crash_reason
+from framework.protocols import Budget, Decision, Game, SearchStats, State
+from framework.tournament.guard import GuardedWorker
+from framework.tournament.tasks import Beat, Death, WorkerContext
+
+#: Seconds the worker may take to build the agent (a compiled search may compile its kernels first).
+BUILD_LIMIT = 300.0
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    """A move's notation and statistics, or a forfeit (`termination` set, `text` the reason after the name)."""
+
+    text: str
+    stats: SearchStats = SearchStats()
+    termination: Termination | None = None
+    details: str = ""
+    retries: int = 0
+    error: str = ""   # the agent refused its parameters when built (a PlygroundError's message)
+
+
+@dataclass(frozen=True)
+class MoveTask:
+    """Ask the agent `key` (built once per worker from `agent`, `params`, `seed`) for a move at `position`
+    (None: only build it)."""
+
+    key: str
+    agent: str
+    params: Mapping[str, Any]
+    seed: int
+    game: str
+    game_options: Mapping[str, Any]
+    position: str | None
+    budget: Budget
+    limit: float
+    plugins: tuple[str, ...] = field(default=())
+    where: str = "agent"
+
+    def run(self, context: WorkerContext, beat: Beat) -> MoveOutcome:
+        game = context.game(self.plugins, self.game, self.game_options)
+        agent = context.agents.get(self.key)
+        if agent is None:
+            beat(BUILD_LIMIT, True)
+            try:
+                agent = context.agents[self.key] = context.registry(self.plugins).create_agent(
+                    self.agent, game, dict(self.params), seed=self.seed, where=self.where)
+            except PlygroundError as exc:
+                return MoveOutcome("", error=str(exc))
+            except (Exception, SystemExit) as exc:
+                return MoveOutcome(f"crashed when created: {crash_reason(exc)}", termination=Termination.CRASH,
+                                   details=traceback.format_exc())
+        if self.position is None:
+            return MoveOutcome("")
+        state = game.from_text(self.position)
+        beat(self.limit, False)
+        try:
+            move, stats = checked(game.legal_moves(state), agent.select_move(game, state, self.budget))
+        except Forfeit as exc:
+            return MoveOutcome(exc.reason, termination=exc.termination, details=exc.details)
+        except (Exception, SystemExit) as exc:
+            return MoveOutcome(f"crashed: {crash_reason(exc)}", termination=Termination.CRASH,
+                               details=traceback.format_exc())
+        return MoveOutcome(game.format_move(state, move), stats)
+
+    def timed_out(self, progress: list, limit: float) -> MoveOutcome:
+        step = "when created" if progress[-1] else "on one move"
+        return MoveOutcome(f"was stopped after {limit:g}s {step} (hard time limit)", termination=Termination.TIME)
+
+    def died(self, progress: list, death: Death) -> MoveOutcome | None:
+        if not progress or not death.by_agent:
+            return None
+        doing = "it was being built" if progress[-1] else "it was choosing a move"
+        return MoveOutcome(f"crashed: its process {death} while {doing}", termination=Termination.CRASH)
+
+    def void(self, progress: list, reason: str) -> MoveOutcome:
+        return MoveOutcome(f"could not be asked for a move: its process {reason}", termination=Termination.VOID)
+
+
+class GuardedAgent:
+    """The agent `name` with `params`, run in its own guarded worker process (see the module's docstring)."""
+
+    def __init__(self, name: str, params: Mapping[str, Any], game_name: str, game_options: Mapping[str, Any],
+                 seed: int, plugins: tuple[str, ...] = (), where: str = "agent") -> None:
+        self.guard = GuardedWorker(depth=1)
+        self.task = MoveTask(f"{name} seed {seed}", name, dict(params), seed, game_name, dict(game_options), None,
+                             Budget(), math.inf, plugins, where)
+        self.built: MoveOutcome = self.guard.run(self.task)   # a forfeit here is reported at the first move
+        if self.built.error:
+            self.close()
+            raise ConfigError(self.built.error)
+
+    def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
+        outcome = self.built if self.built.termination is not None else None
+        if outcome is None:
+            limit = math.inf if budget.time is None else 2 * budget.time + 1.0
+            task = replace(self.task, position=game.to_text(state), budget=budget, limit=limit)
+            outcome = self.guard.run(task)
+        if outcome.termination is not None:
+            raise Forfeit(outcome.termination, outcome.text, outcome.details)
+        return Decision(game.parse_move(state, outcome.text), outcome.stats)
+
+    def close(self) -> None:
+        self.guard.close()
