@@ -35,7 +35,13 @@ def standings(games: pd.DataFrame, ids: list[str]) -> pd.DataFrame:
     for row in long.itertuples():
         points[index[row.participant], index[row.opponent]] += row.points
         played[index[row.participant], index[row.opponent]] += 1
-    fit = fit_elo(ids, points, played) if len(games) else None
+    # A participant without games (e.g. every one void) has no rating; the fit covers those who played.
+    active = [i for i in range(len(ids)) if played[i].sum() > 0]
+    fit = fit_elo([ids[i] for i in active], points[np.ix_(active, active)], played[np.ix_(active, active)]) \
+        if active else None
+    elo, ci95 = np.full(len(ids), np.nan), np.full(len(ids), np.nan)
+    if fit:
+        elo[active], ci95[active] = fit.elo, fit.ci95
     rows = []
     for i, pid in enumerate(ids):
         mine = long[long["participant"] == pid]
@@ -46,7 +52,7 @@ def standings(games: pd.DataFrame, ids: list[str]) -> pd.DataFrame:
         rows.append({"participant": pid, "games": n, "wins": w, "draws": d, "losses": l,
                      "points": float(mine["points"].sum()), "score_pct": 100 * mine["points"].mean() if n else np.nan,
                      "first_wdl": f"{fw}-{fd}-{fl}", "second_wdl": f"{sw}-{sd}-{sl}",
-                     "elo": fit.elo[i] if fit else np.nan, "elo_ci95": fit.ci95[i] if fit else np.nan})
+                     "elo": elo[i], "elo_ci95": ci95[i]})
     table = pd.DataFrame(rows).sort_values(["points", "elo"], ascending=False, kind="stable")
     table.attrs["elo_prior_draws"] = fit.prior_draws if fit else 0.0
     return table.reset_index(drop=True)
