@@ -34,8 +34,8 @@ class Results:
             self.solves = pd.read_sql_query("SELECT * FROM solves ORDER BY position_index, solver", store.conn)
         finally:
             store.close()
-        void_games = self.games["termination"] == Termination.VOID.value
-        void_solves = self.solves["status"] == "void"
+        void_games = self.games["termination"].isin([Termination.VOID.value])
+        void_solves = self.solves["status"].isin(["void"])
         self.void = pd.concat([self.games[void_games][["key", "reason"]], self.solves[void_solves][["key", "reason"]]],
                               ignore_index=True)
         self.games = self.games[~void_games].reset_index(drop=True)

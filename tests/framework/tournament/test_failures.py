@@ -93,3 +93,14 @@ def test_a_results_folder_that_cannot_be_created(tmp_path):
     (tmp_path / "bad" / "results.sqlite").write_text("this is not a database, it is text of some length " * 40)
     with pytest.raises(ConfigError, match=r"cannot use '.*bad' as a results folder: file is not a database"):
         Store(tmp_path / "bad")
+
+
+def test_a_dask_local_cluster_listens_on_loopback_only():
+    psutil = pytest.importorskip("psutil")
+    pytest.importorskip("distributed")
+    executor = DaskExecutor(1)
+    try:
+        listening = {c.laddr.ip for c in psutil.Process().net_connections(kind="inet") if c.status == "LISTEN"}
+    finally:
+        executor.close()
+    assert listening and listening <= {"127.0.0.1"}
