@@ -19,7 +19,15 @@ import traceback
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, Sequence
 
-from framework.protocols import UNLIMITED, Agent, Budget, Decision, Game, SearchStats, State
+from framework.protocols import (
+    UNLIMITED,
+    Agent,
+    Budget,
+    Decision,
+    Game,
+    SearchStats,
+    State,
+)
 
 #: The largest integer SQLite stores (a signed 64-bit integer).
 INT64_MAX = 2**63 - 1
@@ -122,7 +130,7 @@ def quote(obj: Any, form: Callable[[Any], str] = repr) -> str:
 
 
 def _integer(value: Any, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= INT64_MAX:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= int(value) <= INT64_MAX:
         raise InvalidOutput(f"SearchStats.{name} must be an integer from {low} to 2**63-1, got {quote(value)}")
     return int(value)
 

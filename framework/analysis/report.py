@@ -30,11 +30,11 @@ def crash_lines(results: Results) -> list[str]:
     """Each crash with its reason and traceback, then the void tasks: plain text for the terminal."""
     lines = []
     for row in results.crashes().itertuples():
-        lines += ["", f"{row.key}: {row.reason}"] + [f"    {line}" for line in row.traceback.rstrip().splitlines()]
+        lines += ["", f"{row.key}: {row.reason}", *(f"    {line}" for line in row.traceback.rstrip().splitlines())]
     if len(results.void):
         lines += ["", f"{len(results.void)} void (no result, left out of every table):"]
         lines += [f"{row.key}: {row.reason}" for row in results.void.itertuples()]
-    return (["", "Crashes (with the agent's traceback where it raised):"] + lines[1:]) if lines else []
+    return ["", "Crashes (with the agent's traceback where it raised):", *lines[1:]] if lines else []
 
 
 def _crash_markdown(results: Results) -> str:

@@ -17,7 +17,6 @@ from framework.registry import Registry
 from framework.tournament.config import load_plugin_file
 from framework.tournament.engine import GuardedAgent
 
-
 #: The coach's time per search when no coach budget is given, so big games do not hang.
 DEFAULT_COACH_TIME = 2.0
 #: An engine's time per move when neither --time nor --nodes is given: an agent searching to the

@@ -31,7 +31,7 @@ class MoveOutcome:
     """A move's notation and statistics, or a forfeit (`termination` set, `text` the reason after the name)."""
 
     text: str
-    stats: SearchStats = SearchStats()
+    stats: SearchStats = field(default_factory=SearchStats)
     termination: Termination | None = None
     details: str = ""
     retries: int = 0

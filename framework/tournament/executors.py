@@ -17,8 +17,8 @@ from multiprocessing.connection import wait
 from typing import Any, Iterator, Protocol, Sequence
 
 from framework.errors import ConfigError
-from framework.tournament.config import ExecutorConfig
 from framework.tournament.beats import clock
+from framework.tournament.config import ExecutorConfig
 from framework.tournament.guard import Cancelled, GuardedWorker
 from framework.tournament.tasks import Task
 

@@ -90,7 +90,7 @@ class GuardedWorker:
             return self.inbox.recv()
         except (EOFError, OSError):
             code = self._stop()
-            if self.closed:
+            if self.closed or code is None:  # closed here (no process left) or from another thread
                 raise Cancelled from None
             return "died", Death(code)
 

@@ -27,7 +27,6 @@ from framework.tournament.scheduler import schedule
 from framework.tournament.store import Store
 from framework.tournament.tasks import GameResult, SolveOutcome
 
-
 #: The file a run locks in its results folder (flock(2): released when the process ends, however it ends).
 LOCK = "run.lock"
 

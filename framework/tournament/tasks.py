@@ -28,8 +28,17 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
 from framework.errors import PluginError
-from framework.match import (GameRecord, InvalidOutput, MoveRecord, Termination, check_stats, crash_reason,
-                             legal_equal, play_game, quote)
+from framework.match import (
+    GameRecord,
+    InvalidOutput,
+    MoveRecord,
+    Termination,
+    check_stats,
+    crash_reason,
+    legal_equal,
+    play_game,
+    quote,
+)
 from framework.protocols import Proof, SolveResult
 from framework.registry import Registry
 from framework.search import Stopwatch
@@ -140,7 +149,8 @@ class Death:
 class Task(Protocol):
     """The protocol executors and the store rely on."""
 
-    key: str
+    @property
+    def key(self) -> str: ...
 
     def run(self, context: WorkerContext, beat: Beat) -> Any: ...
     def timed_out(self, progress: list, limit: float) -> Any: ...

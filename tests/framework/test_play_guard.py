@@ -17,14 +17,14 @@ def play(capsys, second, *extra):
 
 
 @pytest.mark.parametrize("fault, result", [
-    ("hang", "Result: X (random) wins — time: O (faulty:fault=hang) was stopped after 1.4s on one move "
-             "(hard time limit)"),
-    ("sys_exit", "Result: X (random) wins — crash: O (faulty:fault=sys_exit) crashed: it called sys.exit "
-                 "(exit code 3)"),
-    ("exit_midgame", "Result: X (random) wins — crash: O (faulty:fault=exit_midgame) crashed: its process exited "
-                     "with code 5 while it was choosing a move"),
-    ("exit_init", "Result: X (random) wins — crash: O (faulty:fault=exit_init) crashed: its process exited with "
-                  "code 3 while it was being built"),
+    ("hang", ("Result: X (random) wins — time: O (faulty:fault=hang) was stopped after 1.4s on one move "
+              "(hard time limit)")),
+    ("sys_exit", ("Result: X (random) wins — crash: O (faulty:fault=sys_exit) crashed: it called sys.exit "
+                  "(exit code 3)")),
+    ("exit_midgame", ("Result: X (random) wins — crash: O (faulty:fault=exit_midgame) crashed: its process "
+                      "exited with code 5 while it was choosing a move")),
+    ("exit_init", ("Result: X (random) wins — crash: O (faulty:fault=exit_init) crashed: its process exited with "
+                   "code 3 while it was being built")),
 ])
 def test_a_hung_or_exiting_engine_forfeits_with_the_reason(capsys, fault, result):
     out = play(capsys, f"faulty:fault={fault}", "--time", "0.2")

@@ -27,7 +27,7 @@ from framework.tournament.tables import Results
 AGENTS = Path(__file__).with_name("fault_agents.py")
 FIXTURES = Path(__file__).with_name("fixture_agents.py")
 sys.path.insert(0, str(AGENTS.parent))
-from fault_agents import KINDS  # noqa: E402
+from fault_agents import KINDS
 
 #: kind -> (termination of its games, text its forfeit reason contains); None: it plays honestly.
 EXPECTED = {
@@ -259,8 +259,7 @@ def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
         participants: [{{id: a, agent: random}}, {{id: b, agent: random}}]
         """)
     config = load_config(path)
-    with folder_lock(tmp_path / "out"):
-        with pytest.raises(ConfigError, match=rf"'{tmp_path / 'out'}' is in use by another 'plyground run' "
-                                              r"\(it holds .*run.lock\); wait for that run to finish"):
-            run_tournament(config, quiet=True)
+    refused = rf"'{tmp_path / 'out'}' is in use by another 'plyground run' \(it holds .*run.lock\); wait for that run"
+    with folder_lock(tmp_path / "out"), pytest.raises(ConfigError, match=refused):
+        run_tournament(config, quiet=True)
     assert run_tournament(config, quiet=True).played == 2   # the lock goes with the run that held it
