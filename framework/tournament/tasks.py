@@ -276,7 +276,8 @@ class SolveOutcome:
     """A finished solve task: the proven value (a Proof value), the best move's notation and the search figures.
 
     `status` is "solved" (win, loss or draw proven), "unknown" (the budget ran out), "crash" or "time"
-    (the solver raised or overran its hard limit), "void" (its worker was killed from outside every try); `extra` holds the solver's own scalar figures (lists and
+    (the solver raised or overran its hard limit), "void" (its worker was killed from outside every try);
+    `extra` holds the solver's own scalar figures (lists and
     mappings it reports are not stored). `peak_entries` is the solver's `SearchStats.peak_entries`, `memory`
     the worker's resident memory during the solve (both None when the solver reports none or was stopped).
     """

@@ -27,7 +27,7 @@ from framework.tournament.tables import Results
 AGENTS = Path(__file__).with_name("fault_agents.py")
 FIXTURES = Path(__file__).with_name("fixture_agents.py")
 sys.path.insert(0, str(AGENTS.parent))
-from fault_agents import KINDS
+from fault_agents import KINDS  # noqa: E402
 
 #: kind -> (termination of its games, text its forfeit reason contains); None: it plays honestly.
 EXPECTED = {
