@@ -130,12 +130,16 @@ def quote(obj: Any, form: Callable[[Any], str] = repr) -> str:
 
 
 def _integer(value: Any, name: str, low: int) -> int:
+    if type(value) is int and low <= value <= INT64_MAX:  # the common case, without the ABC checks below
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= int(value) <= INT64_MAX:
         raise InvalidOutput(f"SearchStats.{name} must be an integer from {low} to 2**63-1, got {quote(value)}")
     return int(value)
 
 
 def _real(value: Any, name: str, low: float = -math.inf) -> float:
+    if type(value) is float and low <= value < math.inf:  # the common case (NaN fails the comparison)
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < low:
         at_least = "" if low == -math.inf else f" >= {low:g}"
         raise InvalidOutput(f"SearchStats.{name} must be a finite number{at_least}, got {quote(value)}")
@@ -143,24 +147,34 @@ def _real(value: Any, name: str, low: float = -math.inf) -> float:
 
 
 def check_stats(stats: Any) -> SearchStats:
-    """A copy of an agent's statistics made of plain, storable values; InvalidOutput says what is wrong.
+    """An agent's statistics made of plain, storable values (a copy where they were not); InvalidOutput says
+    what is wrong.
 
     nodes and depth: integers within SQLite's 64 bits (nodes >= 0); score: None or a finite number;
     times: finite and >= 0; extra: a mapping that pickles; peak_entries: None or an integer >= 0.
     """
     if not isinstance(stats, SearchStats):
         raise InvalidOutput(f"returned stats {quote(stats)} instead of a SearchStats")
+    nodes = _integer(stats.nodes, "nodes", 0)
+    depth = _integer(stats.depth, "depth", -INT64_MAX - 1)
     score = None if stats.score is None else _real(stats.score, "score")
+    wall_time = _real(stats.wall_time, "wall_time", 0.0)
+    cpu_time = _real(stats.cpu_time, "cpu_time", 0.0)
     peak = None if stats.peak_entries is None else _integer(stats.peak_entries, "peak_entries", 0)
-    if not isinstance(stats.extra, Mapping):
-        raise InvalidOutput(f"SearchStats.extra must be a mapping, got {quote(stats.extra)}")
-    try:
-        extra = pickle.loads(pickle.dumps(dict(stats.extra)))
-    except Exception as exc:
-        raise InvalidOutput(f"SearchStats.extra cannot be stored ({type(exc).__name__}: {quote(exc, str)})") from None
-    return SearchStats(nodes=_integer(stats.nodes, "nodes", 0), depth=_integer(stats.depth, "depth", -INT64_MAX - 1),
-                       score=score, pv=stats.pv, wall_time=_real(stats.wall_time, "wall_time", 0.0),
-                       cpu_time=_real(stats.cpu_time, "cpu_time", 0.0), extra=extra, peak_entries=peak)
+    extra = stats.extra
+    if type(extra) is not dict and not isinstance(extra, Mapping):
+        raise InvalidOutput(f"SearchStats.extra must be a mapping, got {quote(extra)}")
+    if extra:
+        try:
+            extra = pickle.loads(pickle.dumps(dict(extra)))
+        except Exception as exc:
+            raise InvalidOutput(f"SearchStats.extra cannot be stored ({type(exc).__name__}: {quote(exc, str)})") \
+                from None
+    if (nodes is stats.nodes and depth is stats.depth and score is stats.score and wall_time is stats.wall_time
+            and cpu_time is stats.cpu_time and peak is stats.peak_entries and extra is stats.extra):
+        return stats  # already plain (each check returned the agent's own int, float or None): no copy
+    return SearchStats(nodes=nodes, depth=depth, score=score, pv=stats.pv, wall_time=wall_time, cpu_time=cpu_time,
+                       extra=extra, peak_entries=peak)
 
 
 def crash_reason(exc: BaseException) -> str:
@@ -183,6 +197,8 @@ def checked(legal: Sequence, decision: Any) -> tuple[Any, SearchStats]:
 
 def legal_equal(legal: Sequence, move: Any) -> Any | None:
     """The game's own legal move equal to the agent's `move` (None: not legal), so no object of the agent's is kept."""
+    if type(move) is int or type(move) is str:  # a plain value: equal is the game's own
+        return move if move in legal else None
     try:
         for candidate in legal:
             if candidate == move:

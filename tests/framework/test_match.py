@@ -191,3 +191,13 @@ def test_a_crash_keeps_the_traceback():
     assert 'raise RuntimeError("out of ideas")' in record.traceback
     assert record.traceback.rstrip().endswith("RuntimeError: out of ideas")
     assert play_game(GAME, [RandomAgent(GAME), RandomAgent(GAME)]).traceback == ""
+
+
+def test_numpy_statistics_are_stored_as_plain_numbers():
+    import numpy as np
+
+    record = play_game(GAME, [Returns(lambda legal: Decision(legal[0], SearchStats(nodes=np.int64(5), score=np.float32(
+        0.5), depth=np.int32(2)))), RandomAgent(GAME)], max_plies=1)
+    move = record.moves[0]
+    assert (move.nodes, move.depth, move.score) == (5, 2, 0.5)
+    assert (type(move.nodes), type(move.depth), type(move.score)) == (int, int, float)
