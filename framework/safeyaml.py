@@ -11,6 +11,7 @@ anything else sees the data and naming the file and line:
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -87,6 +88,23 @@ class _StrictLoader(yaml.SafeLoader):
             except TypeError:   # unhashable: the base class refuses it with its own message
                 break
         return super().construct_mapping(node, deep=deep)
+
+
+def read_text(path: Path, limit: int, what: str) -> str:
+    """The UTF-8 text of a file of at most `limit` characters (never more is read: `/dev/zero` is refused),
+    or ConfigError naming the file and saying why it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read(limit + 1)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what} '{path}': {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{what} '{path}' is not UTF-8 text (byte {exc.start}); name a text file") from None
+    except ValueError as exc:   # a path with a NUL byte
+        raise ConfigError(f"cannot read {what} {quoted(str(path))}: {exc}") from None
+    if len(text) > limit:
+        raise ConfigError(f"{what} '{path}' is longer than {limit:,} characters; is it the right file?")
+    return text
 
 
 def load_yaml(text: str, source: str) -> Any:

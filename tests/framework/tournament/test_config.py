@@ -68,9 +68,9 @@ BAD = [
      "participants[0].params.heuristic: heuristic 'material' belongs to checkers, not to 'tictactoe'; "
      "heuristics for tictactoe: lines, thesis"),
     (GOOD.replace("rnd, agent: random}", "rnd, agent: random, budget: {time: -1}}"),
-     "participants[1].budget.time: expected a positive number of seconds, got -1"),
+     "participants[1].budget.time: expected a positive, finite number of seconds, at most 604,800 (a week), got -1"),
     (GOOD.replace("rnd, agent: random}", "rnd, agent: random, budget: {nodes: 0}}"),
-     "participants[1].budget.nodes: expected an integer >= 1, got 0"),
+     "participants[1].budget.nodes: expected an integer from 1 to 4,611,686,018,427,387,904, got 0"),
     (GOOD.replace("rnd, agent: random}", "rnd, agent: random, budget: {moves: 3}}"),
      "participants[1].budget.moves: unknown key 'moves'; known keys: time, nodes"),
     (GOOD.replace("rnd, agent", "ab, agent"), "participants[1].id: 'ab' is already the id of another participant"),
@@ -79,7 +79,7 @@ BAD = [
      "game.options.size: unknown parameter 'size' of game 'tictactoe' (known parameters: none)"),
     ("game: tictactoe\nparticipants:\n  - {agent: random}\n", "participants: expected a list of at least two"),
     (GOOD + "games_per_pairing: 3\n", "games_per_pairing: expected even, so each participant plays both colours"),
-    (GOOD + "games_per_pairing: 0\n", "games_per_pairing: expected an integer >= 1, got 0"),
+    (GOOD + "games_per_pairing: 0\n", "games_per_pairing: expected an integer from 1 to 1,000,000, got 0"),
     (GOOD + "format: swiss\n", "format: expected one of round-robin, gauntlet, got 'swiss'"),
     (GOOD + "format: gauntlet\n", "champion: a gauntlet needs the id of the participant who plays the field; "
                                   "expected one of ab, rnd, got None"),
@@ -96,9 +96,9 @@ BAD = [
      "matches: normal_play, theory"),
     (GOOD.replace("game: tictactoe", "games: [tictactoe, matches]").replace(", heuristic: lines", "")
      + "start_positions: open.txt\n", "start_positions: positions are in one game's text format; with several games"),
-    (GOOD + "workers: 0\n", "workers: expected an integer >= 1, got 0"),
-    (GOOD + "seed: -3\n", "seed: expected an integer >= 0, got -3"),
-    (GOOD + "move_time_limit: 0\n", "move_time_limit: expected a positive number of seconds, got 0"),
+    (GOOD + "workers: 0\n", "workers: expected a number of workers from 1 to "),
+    (GOOD + "seed: -3\n", "seed: expected an integer from 0 to 9,223,372,036,854,775,807, got -3"),
+    (GOOD + "move_time_limit: 0\n", "move_time_limit: expected a positive, finite number of seconds, at most 604,800 (a week), got 0"),
     (GOOD + "executor: {kind: ray}\n", "executor.kind: expected one of local, dask, got 'ray'"),
     (GOOD + "executor: {address: 'tcp://x:8786'}\n", "executor.address: only the dask executor takes an address"),
     (GOOD + "plugins: [missing.py]\n", "plugins[0]: no such plugin file 'missing.py'"),
