@@ -98,6 +98,8 @@ class Param:
     def _check_range(self, value: float, where: str) -> None:
         if self.type is float and not math.isfinite(value):
             raise ConfigError(f"{where}: '{self.name}' must be a finite number, got {value}")
+        low: float | None
+        high: float | None
         low, high = INT_RANGE if self.type is int else (None, None)
         low = self.minimum if self.minimum is not None else low
         high = self.maximum if self.maximum is not None else high

@@ -31,7 +31,8 @@ FUZZ = settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline
 
 #: Characters that mean something to some parser, look like one (other scripts' digits, '²'), or break one.
 PIECES = list("0123456789-x:,./ |KkHBWbwXOoa=kh{}[]&*!#'\"\n\t") + [
-    "²", "٣", "١٢", "\x00", "ß", "İ", "\u2028", "9" * 25, ": ", "- ", "!!float ", "!!int 0x", "&a ", "*a", "<<: "]
+    "²", "٣", "١٢", "\x00", "ß", "İ", "\u2028", "9" * 25, "9" * 5000, ": ", "- ", "!!float ", "!!int 0x",
+    "&a ", "*a", "<<: "]
 
 
 def mutate(text: str, edits: list[tuple[int, int, str]]) -> str:
