@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from framework.errors import ConfigError
 from framework.tournament.config import MAX_SECONDS, check_workers

@@ -13,7 +13,6 @@ from framework.protocols import UNLIMITED, Agent, Budget, Game
 from framework.registry import Registry
 from framework.tournament.config import MAX_NODES, MAX_PLIES, MAX_SEED
 
-
 #: The coach's time per search when no coach budget is given, so big games do not hang.
 DEFAULT_COACH_TIME = 2.0
 #: An engine's time per move when neither --time nor --nodes is given: an agent searching to the

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from framework.errors import ConfigError, PlygroundError, PluginError, PositionError, one_line, quoted
+from framework.errors import ConfigError, PluginError, PlygroundError, PositionError, one_line, quoted
 from framework.params import HeuristicRef, Param
 from framework.protocols import Budget
 from framework.registry import Registry

@@ -18,8 +18,21 @@ when exactly one legal capture matches it, and says which paths it could mean ot
 from __future__ import annotations
 
 from framework.errors import MoveParseError, PositionError
-from plugins.games.checkers.rules import (BIT_SQUARE, BLACK, BLACK_CROWN, DELTA, DIRECTIONS_AT, MAX_QUIET_PLIES,
-                                          SQUARE_BIT, SQUARES, WHITE, WHITE_CROWN, Move, State, jumps)
+from plugins.games.checkers.rules import (
+    BIT_SQUARE,
+    BLACK,
+    BLACK_CROWN,
+    DELTA,
+    DIRECTIONS_AT,
+    MAX_QUIET_PLIES,
+    SQUARE_BIT,
+    SQUARES,
+    WHITE,
+    WHITE_CROWN,
+    Move,
+    State,
+    jumps,
+)
 
 FEN_EXAMPLE = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 _EXPECTED = (f"expected PDN FEN: the side to move (B or W), ':W' and White's squares, ':B' and Black's squares "

@@ -16,8 +16,15 @@ from framework.match import play_game
 from framework.perft import generic_perft
 from plugins.agents.alphabeta import AlphaBetaAgent
 from plugins.agents.random_agent import RandomAgent
-from plugins.games.matches import (Matches, NormalPlayHeuristic, TheoryHeuristic, grundy, move_table, mover_loses,
-                                   winning_moves)
+from plugins.games.matches import (
+    Matches,
+    NormalPlayHeuristic,
+    TheoryHeuristic,
+    grundy,
+    move_table,
+    mover_loses,
+    winning_moves,
+)
 
 GAME = Matches()
 
