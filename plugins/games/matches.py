@@ -46,7 +46,7 @@ PROVEN = 1000.0
 #: Bounds of the options and of position texts.
 MAX_K = 100
 MAX_HEAPS = 20
-MAX_HEAP = 1000
+MAX_HEAP = 100_000   # a line of play this long tests deep searches; the table does not grow with it
 
 
 MoveTable = tuple[tuple[tuple[Move, ...], ...], ...]

@@ -221,10 +221,10 @@ def test_bad_moves_say_what_was_expected(text, message):
 @pytest.mark.parametrize("options, message", [
     ({"k": 0}, "'k' must be at least 1, got 0"),
     ({"heaps": 3}, "'heaps' must be a list, got 3"),
-    ({"heaps": []}, "'heaps' must be a list of 1 to 20 heap sizes from 0 to 1000, got []"),
-    ({"heaps": [3, -1]}, "'heaps' must be a list of 1 to 20 heap sizes from 0 to 1000, got [3, -1]"),
-    ({"heaps": [3, 1001]}, "'heaps' must be a list of 1 to 20 heap sizes from 0 to 1000, got [3, 1001]"),
-    ({"heaps": [1] * 21}, "'heaps' must be a list of 1 to 20 heap sizes from 0 to 1000, got [1, 1, 1, 1, 1, 1, ...]"),
+    ({"heaps": []}, "'heaps' must be a list of 1 to 20 heap sizes from 0 to 100000, got []"),
+    ({"heaps": [3, -1]}, "'heaps' must be a list of 1 to 20 heap sizes from 0 to 100000, got [3, -1]"),
+    ({"heaps": [3, 100_001]}, "'heaps' must be a list of 1 to 20 heap sizes from 0 to 100000, got [3, 100001]"),
+    ({"heaps": [1] * 21}, "'heaps' must be a list of 1 to 20 heap sizes from 0 to 100000, got [1, 1, 1, 1, 1, 1, ...]"),
     ({"k": 101}, "'k' must be at most 100, got 101"),
     ({"k": 8000}, "'k' must be at most 100, got 8000"),
     ({"heaps": [3, "x"]}, "got [3, 'x']"),
@@ -253,7 +253,7 @@ def test_the_move_table_shares_its_moves_so_memory_stays_linear_in_k():
     ("3,5,7 k=" + "9" * 5000 + " a", "is not a matches position"),   # int() of 5000 digits would raise ValueError
     ("3,5,٣ k=3 a", "is not a matches position"),                      # Unicode digits are not notation
     (",".join(["1"] * 21) + " k=3 a", "has 21 heaps of up to 1 matches; a matches position has at most 20"),
-    ("3,1001 k=3 a", "has 2 heaps of up to 1001 matches"),
+    ("3,100001 k=3 a", "has 2 heaps of up to 100001 matches"),
 ])
 def test_position_numbers_are_bounded_ascii(text, message):
     with pytest.raises(PositionError, match=message):
