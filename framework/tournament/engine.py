@@ -4,7 +4,7 @@
 the same guarantees hold as in a tournament: a move that overruns its hard limit (twice the time budget
 plus a second) is stopped and forfeits on time, and an agent that raises, calls `sys.exit` or `os._exit`,
 or returns something invalid forfeits with the reason (match.Forfeit) instead of hanging or ending the
-program. The worker keeps the agent between moves, so its state (a seeded generator, a search tree)
+program; one that cannot be built (it raises, exits or hangs in its constructor) is a ConfigError naming it. The worker keeps the agent between moves, so its state (a seeded generator, a search tree)
 carries over as in-process. A worker killed from outside is replayed with a freshly built agent
 (guard.RETRIES times) and then ends the game without a result.
 """
@@ -16,7 +16,7 @@ import traceback
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from framework.errors import ConfigError, PlygroundError
+from framework.errors import ConfigError, PlygroundError, one_line
 from framework.match import Forfeit, Termination, checked, crash_reason
 from framework.protocols import Budget, Decision, Game, SearchStats, State
 from framework.tournament.guard import GuardedWorker
@@ -54,6 +54,7 @@ class MoveTask:
     limit: float
     plugins: tuple[str, ...] = field(default=())
     where: str = "agent"
+    label: str = "agent"   # how an error names the agent, e.g. "--first 'minimax:depth=2'"
 
     def run(self, context: WorkerContext, beat: Beat) -> MoveOutcome:
         game = context.game(self.plugins, self.game, self.game_options)
@@ -66,8 +67,7 @@ class MoveTask:
             except PlygroundError as exc:
                 return MoveOutcome("", error=str(exc))
             except (Exception, SystemExit) as exc:
-                return MoveOutcome(f"crashed when created: {crash_reason(exc)}", termination=Termination.CRASH,
-                                   details=traceback.format_exc())
+                return MoveOutcome("", error=f"{self.label}: the agent could not be built: {one_line(exc)}")
         if self.position is None:
             return MoveOutcome("")
         state = game.from_text(self.position)
@@ -82,14 +82,19 @@ class MoveTask:
         return MoveOutcome(game.format_move(state, move), stats)
 
     def timed_out(self, progress: list, limit: float) -> MoveOutcome:
-        step = "when created" if progress[-1] else "on one move"
-        return MoveOutcome(f"was stopped after {limit:g}s {step} (hard time limit)", termination=Termination.TIME)
+        if progress[-1]:
+            return self._unbuilt(f"it was stopped after {limit:g}s (hard time limit)")
+        return MoveOutcome(f"was stopped after {limit:g}s on one move (hard time limit)", termination=Termination.TIME)
 
     def died(self, progress: list, death: Death) -> MoveOutcome | None:
         if not progress or not death.by_agent:
             return None
-        doing = "it was being built" if progress[-1] else "it was choosing a move"
-        return MoveOutcome(f"crashed: its process {death} while {doing}", termination=Termination.CRASH)
+        if progress[-1]:
+            return self._unbuilt(f"its process {death}")
+        return MoveOutcome(f"crashed: its process {death} while it was choosing a move", termination=Termination.CRASH)
+
+    def _unbuilt(self, reason: str) -> MoveOutcome:
+        return MoveOutcome("", error=f"{self.label}: the agent could not be built: {reason}")
 
     def void(self, progress: list, reason: str) -> MoveOutcome:
         return MoveOutcome(f"could not be asked for a move: its process {reason}", termination=Termination.VOID)
@@ -99,21 +104,18 @@ class GuardedAgent:
     """The agent `name` with `params`, run in its own guarded worker process (see the module's docstring)."""
 
     def __init__(self, name: str, params: Mapping[str, Any], game_name: str, game_options: Mapping[str, Any],
-                 seed: int, plugins: tuple[str, ...] = (), where: str = "agent") -> None:
+                 seed: int, plugins: tuple[str, ...] = (), where: str = "agent", label: str = "agent") -> None:
         self.guard = GuardedWorker(depth=1)
         self.task = MoveTask(f"{name} seed {seed}", name, dict(params), seed, game_name, dict(game_options), None,
-                             Budget(), math.inf, plugins, where)
-        self.built: MoveOutcome = self.guard.run(self.task)   # a forfeit here is reported at the first move
-        if self.built.error:
+                             Budget(), math.inf, plugins, where, label)
+        built = self.guard.run(self.task)
+        if built.error or built.termination is not None:   # not built: a one-line error naming the agent
             self.close()
-            raise ConfigError(self.built.error)
+            raise ConfigError(built.error or f"{label}: the agent could not be built: {built.text}")
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
-        outcome = self.built if self.built.termination is not None else None
-        if outcome is None:
-            limit = math.inf if budget.time is None else 2 * budget.time + 1.0
-            task = replace(self.task, position=game.to_text(state), budget=budget, limit=limit)
-            outcome = self.guard.run(task)
+        limit = math.inf if budget.time is None else 2 * budget.time + 1.0
+        outcome = self.guard.run(replace(self.task, position=game.to_text(state), budget=budget, limit=limit))
         if outcome.termination is not None:
             raise Forfeit(outcome.termination, outcome.text, outcome.details)
         return Decision(game.parse_move(state, outcome.text), outcome.stats)

@@ -23,12 +23,22 @@ def play(capsys, second, *extra):
                   "(exit code 3)")),
     ("exit_midgame", ("Result: X (random) wins — crash: O (faulty:fault=exit_midgame) crashed: its process "
                       "exited with code 5 while it was choosing a move")),
-    ("exit_init", ("Result: X (random) wins — crash: O (faulty:fault=exit_init) crashed: its process exited with "
-                   "code 3 while it was being built")),
 ])
 def test_a_hung_or_exiting_engine_forfeits_with_the_reason(capsys, fault, result):
     out = play(capsys, f"faulty:fault={fault}", "--time", "0.2")
     assert result in out
+
+
+@pytest.mark.parametrize("fault, reason", [
+    ("exit_init", "its process exited with code 3"),
+    ("sys_exit_init", "SystemExit: 4"),
+    ("raise_init", "ZeroDivisionError: the agent divides by zero"),
+])
+def test_an_engine_that_cannot_be_built_is_a_one_line_error_naming_it(capsys, fault, reason):
+    code = main(["play", "tictactoe", "--plugin", str(AGENTS), "--first", "random", "--second", f"faulty:fault={fault}"])
+    assert code == 2
+    assert capsys.readouterr().err == (f"plyground: error: --second 'faulty:fault={fault}': the agent could not be "
+                                       f"built: {reason}\n")
 
 
 def test_a_crashing_engines_traceback_is_shown(capsys):

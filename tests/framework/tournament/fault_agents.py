@@ -35,6 +35,8 @@ class Faulty:
             os._exit(3)
         if fault == "sys_exit_init" and IN_WORKER:
             sys.exit(4)
+        if fault == "raise_init":   # not in KINDS: `validate` refuses it (config tests)
+            raise ZeroDivisionError("the agent divides by zero")
 
     def select_move(self, game, state, budget):
         self.moves += 1
