@@ -4,8 +4,9 @@
 the same guarantees hold as in a tournament: a move that overruns its hard limit (twice the time budget
 plus a second) is stopped and forfeits on time, and an agent that raises, calls `sys.exit` or `os._exit`,
 or returns something invalid forfeits with the reason (match.Forfeit) instead of hanging or ending the
-program; one that cannot be built (it raises, exits or hangs in its constructor) is a ConfigError naming it. The worker keeps the agent between moves, so its state (a seeded generator, a search tree)
-carries over as in-process. A worker killed from outside is replayed with a freshly built agent
+program; one that cannot be built (it raises, exits or hangs in its constructor) is a ConfigError naming
+it. The worker keeps the agent between moves, so its state (a seeded generator, a search tree) carries
+over as in-process. A worker killed from outside is replayed with a freshly built agent
 (guard.RETRIES times) and then ends the game without a result.
 """
 

@@ -35,7 +35,8 @@ def test_a_hung_or_exiting_engine_forfeits_with_the_reason(capsys, fault, result
     ("raise_init", "ZeroDivisionError: the agent divides by zero"),
 ])
 def test_an_engine_that_cannot_be_built_is_a_one_line_error_naming_it(capsys, fault, reason):
-    code = main(["play", "tictactoe", "--plugin", str(AGENTS), "--first", "random", "--second", f"faulty:fault={fault}"])
+    code = main(["play", "tictactoe", "--plugin", str(AGENTS), "--first", "random",
+                 "--second", f"faulty:fault={fault}"])
     assert code == 2
     assert capsys.readouterr().err == (f"plyground: error: --second 'faulty:fault={fault}': the agent could not be "
                                        f"built: {reason}\n")

@@ -35,7 +35,7 @@ EXPECTED = {
     "hang": ("time", "was stopped after 1s on one move (hard time limit)"),
     "illegal": ("illegal_move", "played an illegal move 99999"),
     "non_move": ("invalid_output", "instead of a Decision"),
-    "bad_stats": ("invalid_output", "SearchStats.score must be a finite number, got 'not-a-number'"),
+    "bad_stats": ("invalid_output", "SearchStats.depth must be an integer from -9223372036854775808 to 2**63-1"),
     "unpicklable_stats": ("invalid_output", "SearchStats.extra cannot be stored (TypeError: cannot pickle"),
     "exit_init": ("crash", "crashed: the worker process exited with code 3 while it was being built"),
     "sys_exit_init": ("crash", "crashed when created: it called sys.exit (exit code 4)"),
