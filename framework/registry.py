@@ -24,6 +24,7 @@ import pluggy
 
 from framework import hookspecs
 from framework.agentspec import parse_agent_spec
+from framework.capabilities import capabilities
 from framework.errors import ConfigError, PluginError
 from framework.params import AgentRef, HeuristicRef, resolve_params
 from framework.protocols import Agent, Game, Heuristic
@@ -210,7 +211,7 @@ class Registry:
                          options: Mapping[str, Any] | None = None, where: str = "heuristic") -> Heuristic | None:
         """Build a heuristic for `game`; None picks the game's `default_heuristic`, if any."""
         if name is None:
-            name = getattr(game, "default_heuristic", None)
+            name = capabilities(game).default_heuristic
             if name is None:
                 return None
         spec = self.heuristic_spec(game.name, name)

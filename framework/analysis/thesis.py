@@ -23,6 +23,7 @@ import pandas as pd  # noqa: E402
 from framework.analysis import plots  # noqa: E402
 from framework.analysis.branching import SEARCHES, branching_summary, nodes_by_depth  # noqa: E402
 from framework.analysis.report import run_peak  # noqa: E402
+from framework.capabilities import GameWrapper  # noqa: E402
 from framework.endgames import Settings  # noqa: E402
 from framework.errors import SolveDisagreementError  # noqa: E402
 from framework.protocols import Budget, Game, State  # noqa: E402
@@ -48,19 +49,19 @@ DEPTHS = {
 }
 
 
-class OneRootMove:
-    """A game whose root offers only `move`, so a search's score is that move's value."""
+class OneRootMove(GameWrapper):
+    """A game whose root offers only `move`, so a search's score is that move's value.
+
+    Overriding `legal_moves` hides, by rule, the capabilities that would offer the root's other
+    moves again (`ordered_moves`, `kernel`, `perft`).
+    """
 
     def __init__(self, game: Game, root: State, move: Any) -> None:
-        self._game, self._root, self._move = game, root, move
+        super().__init__(game)
+        self._root, self._move = root, move
 
     def legal_moves(self, state: State) -> list:
         return [self._move] if state == self._root else list(self._game.legal_moves(state))
-
-    def __getattr__(self, name: str) -> Any:
-        if name in ("ordered_moves", "kernel"):  # both would offer the root's other moves again
-            raise AttributeError(name)
-        return getattr(self._game, name)
 
 
 def tictactoe_example(registry: Registry, position: str = TICTACTOE_EXAMPLE) -> tuple[pd.DataFrame, str, int]:

@@ -12,6 +12,7 @@ import argparse
 import time
 
 from framework import jit
+from framework.capabilities import capabilities
 from framework.registry import Registry
 
 
@@ -22,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     registry = Registry()
     for name in sorted(registry.games):
         game = registry.create_game(name)
-        warmup = getattr(game, "warmup", None)
+        warmup = capabilities(game).warmup
         if warmup is None:
             print(f"{name:<16} no compiled kernels (runs interpreted)")
             continue

@@ -23,6 +23,7 @@ from typing import Callable
 import numpy as np
 
 from framework import jit
+from framework.capabilities import capabilities
 from framework.protocols import Budget, Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.alphabeta import compiled
@@ -49,7 +50,7 @@ _FITS: "weakref.WeakKeyDictionary[jit.GameKernel, bool]" = weakref.WeakKeyDictio
 
 def compiled_game(game: Game) -> bool:
     """Whether compiled kernels are on and the game's kernel fits `compiled` (`fits`)."""
-    kernel = getattr(game, "kernel", None)
+    kernel = capabilities(game).kernel
     if not jit.enabled() or kernel is None:
         return False
     fit = _FITS.get(kernel)
