@@ -62,6 +62,12 @@ class Capabilities:
         frozenset({"is_terminal", "returns"}), "end_reason(state) -> str: why a terminal state ended the game")
     default_heuristic: str | None = _declare(
         frozenset(), "the name of the heuristic an agent uses when its parameters name none")
+    render_svg: Callable[..., str] | None = _declare(
+        STATES, "render_svg(state, flipped=False) -> str: the board as SVG (framework/boardsvg.py helps); each "
+                "place a player clicks carries data-square=NAME. plyground serve draws it, else the text render")
+    move_clicks: Callable[[State, Move], tuple[str, ...]] | None = _declare(
+        STATES, "move_clicks(state, move) -> the data-square names a player clicks, in order, to make the move "
+                "(a multi-jump names every landing square); () for a move made by typing or a button (a pass)")
     offered: frozenset[str] = frozenset()
 
     def offers(self, name: str) -> bool:

@@ -7,10 +7,11 @@ import os
 import sys
 from importlib import metadata
 
-from framework.commands import list_plugins, make_endgames, nash, perft, play, report, run, spe, validate, warmup
+from framework.commands import (export, list_plugins, make_endgames, nash, perft, play, replay, report, run, serve, spe,
+                                validate, warmup)
 from framework.errors import PlygroundError
 
-COMMANDS = (list_plugins, play, perft, warmup, run, validate, report, nash, spe, make_endgames)
+COMMANDS = (list_plugins, play, perft, warmup, run, validate, report, nash, spe, make_endgames, serve, export, replay)
 
 
 def build_parser() -> argparse.ArgumentParser:

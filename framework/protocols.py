@@ -47,7 +47,10 @@ class Game(Protocol):
     - `kernel: framework.jit.GameKernel`: the rules compiled, for compiled searches;
     - `warmup() -> None`: compile or load the kernels now (`plyground warmup` calls it);
     - `end_reason(state) -> str`: why a terminal state ended the game, for the match record;
-    - `default_heuristic: str`: the heuristic an agent uses when its parameters name none.
+    - `default_heuristic: str`: the heuristic an agent uses when its parameters name none;
+    - `render_svg(state, flipped=False) -> str` and `move_clicks(state, move) -> tuple[str, ...]`:
+      the board as SVG with clickable `data-square` names, and the names a player clicks to make
+      a move (`plyground serve`; without them the page shows `render` and takes typed moves).
 
     The conformance suite (`framework.conformance.GameConformance`) checks every rule
     above on random playouts; a terminal state has no legal moves and a non-terminal

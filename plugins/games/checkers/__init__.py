@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import partial
 
 from framework import jit
+from framework.boardsvg import Cell, grid
 from framework.hookspecs import hookimpl
 from framework.params import Param
 from framework.specs import GameSpec, HeuristicSpec
@@ -113,6 +114,27 @@ class Checkers:
 
     def from_text(self, text: str) -> State:
         return notation.parse_fen(text)
+
+    def render_svg(self, state: State, flipped: bool = False) -> str:
+        """The board as `render` draws it (square 1 top left); dark squares are clicked by their number."""
+        black, white, kings, _, _ = state
+        rows = []
+        for row in range(8):
+            cells = []
+            for col in range(8):
+                if (row + col) % 2 == 0:
+                    cells.append(Cell(None))
+                    continue
+                square = 4 * row + col // 2 + 1
+                bit = SQUARE_BIT[square]
+                piece = 0 if black & bit else 1 if white & bit else None
+                cells.append(Cell(str(square), dark=True, piece=piece, crown="K" if kings & bit else ""))
+            rows.append(cells)
+        return grid(rows, flipped=flipped, title="checkers")
+
+    def move_clicks(self, state: State, move: Move) -> tuple[str, ...]:
+        """The start square, then every landing square of a capture path."""
+        return tuple(map(str, notation.move_squares(move)))
 
     def render(self, state: State) -> str:
         """The board from White's side (square 1 top left), `b`/`w` men, `B`/`W` kings."""
