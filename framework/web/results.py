@@ -19,6 +19,7 @@ from typing import Any, Sequence
 from starlette.exceptions import HTTPException
 
 from framework.errors import PlygroundError
+from framework.protocols import WIN_SCORE
 from framework.records import format_score, game_for, replay_states
 from framework.tournament.store import DATABASE
 from framework.tournament.tables import Results
@@ -144,23 +145,24 @@ def replay_body(folder: Path, key: str) -> str:
     scores = [None if s is None or s != s else float(s) for s in moves["score"]]
     charts = (chart("nodes", [float(n) for n in moves["nodes"]], movers, log=True)
               + chart("time", [float(t) for t in moves["wall_time"]], movers)
-              + chart("score", [_clip(s) for s in scores], movers))
+              + chart("score", _clip(scores), movers))
     result = "draw" if g.winner is None or g.winner != g.winner else f"{g.winner} wins"
     return (f'<h1>{escape(g.first)} – {escape(g.second)}</h1><p id="result">{escape(result)} — '
             f'{escape(g.termination)}{": " + escape(g.reason) if g.reason else ""}</p>'
             f'<div class="replay" data-plies="{len(states) - 1}"><div class="left">{frames}'
-            f'<p class="controls"><button type="button" id="first">⏮</button><button type="button" id="prev">◀</button>'
+            f'<p class="controls"><button type="button" id="first">«</button><button type="button" id="prev">◀</button>'
             f'<span id="ply">ply 0 / {len(states) - 1}</span><button type="button" id="next">▶</button>'
-            f'<button type="button" id="last">⏭</button> <span class="muted">(arrow keys too)</span></p></div>'
+            f'<button type="button" id="last">»</button> <span class="muted">(arrow keys too)</span></p></div>'
             f'<div class="right"><div class="charts">{charts}</div><ol id="moves">{"".join(items)}</ol></div></div>'
             f'<p><a href="/results/{escape(folder.name)}">back to the results</a></p>')
 
 
-def _clip(score: float | None) -> float | None:
-    """Scores for the chart: proven wins and losses drawn at the chart's edge rather than a million away."""
-    if score is None:
-        return None
-    return max(-1.0, min(1.0, score / 1e6)) * 1e6 if abs(score) >= 5e5 else score
+def _clip(scores: list[float | None]) -> list[float | None]:
+    """Scores for the chart: proven wins and losses (|score| >= WIN_SCORE/2) drawn just past the largest
+    ordinary score, so one proof does not flatten every other point."""
+    ordinary = [abs(s) for s in scores if s is not None and abs(s) < WIN_SCORE / 2]
+    edge = 1.25 * max(ordinary, default=1.0) or 1.0
+    return [s if s is None or abs(s) < WIN_SCORE / 2 else math.copysign(edge, s) for s in scores]
 
 
 def chart(name: str, values: list[float | None], movers: list[int], log: bool = False) -> str:
