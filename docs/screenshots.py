@@ -1,4 +1,6 @@
-"""Regenerate the README's screenshots of `plyground serve`: `python docs/screenshots.py` (needs chromium and playwright).
+"""Regenerate the README's screenshots of `plyground serve`: `python docs/screenshots.py`.
+
+Needs chromium and playwright (the test extra).
 
 It runs a short checkers match into a temporary results folder, serves it, plays a few moves of
 checkers against alpha-beta with the coach on, and saves docs/play.png and docs/replay.png.

@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 from framework.errors import ConfigError
 from framework.protocols import WIN_SCORE
@@ -226,7 +227,7 @@ def game_for(results: Any, name: str) -> Any:
 
 
 def replay_states(game: Any, start: str, moves: Sequence[str]) -> list[Any]:
-    """The positions of a stored game: the start, then one after each move (MoveParseError at a move that is not legal)."""
+    """The positions of a stored game: the start, then one after each move (MoveParseError at an illegal one)."""
     states = [game.from_text(start)]
     for move in moves:
         states.append(game.apply(states[-1], game.parse_move(states[-1], move)))

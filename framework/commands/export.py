@@ -1,4 +1,4 @@
-"""`plyground export RESULTS --format pgn|pdn|jsonl [--out FILE]`: every stored game as a record (framework/records.py)."""
+"""`plyground export RESULTS --format pgn|pdn|jsonl [--out FILE]`: every stored game as a record (records.py)."""
 
 from __future__ import annotations
 

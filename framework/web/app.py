@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 from urllib.parse import parse_qsl
 
 import anyio.to_thread

@@ -10,8 +10,9 @@ keeps its loaded plugins and compiled kernels between moves) and starts another 
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from framework.coach import coach_move
 from framework.errors import PlygroundError
@@ -164,7 +165,7 @@ class EnginePool:
             worker = self.idle.pop() if self.idle else GuardedWorker(depth=1)
             self.busy.add(worker)
         try:
-            return worker.run(task)
+            return worker.run(task)  # type: ignore[arg-type]  # Task's progress types are GameTask's
         finally:
             with self.lock:
                 self.busy.discard(worker)

@@ -7,8 +7,9 @@ from the game's `render_svg` capability, or its text `render` in a <pre> when it
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 from urllib.parse import urlencode
 
 from framework.capabilities import capabilities
@@ -56,11 +57,13 @@ def index(games: Sequence[str], agents: Sequence[str], form: Mapping[str, str], 
 <form method="post" action="/play" id="new-game" class="form">
 <label>Game <select name="game">{_options(games, form.get("game", "tictactoe"))}</select></label>
 <label>Game options <input name="options" value="{field("options")}" placeholder="key=value,key=value"></label>
-<label>First seat <input name="first" value="{field("first", "human")}" placeholder="human or NAME:key=value,..."></label>
+<label>First seat <input name="first" value="{field("first", "human")}"
+ placeholder="human or NAME:key=value,..."></label>
 <label>Second seat <input name="second" value="{field("second", "alphabeta")}"></label>
 <label>Seconds per engine move <input name="time" value="{field("time")}" placeholder="{DEFAULT_MOVE_TIME:g}"></label>
 <label>Coach (optional) <input name="coach" value="{field("coach")}" placeholder="e.g. alphabeta:depth=4"></label>
-<label>Coach seconds <input name="coach_time" value="{field("coach_time")}" placeholder="{DEFAULT_COACH_TIME:g}"></label>
+<label>Coach seconds <input name="coach_time" value="{field("coach_time")}"
+ placeholder="{DEFAULT_COACH_TIME:g}"></label>
 <label>Start position (optional) <input name="position" value="{field("position")}"
  placeholder="the game's text format"></label>
 <button type="submit">Play</button></form>
@@ -103,6 +106,8 @@ def panel(session: PlaySession, message: str = "") -> str:
         rows.append(f'<li data-ply="{i + 1}"><b>{escape(game.player_names[played.mover])}</b> '
                     f'<span class="move">{escape(played.move)}</span> {engine_line(played)}{verdict}</li>')
     can_move = result is None and session.seats[session.mover].human
+    disabled = "" if can_move else "disabled"
+    disabled = "" if can_move else "disabled"
     error = f'<p class="error" id="message">{escape(message)}</p>' if message else '<p id="message"></p>'
     data = json.dumps([[n, list(c)] for n, c in legal]).replace("</", "<\\/")
     return f"""<div class="play" data-engine-turn="{int(session.engine_to_move())}"
@@ -110,7 +115,7 @@ def panel(session: PlaySession, message: str = "") -> str:
 <div class="left">{board(game, state, session.flipped)}</div>
 <div class="right">{status}{error}
 <form id="move-form" class="inline"><input name="move" id="move-input" autocomplete="off"
- placeholder="type a move" {"" if can_move else "disabled"}><button type="submit" {"" if can_move else "disabled"}>Move</button>
+ placeholder="type a move" {disabled}><button type="submit" {disabled}>Move</button>
 {buttons if can_move else ""}</form>
 <div class="controls"><button type="button" data-action="undo">Undo</button>
 <button type="button" data-action="flip">Flip board</button>

@@ -10,8 +10,9 @@ tournament, and the page says why.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from framework.agentspec import parse_agent_spec, parse_key_values
 from framework.capabilities import capabilities
@@ -82,7 +83,7 @@ class PlaySession:
 
     @property
     def mover(self) -> int:
-        return self.game.to_move(self.state)
+        return int(self.game.to_move(self.state))
 
     def over(self) -> bool:
         return self.outcome is not None or self.game.is_terminal(self.state) or self._repetition() is not None
@@ -94,8 +95,9 @@ class PlaySession:
         limit = capabilities(self.game).repetition_limit
         if limit is None:
             return None
-        key = capabilities(self.game).hash_key or (lambda s: s)
-        count = sum(1 for s in self.states if key(s) == key(self.state))
+        hash_key = capabilities(self.game).hash_key
+        keys = [s if hash_key is None else hash_key(s) for s in self.states]
+        count = keys.count(keys[-1])
         return count if count >= limit else None
 
     def result_text(self) -> str | None:

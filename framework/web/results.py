@@ -13,8 +13,8 @@ import math
 import sqlite3
 from html import escape
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
-from typing import Any, Sequence
 
 from starlette.exceptions import HTTPException
 
@@ -76,11 +76,14 @@ def results_body(folder: Path) -> str:
     name = escape(folder.name)
     head = f'<h1>{name}</h1><p><a href="/results/{name}/live">live view</a></p>'
     if results.mode == "solve":
-        return head + "".join(f"<h2>{escape(k)}</h2>{pages.table(v, k, _csv(folder, k))}" for k, v in results.tables().items())
+        return head + "".join(f"<h2>{escape(k)}</h2>{pages.table(v, k, _csv(folder, k))}"
+                              for k, v in results.tables().items())
     body = [head, "<h2>Standings</h2>", pages.table(_standings(results), "standings", _csv(folder, "standings")),
-            "<h2>Crosstable</h2>", pages.table(results.crosstable(), "crosstable", _csv(folder, "crosstable"), index=True)]
+            "<h2>Crosstable</h2>",
+            pages.table(results.crosstable(), "crosstable", _csv(folder, "crosstable"), index=True)]
     for key in ("pairs", "terminations", "forfeits", "search_stats"):
-        body.append(f"<h2>{escape(key.replace('_', ' '))}</h2>{pages.table(results.tables()[key], key, _csv(folder, key))}")
+        title = escape(key.replace("_", " "))
+        body.append(f"<h2>{title}</h2>{pages.table(results.tables()[key], key, _csv(folder, key))}")
     body.append("<h2>Games</h2>" + _game_list(folder.name, results.games))
     plots = sorted((folder / "report").glob("*.png")) if (folder / "report").is_dir() else []
     if plots:
@@ -191,7 +194,8 @@ def chart(name: str, values: list[float | None], movers: list[int], log: bool = 
         label = "–" if values[i] is None else f"{values[i]:.4g}"
         points.append(f'<circle class="point series-{movers[i]}{" missing" if v is None else ""}" cx="{x}" cy="{y}" '
                       f'r="3" data-ply="{i + 1}"><title>ply {i + 1}: {escape(label)}</title></circle>')
-    zero = "" if not low < 0 < high else f'<line class="axis" x1="0" x2="{width}" y1="{xy(0, 0.0)[1]}" y2="{xy(0, 0.0)[1]}"/>'
+    axis = xy(0, 0.0)[1]
+    zero = "" if not low < 0 < high else f'<line class="axis" x1="0" x2="{width}" y1="{axis}" y2="{axis}"/>'
     return (f'<figure><figcaption>{escape(name)}{" (log scale)" if log else ""}</figcaption>'
             f'<svg id="chart-{escape(name)}" class="chart" viewBox="0 0 {width} {height}" width="{width}" '
             f'height="{height}">{zero}{"".join(lines)}{"".join(points)}</svg></figure>')
