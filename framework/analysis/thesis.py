@@ -28,7 +28,7 @@ from framework.endgames import Settings  # noqa: E402
 from framework.errors import SolveDisagreementError  # noqa: E402
 from framework.protocols import Budget, Game, State  # noqa: E402
 from framework.registry import Registry  # noqa: E402
-from framework.tournament.tables import Results  # noqa: E402
+from framework.analysis.tables import Results  # noqa: E402
 
 PROVEN = ("win", "loss", "draw")
 FIRST = "extra_nodes_first_reaching_depth"

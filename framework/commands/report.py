@@ -8,7 +8,7 @@ import argparse
 def run(args: argparse.Namespace) -> int:
     # Imported here: pandas and matplotlib take a second to load, which other commands need not pay.
     from framework.analysis.report import terminal_summary, write_report
-    from framework.tournament.tables import Results
+    from framework.analysis.tables import Results
 
     results = Results(args.results)
     print(terminal_summary(results))

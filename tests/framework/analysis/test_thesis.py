@@ -12,7 +12,7 @@ from framework.cli import main
 from framework.errors import SolveDisagreementError
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 from framework.tournament.tasks import WorkerContext
 
 TINY_DEPTHS = {"tictactoe": {"minimax": 3, "alphabeta good ordering": 3, "alphabeta random ordering": 3}}
