@@ -17,12 +17,13 @@ COMMANDS = {"list": "list_plugins", "plugins": "list_plugins", "play": "play", "
             "spe": "spe", "make-endgames": "make_endgames"}
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser of `command` alone, or of every command (for help and errors) when None."""
+def build_parser(command: str | None = None, version_only: bool = False) -> argparse.ArgumentParser:
+    """The parser of `command` alone, of none for `--version`, or of every command (for help and errors)."""
     parser = argparse.ArgumentParser(prog="plyground", description="Games, search agents and tournaments.")
     parser.add_argument("--version", action="version", version=f"plyground {metadata.version('plyground')}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in dict.fromkeys(COMMANDS.values() if command is None else [COMMANDS[command]]):
+    modules = [] if version_only else COMMANDS.values() if command is None else [COMMANDS[command]]
+    for module in dict.fromkeys(modules):
         importlib.import_module(f"framework.commands.{module}").add_parser(subparsers)
     return parser
 
@@ -36,10 +37,7 @@ def _command(argv: list[str]) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     command = _command(argv)
-    if command is None and argv and argv[0] == "--version":
-        print(f"plyground {metadata.version('plyground')}")
-        return 0
-    args = build_parser(command).parse_args(argv)
+    args = build_parser(command, version_only=command is None and "--version" in argv).parse_args(argv)
     try:
         code = args.func(args)
         sys.stdout.flush()  # inside the try, so a closed pipe is reported here and not at exit
