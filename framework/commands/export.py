@@ -7,7 +7,7 @@ import sys
 
 from framework.errors import ConfigError
 from framework.records import FORMATS, export
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 
 
 def run(args: argparse.Namespace) -> int:

@@ -29,7 +29,9 @@ def run_list(args: argparse.Namespace) -> int:
     for title, items in sections:
         print(f"{title}:")
         for name, registered in sorted(items, key=lambda kv: kv[0]):
-            print(f"  {name:<24} {registered.spec.help}  [{registered.provenance}]")
+            defaults = getattr(registered.spec, "default_for", ())
+            marks = f" (default of {', '.join(defaults)})" if defaults else ""
+            print(f"  {name:<24} {registered.spec.help}{marks}  [{registered.provenance}]")
             if args.verbose:
                 for line in _details(registered.spec):
                     print(line)

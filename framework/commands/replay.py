@@ -7,7 +7,7 @@ import sys
 
 from framework.errors import ConfigError
 from framework.records import format_score, game_for, replay_states
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 
 HELP = "Enter: next ply · b: back · number: go to that ply · q: quit"
 

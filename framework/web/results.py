@@ -22,7 +22,7 @@ from framework.errors import PlygroundError
 from framework.protocols import WIN_SCORE
 from framework.records import format_score, game_for, replay_states
 from framework.tournament.store import DATABASE
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 from framework.web import pages
 
 #: The last finished games the live page lists.

@@ -15,7 +15,7 @@ from framework.cli import main
 from framework.errors import ConfigError
 from framework.protocols import WIN_SCORE
 from framework.records import export, format_score, game_for, parse_pgn, replay_states
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 
 ROOT = Path(__file__).resolve().parents[2]
 
