@@ -68,6 +68,9 @@ class Capabilities:
     move_clicks: Callable[[State, Move], tuple[str, ...]] | None = _declare(
         STATES, "move_clicks(state, move) -> the data-square names a player clicks, in order, to make the move "
                 "(a multi-jump names every landing square); () for a move made by typing or a button (a pass)")
+    pdn_game_type: int | None = _declare(
+        frozenset(), "the PDN GameType number of a draughts game whose to_text is PDN FEN and whose notation is "
+                     "PDN's: plyground export --format pdn writes its games as PDN")
     offered: frozenset[str] = frozenset()
 
     def offers(self, name: str) -> bool:

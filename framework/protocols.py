@@ -50,7 +50,9 @@ class Game(Protocol):
     - `default_heuristic: str`: the heuristic an agent uses when its parameters name none;
     - `render_svg(state, flipped=False) -> str` and `move_clicks(state, move) -> tuple[str, ...]`:
       the board as SVG with clickable `data-square` names, and the names a player clicks to make
-      a move (`plyground serve`; without them the page shows `render` and takes typed moves).
+      a move (`plyground serve`; without them the page shows `render` and takes typed moves);
+    - `pdn_game_type: int`: a draughts game whose text format is PDN FEN and whose notation is PDN's
+      declares its PDN GameType (English checkers: 21); `plyground export --format pdn` needs it.
 
     The conformance suite (`framework.conformance.GameConformance`) checks every rule
     above on random playouts; a terminal state has no legal moves and a non-terminal

@@ -1,11 +1,11 @@
-"""Game records in standard text formats: PGN-style for every game, PDN for checkers, JSON lines.
+"""Game records in standard text formats: PGN-style for every game, PDN for draughts, JSON lines.
 
 A record is the stored game (framework/tournament/store.py's `games` and `moves` rows) as tags
 and moves. PGN (and PDN, its draughts form) tags: Event, Site, Date, Round, the players, Result,
-Termination, the start position (`FEN`, with `SetUp "1"`: the game's own text format, which for
-checkers *is* PDN FEN) and the move time limit; each move is followed by a `{...}` comment with its
-depth, nodes, time and score. PGN's `White` is seat 0 (the side that moves first, as in chess); in
-PDN, as checkers software expects, `Black` is seat 0 and `White` seat 1. In both `1-0` means the
+Termination, the start position (`FEN`, with `SetUp "1"`: the game's own text format, which for a
+game declaring `pdn_game_type` *is* PDN FEN) and the move time limit; each move is followed by a
+`{...}` comment with its depth, nodes, time and score. PGN's `White` is seat 0 (the side that moves
+first, as in chess); in PDN, as draughts software expects, `Black` is seat 0 and `White` seat 1. In both `1-0` means the
 player named by the first of those tags (White in PGN; in PDN White, i.e. seat 1) won, `0-1` the
 other, `1/2-1/2` a draw (PDN 3.0 follows PGN here). `parse_pgn` reads the files back.
 """
@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from framework.capabilities import capabilities
 from framework.errors import ConfigError
 from framework.protocols import WIN_SCORE
 from framework.registry import Registry
@@ -72,8 +73,8 @@ def result_token(result_first: float, result_second: float, fmt: str) -> str:
     return "1-0" if first_won else "0-1"
 
 
-def records_from_results(results: Any, fmt: str) -> Iterator[Record]:
-    """One Record per stored game of a `Results` (framework/tournament/tables.py), in the store's order."""
+def records_from_results(results: Any, fmt: str, pdn_types: dict[str, int | None]) -> Iterator[Record]:
+    """One Record per stored game of a `Results` (framework/analysis/tables.py), in the store's order."""
     meta = results.meta
     config = results.config
     created = meta.get("created_at")
@@ -92,7 +93,7 @@ def records_from_results(results: Any, fmt: str) -> Iterator[Record]:
                 "Result": result_token(row.result_first, row.result_second, fmt), "Game": row.game,
                 "Termination": row.termination, "SetUp": "1", "FEN": row.start}
         if fmt == "pdn":
-            tags["GameType"] = "21"
+            tags["GameType"] = str(pdn_types[row.game])
         if limit is not None:
             tags["TimeControl"] = f"move_time_limit={limit}"
         if row.reason:
@@ -209,10 +210,11 @@ def export(results: Any, fmt: str) -> Iterable[str]:
     """The text of every stored game of `results` in format `fmt` (pgn, pdn or jsonl)."""
     if fmt not in FORMATS:
         raise ConfigError(f"unknown record format '{fmt}'; choose one of {', '.join(FORMATS)}")
-    if fmt == "pdn" and set(results.games["game"]) - {"checkers"}:
-        others = ", ".join(sorted(set(results.games["game"]) - {"checkers"}))
+    types = {name: capabilities(game_for(results, name)).pdn_game_type for name in set(results.games["game"])}
+    if fmt == "pdn" and None in types.values():
+        others = ", ".join(sorted(name for name, kind in types.items() if kind is None))
         raise ConfigError(f"PDN is a draughts format, but these results hold {others} games; use --format pgn")
-    for record in records_from_results(results, "pgn" if fmt == "jsonl" else fmt):
+    for record in records_from_results(results, "pgn" if fmt == "jsonl" else fmt, types):
         yield write_json(record) if fmt == "jsonl" else write_pgn(record)
 
 

@@ -29,8 +29,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("export", help="write a results folder's games as PGN, PDN (checkers) or JSON lines")
+    p = subparsers.add_parser("export", help="write a results folder's games as PGN, PDN (draughts) or JSON lines")
     p.add_argument("results", help="results folder")
-    p.add_argument("--format", choices=FORMATS, default="pgn", help="pgn (any game), pdn (checkers) or jsonl")
+    p.add_argument("--format", choices=FORMATS, default="pgn", help="pgn (any game), pdn (draughts games) or jsonl")
     p.add_argument("--out", metavar="FILE", help="file to write (default: standard output)")
     p.set_defaults(func=run)

@@ -46,7 +46,9 @@ def _options(values: Iterable[str], chosen: str) -> str:
 
 def index(games: Sequence[str], agents: Sequence[str], form: Mapping[str, str], message: str = "",
           folders: Sequence[str] = ()) -> str:
-    """The start page: the new-game form (refilled after an error, with the error above it)."""
+    """The start page: the new-game form (refilled after an error, with the error above it).
+
+    An empty seat plays what `plyground play` would: the agents plugins declare as its defaults."""
     def field(name: str, default: str = "") -> str:
         return escape(form.get(name, default))
 
@@ -55,19 +57,20 @@ def index(games: Sequence[str], agents: Sequence[str], form: Mapping[str, str], 
     results = "".join(f'<li><a href="/results/{escape(f)}">{escape(f)}</a></li>' for f in folders)
     return layout("New game", f"""<h1>New game</h1>{error}
 <form method="post" action="/play" id="new-game" class="form">
-<label>Game <select name="game">{_options(games, form.get("game", "tictactoe"))}</select></label>
+<label>Game <select name="game">{_options(games, form.get("game", ""))}</select></label>
 <label>Game options <input name="options" value="{field("options")}" placeholder="key=value,key=value"></label>
-<label>First seat <input name="first" value="{field("first", "human")}"
- placeholder="human or NAME:key=value,..."></label>
-<label>Second seat <input name="second" value="{field("second", "alphabeta")}"></label>
+<label>First seat <input name="first" value="{field("first")}"
+ placeholder="NAME:key=value,... (empty: the default)"></label>
+<label>Second seat <input name="second" value="{field("second")}"
+ placeholder="NAME:key=value,... (empty: the default)"></label>
 <label>Seconds per engine move <input name="time" value="{field("time")}" placeholder="{DEFAULT_MOVE_TIME:g}"></label>
-<label>Coach (optional) <input name="coach" value="{field("coach")}" placeholder="e.g. alphabeta:depth=4"></label>
+<label>Coach (optional) <input name="coach" value="{field("coach")}" placeholder="NAME:key=value,..."></label>
 <label>Coach seconds <input name="coach_time" value="{field("coach_time")}"
  placeholder="{DEFAULT_COACH_TIME:g}"></label>
 <label>Start position (optional) <input name="position" value="{field("position")}"
  placeholder="the game's text format"></label>
 <button type="submit">Play</button></form>
-<p class="help">A seat is <code>human</code> (you, clicking or typing moves) or an agent: {agent_list}.</p>
+<p class="help">A seat is an agent: {agent_list}. The interactive one is you, clicking or typing moves.</p>
 {f'<h2>Results</h2><ul>{results}</ul>' if results else ''}""")
 
 

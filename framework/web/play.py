@@ -22,7 +22,6 @@ from framework.registry import Registry
 from framework.tournament.config import load_plugin_file
 from framework.web.engine import BuildTask, CoachTask, DecisionTask, EngineMove, EnginePool, hard_limit
 
-HUMAN = "human"
 #: Engine seconds per move when the form leaves it empty; the hard limit caps a hung agent.
 DEFAULT_MOVE_TIME = 1.0
 MAX_HARD_LIMIT = 120.0
@@ -31,15 +30,13 @@ DEFAULT_COACH_TIME = 1.0
 
 @dataclass(frozen=True)
 class Seat:
-    """Who plays a seat: a person (`agent` "human") or an agent with its parameters."""
+    """Who plays a seat: an agent with its parameters (`spec` as typed); `human` when the agent is the interactive
+    one (a person at the keyboard: here, the browser), whose moves come from the page."""
 
     agent: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-    spec: str = HUMAN
-
-    @property
-    def human(self) -> bool:
-        return self.agent == HUMAN
+    params: Mapping[str, Any]
+    spec: str
+    human: bool
 
 
 @dataclass(frozen=True)
@@ -210,10 +207,12 @@ class PlaySession:
         self.outcome = f"{self.label(1 - loser)} wins — {self.label(loser)} resigned"
 
 
-def parse_seat(text: str, where: str) -> Seat:
-    text = (text or "").strip() or HUMAN
+def parse_seat(registry: Registry, text: str, where: str) -> Seat:
+    """A seat from `NAME[:key=value,...]`; empty: the default of `plyground play --first/--second`."""
+    text = (text or "").strip() or registry.default_for(f"play --{where}")
     name, params = parse_agent_spec(text, where)
-    return Seat(name, params, text)
+    interactive = bool(getattr(registry.agent_spec(name).factory, "interactive", False))
+    return Seat(name, params, text, interactive)
 
 
 def parse_seconds(text: str, where: str, default: float) -> float:
@@ -234,11 +233,11 @@ def new_session(registry: Registry, form: Mapping[str, str], plugins: tuple[str,
     game_name = (form.get("game") or "").strip()
     options = parse_key_values(form.get("options") or "", "options")
     game = registry.create_game(game_name, options, where="game")
-    seats = (parse_seat(form.get("first", ""), "first"), parse_seat(form.get("second", ""), "second"))
-    coach = parse_seat(form["coach"], "coach") if (form.get("coach") or "").strip() else None
-    for seat in (*seats, coach):
-        if seat is not None and not seat.human:
-            registry.agent_spec(seat.agent)   # an unknown name now; parameters when built (`PlaySession.build`)
+    seats = (parse_seat(registry, form.get("first", ""), "first"),
+             parse_seat(registry, form.get("second", ""), "second"))
+    coach = parse_seat(registry, form["coach"], "coach") if (form.get("coach") or "").strip() else None
+    if coach is not None and coach.human:
+        raise ConfigError(f"coach: '{coach.spec}' is a person at the keyboard; a coach is an agent that searches")
     position = (form.get("position") or "").strip()
     start = game.from_text(position) if position else None
     budget = Budget(time=parse_seconds(form.get("time", ""), "time per move", DEFAULT_MOVE_TIME))

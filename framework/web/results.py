@@ -18,11 +18,11 @@ from urllib.parse import quote
 
 from starlette.exceptions import HTTPException
 
+from framework.analysis.tables import Results
 from framework.errors import PlygroundError
 from framework.protocols import WIN_SCORE
 from framework.records import format_score, game_for, replay_states
 from framework.tournament.store import DATABASE
-from framework.analysis.tables import Results
 from framework.web import pages
 
 #: The last finished games the live page lists.

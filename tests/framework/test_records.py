@@ -11,11 +11,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from framework.analysis.tables import Results
 from framework.cli import main
 from framework.errors import ConfigError
 from framework.protocols import WIN_SCORE
 from framework.records import export, format_score, game_for, parse_pgn, replay_states
-from framework.analysis.tables import Results
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -34,6 +34,7 @@ def new(client, **fields) -> str:
     ({"game": "chess"}, "unknown game 'chess'; available games: checkers, loa, matches, tictactoe"),
     ({"second": "alphabeta:depth=-1"}, "second 'alphabeta': 'depth' must be at least 1, got -1"),
     ({"second": "nosuch"}, "unknown agent 'nosuch'"),
+    ({"coach": "human"}, "coach: 'human' is a person at the keyboard"),
     ({"second": "picky:mode=bad"}, "picky: mode 'bad' cannot be combined with this game"),
     ({"position": "XXX/XXX/XXX x"}, "'XXX/XXX/XXX x' cannot arise in play"),
     ({"time": "soon"}, "time per move: 'soon' is not a number of seconds"),

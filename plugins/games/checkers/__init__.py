@@ -30,6 +30,8 @@ class Checkers:
     name = "checkers"
     player_names = ("Black", "White")
     default_heuristic = "positional"
+    #: English checkers in PDN 3.0 (its FEN is `to_text`, its notation `format_move`).
+    pdn_game_type = 21
 
     def __init__(self, repetition_limit: int | None = 3, quiet_moves: int | None = 40) -> None:
         self.repetition_limit = repetition_limit
