@@ -323,8 +323,7 @@ claims (checked before this report is written; a disagreement stops it with Solv
 - *Our positions are easier.* The budget was {_budget_text(budget)} per position, but the set was chosen
   by what `pns` proves within {SET_BUDGET:,} nodes, while the paper spent over 1.7 billion
   alpha-beta nodes in total on its 488 positions: our hardest positions are far easier than theirs.
-- *Node conventions differ.* A proof-number node is a generated state (df-pn counts re-expansions, PN²
-  its second-level trees); an alpha-beta node is a visited state, in either of the two conventions above.
+- *Node conventions differ*, as each agent declares them: {_node_conventions(specs)}.
 
 ![positions solved against node budget](solved_by_nodes.png)
 
@@ -390,6 +389,12 @@ def _memory_table(table: pd.DataFrame, solvers_config: list[dict], specs: dict[s
                      "what it bounds": holds, "peak entries": _count(r.peak_entries),
                      "peak RSS (MiB)": _mib(r.peak_rss_mib), "added (MiB)": _mib(r.rss_added_mib)})
     return pd.DataFrame(rows)
+
+
+def _node_conventions(specs: dict[str, AgentSpec | None]) -> str:
+    """What one node counts for each solver of the run, as its AgentSpec declares it."""
+    return "; ".join(f"a `{solver}` node is {spec.nodes}" for solver, spec in specs.items()
+                     if spec is not None and spec.nodes)
 
 
 def _stopped_by_limit(results: Results) -> str:
