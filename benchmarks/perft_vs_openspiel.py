@@ -23,8 +23,9 @@ import argparse
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from framework.perft import perft
 from framework.registry import Registry

@@ -25,14 +25,14 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 import pandas as pd  # noqa: E402
 
 from framework.analysis import plots  # noqa: E402
-from plugins.reports.branching import SEARCHES, branching_summary, nodes_by_depth  # noqa: E402
 from framework.analysis.report import run_peak  # noqa: E402
+from framework.analysis.tables import Results  # noqa: E402
 from framework.capabilities import GameWrapper  # noqa: E402
 from framework.errors import SolveDisagreementError  # noqa: E402
 from framework.protocols import Budget, Game, State  # noqa: E402
 from framework.registry import Registry  # noqa: E402
-from framework.analysis.tables import Results  # noqa: E402
 from framework.specs import AgentSpec  # noqa: E402
+from plugins.reports.branching import SEARCHES, branching_summary, nodes_by_depth  # noqa: E402
 
 PROVEN = ("win", "loss", "draw")
 FIRST = "extra_nodes_first_reaching_depth"
@@ -456,7 +456,7 @@ def _run_time(results: Results) -> str:
         return "No task has run yet."
     start = results.meta.get("created_at", solves["finished_at"].min())
     minutes = (solves["finished_at"].max() - start) / 60
-    when = datetime.datetime.fromtimestamp(start, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    when = datetime.datetime.fromtimestamp(start, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     total = len(results.config["start_positions"]) * len(results.ids)
     done = f"all {total} tasks" if len(solves) == total else f"**{len(solves)} of {total} tasks (a partial run)**"
     return (f"The run started {when} and stored {done} {minutes:.1f} minutes later "
@@ -465,7 +465,8 @@ def _run_time(results: Results) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m plugins.reports.thesis", description=__doc__.splitlines()[0])
-    parser.add_argument("results", help="results folder of a solve run (plyground run tournaments/thesis-loa-endgames.yaml)")
+    parser.add_argument("results", help="results folder of the solve run "
+                                        "(plyground run tournaments/thesis-loa-endgames.yaml)")
     parser.add_argument("--out", help="folder to write into (default: the results folder)")
     args = parser.parse_args(argv)
     print(f"thesis report: {write_thesis_report(Results(args.results), Path(args.out) if args.out else None)}")
