@@ -14,8 +14,9 @@ a shuffled `legal_moves`; its compiled `kernel` would bypass it), and forwarded 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from framework.errors import PluginError
 from framework.protocols import Game, Move, State
@@ -107,7 +108,7 @@ def declared(name: str) -> Capability:
 
 def capabilities(game: Game) -> Capabilities:
     """The capabilities `game` offers (None for each it does not)."""
-    values = {name: getattr(game, name, _ABSENT) for name in CAPABILITIES}
+    values: dict[str, Any] = {name: getattr(game, name, _ABSENT) for name in CAPABILITIES}
     offered = frozenset(name for name, value in values.items() if value is not _ABSENT)
     return Capabilities(**{name: None if value is _ABSENT else value for name, value in values.items()},
                         offered=offered)
@@ -125,7 +126,7 @@ class GameWrapper:
         self._game = game
 
     def _overridden(self) -> frozenset[str]:
-        own = set()
+        own: set[str] = set()
         for cls in type(self).__mro__:
             if cls in (GameWrapper, object):
                 break

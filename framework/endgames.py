@@ -10,9 +10,10 @@ set the same way in spirit and never call it theirs:
    from (seed, i); the random moves come from the same seed, so the game is a function of (seed, i).
 2. Going back from the end of a decisive game, the positions where the eventual winner is to move
    (1, 3, 5, ... plies before the end) are candidates; each is given to the `solver` (any registered
-   agent with the Solver capability that reports `proof_length`, e.g. Allis' proof-number search) with a node budget only (no clock, so the answer is deterministic). Candidates are
-   tried nearest the end first, and a game's first candidate not proven a win ends its list (deeper
-   ones would mostly fail too and cost a full budget each).
+   agent with the Solver capability that reports `proof_length`, e.g. Allis' proof-number search)
+   with a node budget only (no clock, so the answer is deterministic). Candidates are tried nearest
+   the end first, and a game's first candidate not proven a win ends its list (deeper ones would
+   mostly fail too and cost a full budget each).
 3. A proven win is kept unless its position was kept before, and unless its difficulty bucket (the
    proof's node count: below `easy`, below `medium`, up to the budget) already holds its quota; the
    quotas split `count` 1 : 2 : 2, so most positions need real search.
@@ -28,9 +29,9 @@ from __future__ import annotations
 
 import random
 import shlex
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Iterator, Sequence
 
 from framework.agentspec import parse_agent_spec
 from framework.errors import ConfigError

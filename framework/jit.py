@@ -28,8 +28,9 @@ import os
 import sys
 import time
 import types
+from collections.abc import Callable
 from functools import cached_property
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -226,7 +227,7 @@ class Kernel:
     """
 
     def __init__(self, module: types.ModuleType, bitboards: tuple[str, ...] = (),
-                 rules: "Kernel | None" = None, tag: str = "", aliases: dict[str, str] | None = None) -> None:
+                 rules: Kernel | None = None, tag: str = "", aliases: dict[str, str] | None = None) -> None:
         self.module = module
         self.bitboards = frozenset(bitboards)
         self.rules = rules

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Hashable, Sequence
 
 from framework.capabilities import capabilities
 from framework.protocols import UNLIMITED, Agent, Budget, Decision, Game, State
@@ -92,7 +92,7 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
     state = game.initial_state() if start is None else start
     start_text = game.to_text(state)
     offered = capabilities(game)
-    key = offered.hash_key or (lambda s: s)
+    key: Callable[[State], Hashable] = offered.hash_key or (lambda s: s)
     repetition_limit = offered.repetition_limit
     seen: dict = {key(state): 1}
     moves: list[MoveRecord] = []

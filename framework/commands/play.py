@@ -10,7 +10,6 @@ from framework.match import play_game
 from framework.protocols import UNLIMITED, Budget
 from framework.registry import Registry
 
-
 #: The coach's time per search when no coach budget is given, so big games do not hang.
 DEFAULT_COACH_TIME = 2.0
 #: An engine's time per move when neither --time nor --nodes is given: an agent searching to the

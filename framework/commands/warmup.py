@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Callable
+from typing import Any
 
 from framework import jit
 from framework.capabilities import capabilities
@@ -38,12 +39,14 @@ def warm_agent(game_name: str, agent: str, params: dict[str, Any]) -> None:
 
 def agent_builds(registry: Registry, game_name: str) -> list[tuple[str, str, dict[str, Any]]]:
     """(game, agent, params) for every agent, once per heuristic of the game when it takes one."""
-    builds = []
+    builds: list[tuple[str, str, dict[str, Any]]] = []
     heuristics = sorted(spec.name for spec in registry.heuristics_for(game_name))
     for agent in sorted(registry.agents):
         param = next((p.name for p in registry.agent_spec(agent).params if p.type is HeuristicRef), None)
-        for heuristic in (heuristics if param and heuristics else [None]):
-            builds.append((game_name, agent, {param: heuristic} if heuristic else {}))
+        if param is None or not heuristics:
+            builds.append((game_name, agent, {}))
+            continue
+        builds.extend((game_name, agent, {param: heuristic}) for heuristic in heuristics)
     return builds
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+
 import numpy as np
 import pandas as pd
 

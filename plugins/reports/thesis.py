@@ -25,14 +25,14 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 import pandas as pd  # noqa: E402
 
 from framework.analysis import plots  # noqa: E402
-from plugins.reports.branching import SEARCHES, branching_summary, nodes_by_depth  # noqa: E402
 from framework.analysis.report import run_peak  # noqa: E402
+from framework.analysis.tables import Results  # noqa: E402
 from framework.capabilities import GameWrapper  # noqa: E402
 from framework.errors import SolveDisagreementError  # noqa: E402
 from framework.protocols import Budget, Game, State  # noqa: E402
 from framework.registry import Registry  # noqa: E402
-from framework.analysis.tables import Results  # noqa: E402
 from framework.specs import AgentSpec  # noqa: E402
+from plugins.reports.branching import SEARCHES, branching_summary, nodes_by_depth  # noqa: E402
 
 PROVEN = ("win", "loss", "draw")
 FIRST = "extra_nodes_first_reaching_depth"
@@ -323,8 +323,7 @@ claims (checked before this report is written; a disagreement stops it with Solv
 - *Our positions are easier.* The budget was {_budget_text(budget)} per position, but the set was chosen
   by what `pns` proves within {SET_BUDGET:,} nodes, while the paper spent over 1.7 billion
   alpha-beta nodes in total on its 488 positions: our hardest positions are far easier than theirs.
-- *Node conventions differ.* A proof-number node is a generated state (df-pn counts re-expansions, PN²
-  its second-level trees); an alpha-beta node is a visited state, in either of the two conventions above.
+- *Node conventions differ*, as each agent declares them: {_node_conventions(specs)}.
 
 ![positions solved against node budget](solved_by_nodes.png)
 
@@ -392,6 +391,12 @@ def _memory_table(table: pd.DataFrame, solvers_config: list[dict], specs: dict[s
     return pd.DataFrame(rows)
 
 
+def _node_conventions(specs: dict[str, AgentSpec | None]) -> str:
+    """What one node counts for each solver of the run, as its AgentSpec declares it."""
+    return "; ".join(f"a `{solver}` node is {spec.nodes}" for solver, spec in specs.items()
+                     if spec is not None and spec.nodes)
+
+
 def _stopped_by_limit(results: Results) -> str:
     """How many solves a tree limit stopped (the bound that ends a solve; tables only replace entries)."""
     column = "extra_stopped_by"
@@ -451,7 +456,7 @@ def _run_time(results: Results) -> str:
         return "No task has run yet."
     start = results.meta.get("created_at", solves["finished_at"].min())
     minutes = (solves["finished_at"].max() - start) / 60
-    when = datetime.datetime.fromtimestamp(start, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    when = datetime.datetime.fromtimestamp(start, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     total = len(results.config["start_positions"]) * len(results.ids)
     done = f"all {total} tasks" if len(solves) == total else f"**{len(solves)} of {total} tasks (a partial run)**"
     return (f"The run started {when} and stored {done} {minutes:.1f} minutes later "
@@ -460,7 +465,8 @@ def _run_time(results: Results) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m plugins.reports.thesis", description=__doc__.splitlines()[0])
-    parser.add_argument("results", help="results folder of a solve run (plyground run tournaments/thesis-loa-endgames.yaml)")
+    parser.add_argument("results", help="results folder of the solve run "
+                                        "(plyground run tournaments/thesis-loa-endgames.yaml)")
     parser.add_argument("--out", help="folder to write into (default: the results folder)")
     args = parser.parse_args(argv)
     print(f"thesis report: {write_thesis_report(Results(args.results), Path(args.out) if args.out else None)}")

@@ -44,7 +44,7 @@ def test_an_unknown_capability_name_is_an_error_naming_the_declared_ones():
     with pytest.raises(PluginError, match="'kernal'"):
         Capabilities().offers("kernal")
     with pytest.raises(AttributeError):
-        capabilities(object()).kernal  # type: ignore[attr-defined]
+        capabilities(object()).kernal  # type: ignore[attr-defined]  # noqa: B018
 
 
 def test_the_protocol_docs_list_every_declared_capability():

@@ -6,14 +6,13 @@ from dataclasses import replace
 
 import pytest
 
-from plugins.reports.branching import ShuffledMoves, branching_summary, fitted_ebf, nodes_by_depth
-from plugins.reports.thesis import check_values, conclusions, thesis_table, tictactoe_example, write_thesis_report
-from framework.cli import main
+from framework.analysis.tables import Results
 from framework.errors import SolveDisagreementError
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
-from framework.analysis.tables import Results
 from framework.tournament.tasks import WorkerContext
+from plugins.reports.branching import ShuffledMoves, branching_summary, fitted_ebf, nodes_by_depth
+from plugins.reports.thesis import check_values, conclusions, thesis_table, tictactoe_example, write_thesis_report
 
 TINY_DEPTHS = {"tictactoe": {"minimax": 3, "alphabeta good ordering": 3, "alphabeta random ordering": 3}}
 
@@ -153,8 +152,8 @@ def test_nodes_by_depth_minimax_counts_the_tictactoe_tree(registry):
 
 
 def test_the_ordering_settings_are_alphabetas_own(registry):
-    from plugins.reports.branching import GOOD_ORDERING, every_switch_off
     from plugins.agents.alphabeta import ALL_OFF, EXACT_ONLY
+    from plugins.reports.branching import GOOD_ORDERING, every_switch_off
 
     assert every_switch_off(registry) == dict(ALL_OFF) and GOOD_ORDERING == dict(EXACT_ONLY)
 
