@@ -54,11 +54,11 @@ def main() -> int:
         page.fill("input[name=second]", "alphabeta:depth=6")
         page.fill("input[name=coach]", "alphabeta:depth=4")
         page.click("#new-game button[type=submit]")
-        for path in (("11", "15"), ("9", "13")):
+        for number, path in enumerate((("11", "15"), ("15", "24")), 1):
             for square in path:
                 page.click(f'[data-square="{square}"]')
-            page.wait_for_function("() => document.querySelector('[data-engine-turn=\"0\"]') && "
-                                   "document.querySelectorAll('#moves li').length % 2 == 0")
+            page.wait_for_function("n => document.querySelector('[data-engine-turn=\"0\"]') && "
+                                   "document.querySelectorAll('#moves li').length == n", arg=2 * number)
         page.screenshot(path=DOCS / "play.png")
         page.goto(base + "/results/checkers-match")
         page.locator("ul.games a").first.click()
