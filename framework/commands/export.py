@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from framework.analysis.tables import Results
 from framework.errors import ConfigError
 from framework.records import FORMATS, export
-from framework.analysis.tables import Results
 
 
 def run(args: argparse.Namespace) -> int:

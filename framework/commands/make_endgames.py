@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from framework.commands import options
 from framework.endgames import Settings, generate, render
 from framework.registry import Registry
 
@@ -50,7 +51,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--easy", type=int, default=d.easy, help=f"proofs below this many nodes are easy (default {d.easy})")
     p.add_argument("--medium", type=int, default=d.medium,
                    help=f"proofs below this many nodes are medium, the rest hard (default {d.medium})")
-    p.add_argument("--workers", type=int, default=1, help="processes playing games (the file does not depend on it)")
+    p.add_argument("--workers", type=options.workers, default=1,
+                   help="processes playing games (the file does not depend on it)")
     p.add_argument("--out", help=f"file to write (default {FOLDER}/GAME-endgames-COUNT.txt)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line")
     p.set_defaults(func=run)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from framework.analysis.tables import Results
 from framework.errors import ConfigError
 from framework.records import format_score, game_for, replay_states
-from framework.analysis.tables import Results
 
 HELP = "Enter: next ply · b: back · number: go to that ply · q: quit"
 

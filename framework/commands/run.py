@@ -9,6 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from framework.commands import options
 from framework.registry import Registry
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
@@ -64,6 +65,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("run", help="run a tournament from a YAML file (resumes an interrupted run)")
     p.add_argument("file", help="tournament file, e.g. tournaments/tictactoe-quick.yaml")
     p.add_argument("--results", help="results folder (overrides the file's 'results' key)")
-    p.add_argument("--workers", type=int, help="parallel workers (overrides the file's 'workers' key)")
+    p.add_argument("--workers", type=options.workers, help="parallel workers (overrides the file's 'workers' key)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (for CI and logs)")
     p.set_defaults(func=run)

@@ -22,8 +22,19 @@ from framework.boardsvg import Cell, grid
 from framework.errors import MoveParseError, PositionError
 from framework.params import Param
 from plugins.games.loa import kernel, rules
-from plugins.games.loa.rules import (BLACK, DRAW, ONGOING, PASS, WHITE, apply_move, is_capture, is_over,
-                                     legal_moves, move_rank, winner)
+from plugins.games.loa.rules import (
+    BLACK,
+    DRAW,
+    ONGOING,
+    PASS,
+    WHITE,
+    apply_move,
+    is_capture,
+    is_over,
+    legal_moves,
+    move_rank,
+    winner,
+)
 
 State = tuple[int, int, int]
 
