@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     game = registry.create_game(args.game, game_options)
     agents: list[Agent] = []
     try:
-        for i, (flag, text) in enumerate((("--first", args.first), ("--second", args.second))):
+        for i, (flag, given) in enumerate((("--first", args.first), ("--second", args.second))):
+            text = given or registry.default_for(f"play {flag}")
             name, params = parse_agent_spec(text, flag)
             spec = registry.agent_spec(name)
             if getattr(spec.factory, "interactive", False):   # a person: reads this terminal, in this process
@@ -100,10 +101,12 @@ def _play(args: argparse.Namespace, registry: Registry, game: Game, agents: list
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("play", help="play one game between two agents (use 'human' to play yourself)")
+    p = subparsers.add_parser("play", help="play one game between two agents (an interactive agent is you)")
     p.add_argument("game", help="game name (see 'plyground list')")
-    p.add_argument("--first", default="human", help="agent for the first player: NAME[:key=value,...]")
-    p.add_argument("--second", default="alphabeta", help="agent for the second player: NAME[:key=value,...]")
+    p.add_argument("--first", help="agent for the first player: NAME[:key=value,...] (default: the agent a plugin "
+                                   "declares for it, the interactive one; 'plyground list' marks it)")
+    p.add_argument("--second", help="agent for the second player: NAME[:key=value,...] (default: the agent a "
+                                    "plugin declares for it; 'plyground list' marks it)")
     p.add_argument("--plugin", action="append", metavar="FILE", help="also load the plugins in this Python file "
                    "(repeatable; it is code that runs, as a tournament's 'plugins:' are)")
     p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
@@ -115,8 +118,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--nodes", type=options.count(1, MAX_NODES), help="node budget per move")
     p.add_argument("--max-plies", type=options.count(1, MAX_PLIES), help="adjudicate a draw after this many plies")
     p.add_argument("--coach", metavar="AGENT", help="after every human move (every move if no human plays) "
-                   "say whether it was optimal, judged by this agent: NAME[:key=value,...], e.g. pns or "
-                   "alphabeta:depth=4")
+                   "say whether it was optimal, judged by this agent: NAME[:key=value,...], e.g. a solver, or a "
+                   "search with depth=4")
     p.add_argument("--coach-time", type=options.seconds, help="coach's time budget per search in seconds "
                    f"(default {DEFAULT_COACH_TIME} when --coach-nodes is not given either)")
     p.add_argument("--coach-nodes", type=options.count(1, MAX_NODES), help="coach's node budget per search")

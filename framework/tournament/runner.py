@@ -17,6 +17,7 @@ from typing import Callable, Iterator
 
 from tqdm import tqdm
 
+from framework.capabilities import capabilities
 from framework.errors import ConfigError
 from framework.match import Termination
 from framework.params import HeuristicRef
@@ -71,7 +72,7 @@ def providers(config: TournamentConfig, registry: Registry) -> dict[str, Provena
             out[f"agent {p.agent}"] = registry.agents[p.agent].provenance
             for param in registry.agent_spec(p.agent).params:
                 if param.type is HeuristicRef:
-                    name = p.params.get(param.name) or getattr(game, "default_heuristic", None)
+                    name = p.params.get(param.name) or capabilities(game).default_heuristic
                     if name is not None:
                         out[f"heuristic {game_name}/{name}"] = registry.heuristics[(game_name, name)].provenance
     return out

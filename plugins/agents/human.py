@@ -41,4 +41,5 @@ class HumanAgent:
 
 @hookimpl
 def plyground_agents() -> list[AgentSpec]:
-    return [AgentSpec("human", HumanAgent, "a person at the terminal, typing moves in the game's notation")]
+    return [AgentSpec("human", HumanAgent, "a person at the terminal, typing moves in the game's notation",
+                      default_for=("play --first",))]

@@ -10,7 +10,7 @@ import yaml
 from framework.cli import main
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 from framework.analysis.report import write_report
 
 README = Path(__file__).parents[3] / "README.md"
