@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 
@@ -31,6 +32,8 @@ def race_installed(tmp_path, monkeypatch):
     points = project["entry-points"]["plyground"]
     (info / "entry_points.txt").write_text("[plyground]\n" + "".join(f"{k} = {v}\n" for k, v in points.items()))
     monkeypatch.syspath_prepend(str(tmp_path))
+    # Installed for every process: `plyground play` runs its engines in worker processes.
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
     monkeypatch.setenv("PLYGROUND_PLUGINS", f"plyground,{project['name']}")
     return project["name"]
 
