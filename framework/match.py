@@ -16,8 +16,9 @@ import numbers
 import pickle
 import time
 import traceback
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Hashable, Mapping, Sequence
+from typing import Any
 
 from framework.capabilities import capabilities
 from framework.protocols import UNLIMITED, Agent, Budget, Decision, Game, SearchStats, State

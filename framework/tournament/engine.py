@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import math
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 from framework.errors import ConfigError, PlygroundError, one_line
 from framework.match import Forfeit, Termination, checked, crash_reason

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from framework.analysis.tables import Results
 from framework.errors import ConfigError
 from framework.tournament import guard
 from framework.tournament.config import load_config
 from framework.tournament.runner import folder_lock, run_tournament
-from framework.analysis.tables import Results
 
 AGENTS = Path(__file__).with_name("fault_agents.py")
 FIXTURES = Path(__file__).with_name("fixture_agents.py")
