@@ -61,6 +61,9 @@ def test_spe_of_a_tic_tac_toe_position(capsys):
                                                  "nodes, over the limit of 100"),
     (["spe", "tictactoe", "--position", "XXX"], "'XXX' is not a tic-tac-toe position"),
     (["spe", "chess"], "unknown game 'chess'"),
+    # deep games: the limit holds on the way down (it was a RecursionError, --max-nodes ignored)
+    (["spe", "checkers", "--max-nodes", "5000"], "the game tree of checkers from "),
+    (["spe", "loa", "--max-nodes", "5000"], "is not finite: the position "),
 ])
 def test_bad_input_gets_one_clear_line_and_status_2(capsys, argv, message):
     code, _, err = run(capsys, *argv)
