@@ -112,5 +112,5 @@ def test_a_move_into_a_forced_loss_is_a_mistake_with_results_named_and_no_minus_
 
 def test_scores_inside_the_forced_range_stay_an_inaccuracy():
     verdict = Verdict(move=0, best_move=1, optimal=False, exact=False, played_value=-3.0, best_value=-0.0, depth=2)
-    assert verdict.describe(TTT, TTT.initial_state()) == ("a1: inaccuracy by the coach's search at depth 2 — "
-                                                         "score -3 against score 0 for b1")
+    assert verdict.describe(TTT, TTT.initial_state()) == ("a3: inaccuracy by the coach's search at depth 2 — "
+                                                         "score -3 against score 0 for b3")
