@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from framework.protocols import UNLIMITED, Agent, Budget, Decision, Game, State
+from framework.protocols import UNLIMITED, Agent, Budget, Decision, Game, Resign, State, TakeBack
 
 
 class Termination(enum.Enum):
@@ -24,6 +24,7 @@ class Termination(enum.Enum):
     ILLEGAL_MOVE = "illegal_move"  # forfeit: the mover returned a move that is not legal
     CRASH = "crash"                # forfeit: the mover raised an exception
     TIME = "time"                  # forfeit: the mover exceeded its time budget
+    RESIGN = "resign"              # the mover resigned (a person typed 'resign' or left)
 
     @property
     def is_forfeit(self) -> bool:
@@ -81,8 +82,13 @@ def _pv_notation(game: Game, state: State, pv: Sequence) -> tuple[str, ...]:
 def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] = (UNLIMITED, UNLIMITED),
               start: State | None = None, players: Sequence[str] = ("first", "second"),
               max_plies: int | None = None, time_slack: float = 0.1, time_grace: float = 0.05,
-              on_move: Callable[[State, MoveRecord, State], None] | None = None) -> GameRecord:
+              on_move: Callable[[State, MoveRecord, State], None] | None = None,
+              on_take_back: Callable[[State, int], None] | None = None) -> GameRecord:
     """Play one game from `start` (default: the initial state); agent i plays player i.
+
+    An agent raising `Resign` loses the game; one raising `TakeBack` gets its last move and the reply
+    taken back (two plies) and is asked again; `on_take_back(state, plies)` tells with 0 when there
+    was no move of its own to take back.
 
     A move that takes longer than `budget.time * (1 + time_slack) + time_grace` seconds
     forfeits the game. The runner does not interrupt a hung agent; the tournament
@@ -94,6 +100,7 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
     repetition_limit = getattr(game, "repetition_limit", None)
     seen: dict = {key(state): 1}
     moves: list[MoveRecord] = []
+    history: list[State] = []  # the state before each move, for take-backs
 
     def finish(termination: Termination, result: tuple[float, float], reason: str) -> GameRecord:
         winner = 0 if result[0] > result[1] else 1 if result[1] > result[0] else None
@@ -113,6 +120,20 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         wall0 = time.perf_counter()
         try:
             decision = agents[mover].select_move(game, state, budget)
+        except Resign as exc:
+            result = (-1.0, 1.0) if mover == 0 else (1.0, -1.0)
+            return finish(Termination.RESIGN, result,
+                          f"{game.player_names[mover]} ({players[mover]}) resigned" + (f": {exc}" if str(exc) else ""))
+        except TakeBack:
+            plies = 2 if len(moves) >= 2 else 0
+            for _ in range(plies):
+                if repetition_limit is not None:
+                    seen[key(state)] -= 1
+                moves.pop()
+                state = history.pop()
+            if on_take_back is not None:
+                on_take_back(state, plies)
+            continue
         except Exception as exc:
             return forfeit(mover, Termination.CRASH, f"crashed: {type(exc).__name__}: {exc}")
         wall = time.perf_counter() - wall0
@@ -126,6 +147,7 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         record = MoveRecord(len(moves) + 1, mover, game.format_move(state, decision.move), stats.nodes,
                             stats.depth, stats.score, wall, stats.cpu_time, _pv_notation(game, state, stats.pv))
         moves.append(record)
+        history.append(state)
         before, state = state, game.apply(state, decision.move)
         if on_move is not None:
             on_move(before, record, state)

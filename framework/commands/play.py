@@ -50,9 +50,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"   coach: {verdict.describe(game, before)}")
         print(game.render(after), end="\n\n")
 
+    def take_back(state, plies) -> None:
+        if not plies:
+            print("nothing to take back yet")
+            return
+        print(f"took back {plies} plies")
+        print(game.render(state), end="\n\n")
+
     print(game.render(start if start is not None else game.initial_state()), end="\n\n")
     record = play_game(game, agents, budgets=budgets, start=start, players=(args.first, args.second),
-                       max_plies=args.max_plies, on_move=show)
+                       max_plies=args.max_plies, on_move=show, on_take_back=take_back)
     outcome = ("draw" if record.winner is None
                else f"{game.player_names[record.winner]} ({record.players[record.winner]}) wins")
     print(f"Result: {outcome} — {record.termination.value}{': ' + record.reason if record.reason else ''}")
@@ -62,8 +69,11 @@ def run(args: argparse.Namespace) -> int:
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("play", help="play one game between two agents (use 'human' to play yourself)")
     p.add_argument("game", help="game name (see 'plyground list')")
-    p.add_argument("--first", default="human", help="agent for the first player: NAME[:key=value,...]")
-    p.add_argument("--second", default="alphabeta", help="agent for the second player: NAME[:key=value,...]")
+    p.add_argument("--first", default="human",
+                   help="agent for the first player: NAME[:key=value,...] (default: human, you at the keyboard; "
+                        "type help at the prompt)")
+    p.add_argument("--second", default="alphabeta",
+                   help="agent for the second player: NAME[:key=value,...] (default: alphabeta)")
     p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
     p.add_argument("--position", help="start position in the game's text format")
     p.add_argument("--seed", type=int, default=0, help="seed of the first agent; the second gets seed+1")
