@@ -306,6 +306,10 @@ def _participants(r: _Reader, entries: Any, registry: Registry, games: list[tupl
                 built = registry.create_agent(agent, game, params, where=key)
             except ConfigError as exc:
                 raise r.fail(key, str(exc)) from None
+            if getattr(built, "interactive", False):
+                raise r.fail(f"{key}.agent", f"agent '{agent}' is a person at the terminal, and tournaments run "
+                                             "unattended in worker processes; play it with 'plyground play GAME "
+                                             f"--first {agent}'")
         budget = _budget(r, entry.get("budget"), f"{key}.budget")
         if solver and not callable(getattr(built, "solve", None)):
             able = sorted(n for n, reg in registry.agents.items() if callable(getattr(reg.spec.factory, "solve", None)))
