@@ -53,7 +53,36 @@ def terminal_summary(results: Results) -> str:
 
 
 def _markdown(table: pd.DataFrame, index: bool = False) -> str:
-    return _fmt(table).to_markdown(index=index) if len(table) else "(none)"
+    """A Markdown table, numbers with thousands separators (whole-number columns without decimals)."""
+    if not len(table):
+        return "(none)"
+    table = _fmt(table).copy()
+    align = []
+    for column in table.columns:
+        values = table[column]
+        numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+        if numeric:
+            whole = bool(((values.dropna() % 1) == 0).all())
+            table[column] = values.map(lambda v: "" if pd.isna(v) else f"{v:,.0f}" if whole else f"{v:,.1f}")
+        align.append("right" if numeric else "left")
+    # disable_numparse: tabulate would read "1,234" back as a number and drop the separator
+    return table.to_markdown(index=index, disable_numparse=True,
+                             colalign=(["left"] if index else []) + align)
+
+
+#: A parameter listing longer than this is wrapped onto several lines of its table cell.
+CELL_WIDTH = 60
+
+
+def _listing(values: dict) -> str:
+    """`key=value, ...` of the values that are set, wrapped with <br> so a long listing stays readable."""
+    lines: list[str] = []
+    for item in (f"{k}={v}" for k, v in values.items() if v is not None):
+        if lines and len(lines[-1]) + len(item) + 2 <= CELL_WIDTH:
+            lines[-1] += f", {item}"
+        else:
+            lines.append(item)
+    return ",<br>".join(lines)
 
 
 def write_report(results: Results, folder: Path | None = None) -> Path:
@@ -67,9 +96,8 @@ def write_report(results: Results, folder: Path | None = None) -> Path:
     plots.rating_bars(standings, folder / "ratings.png")
     plots.nodes_per_move(results.moves, folder / "nodes_per_move.png")
     config = results.config
-    participants = pd.DataFrame([{"participant": p["id"], "agent": p["agent"],
-                                  "params": ", ".join(f"{k}={v}" for k, v in p["params"].items() if v is not None),
-                                  "budget": ", ".join(f"{k}={v}" for k, v in p["budget"].items() if v is not None)}
+    participants = pd.DataFrame([{"participant": p["id"], "agent": p["agent"], "params": _listing(p["params"]),
+                                  "budget": _listing(p["budget"])}
                                  for p in config["participants"]])
     prior = standings.attrs.get("elo_prior_draws")
     per_game = "".join(f"""## {game}
@@ -138,9 +166,8 @@ Plugin versions: {', '.join(f'{k}: {v}' for k, v in results.meta.get('plugin_ver
 def _write_solve_report(results: Results, folder: Path) -> Path:
     config = results.config
     plots.solved_by_nodes(results.solves, results.ids, folder / "solved_by_nodes.png")
-    solvers = pd.DataFrame([{"solver": p["id"], "agent": p["agent"],
-                             "params": ", ".join(f"{k}={v}" for k, v in p["params"].items() if v is not None),
-                             "budget": ", ".join(f"{k}={v}" for k, v in p["budget"].items() if v is not None)}
+    solvers = pd.DataFrame([{"solver": p["id"], "agent": p["agent"], "params": _listing(p["params"]),
+                             "budget": _listing(p["budget"])}
                             for p in config["participants"]])
     summary = results.solve_summary()
     bad = results.disagreements()
