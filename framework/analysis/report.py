@@ -46,7 +46,10 @@ def terminal_summary(results: Results) -> str:
     lines = [f"{results.config['name']}: {len(results.games)} games of {', '.join(results.game_names)}",
              "", "Standings (Elo: Bradley-Terry fit, field mean 0, ± 95% CI)",
              standings.to_string(index=False), "", "Crosstable (W-D-L and score of row against column)",
-             results.crosstable().to_string(), "", run_peak(results.games)]
+             results.crosstable().to_string(), "", "Match (per pairing: the first-named participant's results; Elo, "
+             "its 95% error and LOS from the pentanomial of complete pairs)",
+             _fmt(results.match()).to_string(index=False), *[""] * bool(results.sprt()), *results.sprt(), "",
+             run_peak(results.games)]
     if standings.attrs.get("elo_prior_draws"):
         lines.insert(3, "(a group of participants won or lost every game against the rest, so one virtual draw per pairing keeps the Elo finite)")
     return "\n".join(lines)
@@ -100,6 +103,11 @@ def write_report(results: Results, folder: Path | None = None) -> Path:
                                   "budget": _listing(p["budget"])}
                                  for p in config["participants"]])
     prior = standings.attrs.get("elo_prior_draws")
+    sprt = "".join(f"\n{line}\n" for line in results.sprt())
+    if sprt:
+        sprt = ("\n## SPRT\n\nThe sequential probability ratio test of each pairing: its log-likelihood ratio (LLR), "
+                "the bounds (lower, upper) and the Elo hypotheses [elo0, elo1], over the pairs (or games) in index "
+                "order until it was decided.\n" + sprt)
     per_game = "".join(f"""## {game}
 
 {_markdown(results.standings(game))}
@@ -133,7 +141,15 @@ W-D-L and score of the row participant against the column participant.
 
 ![crosstable](crosstable.png)
 
-{per_game}## Game pairs (pentanomial)
+{per_game}## Match
+
+Per pairing, the first-named participant's wins, draws and losses, score and draw ratio; Elo with its 95%
+error and the likelihood of superiority (LOS) from the pentanomial counts of complete pairs, as fastchess
+reports them.
+
+{_markdown(results.match())}
+{sprt}
+## Game pairs (pentanomial)
 
 Ptnml(0-2) counts colour-swapped pairs by the row participant's pair score [0, 0.5, 1, 1.5, 2].
 

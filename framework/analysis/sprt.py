@@ -31,8 +31,6 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from scipy.optimize import brentq
-
 from framework.errors import ConfigError
 
 MODELS = ("pentanomial", "trinomial")
@@ -63,6 +61,8 @@ def _secular(shifts: Sequence[float], phat: Sequence[float]) -> float:
     if not min(shifts) < 0 < max(shifts):
         raise ConfigError("an SPRT hypothesis lies outside what the outcomes can score; choose elo0 and elo1 "
                           "nearer 0")
+    from scipy.optimize import brentq  # here: tournament files name the module, most never run a test
+
     low, high = -1 / max(shifts), -1 / min(shifts)
     margin = 1e-12 * (high - low)
     return brentq(lambda x: sum(p * a / (1 + x * a) for a, p in zip(shifts, phat)), low + margin, high - margin,

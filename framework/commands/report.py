@@ -17,9 +17,10 @@ def run(args: argparse.Namespace) -> int:
         from framework.analysis.thesis import write_thesis_report
 
         print(f"thesis report: {write_thesis_report(results)}")
-    if args.parquet:
-        results.export(results.folder / "tables", ("parquet",))
-    print(f"\nreport: {path} (plots and tables/*.csv{' and *.parquet' if args.parquet else ''} beside it)")
+    formats = tuple(fmt for fmt in ("parquet", "jsonl") if getattr(args, fmt))
+    if formats:
+        results.export(results.folder / "tables", formats)
+    print(f"\nreport: {path} (plots and tables/*.csv{''.join(f' and *.{f}' for f in formats)} beside it)")
     return 0
 
 
@@ -30,4 +31,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="for a solve run comparing alphabeta with pns: also write README.md, the thesis "
                         "reproduction (Table 4.2 beside the paper's, tic-tac-toe example, nodes against depth)")
     p.add_argument("--parquet", action="store_true", help="also export every table as Parquet (needs pyarrow)")
+    p.add_argument("--jsonl", action="store_true",
+                   help="also export every table as JSON Lines, one object per row (games.jsonl, match.jsonl, ...)")
     p.set_defaults(func=run)

@@ -9,6 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from framework.errors import ConfigError
 from framework.registry import Registry
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
@@ -32,10 +33,14 @@ def resume_command(args: argparse.Namespace) -> str:
         argv += ["--workers", str(args.workers)]
     if args.quiet:
         argv.append("--quiet")
+    if args.report_every:
+        argv += ["--report-every", str(args.report_every)]
     return shlex.join(argv)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.report_every is not None and args.report_every < 1:
+        raise ConfigError(f"--report-every takes a number of games of at least 1, got {args.report_every}")
     registry = Registry()
     config = load_config(args.file, registry)
     if args.results:
@@ -44,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         config = replace(config, workers=args.workers)
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        summary = run_tournament(config, quiet=args.quiet, registry=registry)
+        summary = run_tournament(config, quiet=args.quiet, registry=registry, report_every=args.report_every)
     except KeyboardInterrupt:
         store = Store(config.results)
         stored = len(store.done())
@@ -56,6 +61,15 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, previous)
     print(f"{config.name}: {summary.total} {_unit(config)} in {config.results} ({summary.resumed} already stored, "
           f"{summary.played} played now)")
+    if config.mode != "solve":
+        from framework.tournament.tables import match_lines  # pandas, once the games are played
+
+        store = Store(config.results)
+        try:
+            lines = match_lines(store)
+        finally:
+            store.close()
+        print("\n".join([*lines, *summary.sprt]))
     print(f"{'solver table' if config.mode == 'solve' else 'standings, crosstable'} and report: plyground report {shlex.quote(str(config.results))}")
     return 0
 
@@ -66,4 +80,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--results", help="results folder (overrides the file's 'results' key)")
     p.add_argument("--workers", type=int, help="parallel workers (overrides the file's 'workers' key)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (for CI and logs)")
+    p.add_argument("--report-every", type=int, metavar="N",
+                   help="every N games, print each pairing's W-D-L, score, Elo +- error, LOS, draw ratio, "
+                        "pentanomial counts (and SPRT)")
     p.set_defaults(func=run)

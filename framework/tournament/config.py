@@ -12,12 +12,14 @@ import hashlib
 import importlib.util
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
 import yaml
 
+from framework.analysis.sprt import MODELS as SPRT_MODELS
+from framework.analysis.sprt import Sprt
 from framework.errors import ConfigError, PluginError, PositionError
 from framework.params import HeuristicRef, Param
 from framework.protocols import Budget
@@ -32,7 +34,7 @@ DEFAULT_MOVE_TIME_LIMIT = 60.0
 COMMON_KEYS = ("name", "mode", "game", "seed", "move_time_limit", "plugins", "workers", "results", "executor")
 #: Top-level keys of each mode: `games` plays a tournament, `solve` runs solvers on positions.
 KEYS = {"games": COMMON_KEYS + ("games", "participants", "format", "champion", "games_per_pairing", "start_positions",
-                                "max_plies"),
+                                "max_plies", "sprt"),
         "solve": COMMON_KEYS + ("solvers", "positions", "budget")}
 
 
@@ -81,6 +83,7 @@ class TournamentConfig:
     mode: str = "games"
     position_notes: tuple[str, ...] = ()
     games: tuple[tuple[str, Mapping[str, Any]], ...] = ()
+    sprt: Sprt | None = None
 
     def resolved(self) -> dict[str, Any]:
         """The settings that determine the results (not where or how fast they are computed).
@@ -94,7 +97,8 @@ class TournamentConfig:
                 "start_positions": list(self.start_positions), "seed": self.seed, "max_plies": self.max_plies,
                 "move_time_limit": self.move_time_limit, "plugins": list(self.plugins), "mode": self.mode,
                 "position_notes": list(self.position_notes),
-                "games": [[name, dict(options)] for name, options in self.all_games()]}
+                "games": [[name, dict(options)] for name, options in self.all_games()],
+                **({"sprt": asdict(self.sprt)} if self.sprt else {})}  # absent when unset: older folders match
 
     def all_games(self) -> tuple[tuple[str, Mapping[str, Any]], ...]:
         """(name, options) of every game played; `game` and `game_options` are the first of them."""
@@ -238,10 +242,39 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
         raise r.fail("games_per_pairing", f"expected {what}, got {games_per_pairing}")
 
     max_plies = data.get("max_plies")
+    sprt = None if data.get("sprt") is None else _sprt(r, data["sprt"], fmt, len(participants), len(games))
     return TournamentConfig(
-        participants=participants, format=fmt, champion=champion, games_per_pairing=games_per_pairing,
+        sprt=sprt, participants=participants, format=fmt, champion=champion, games_per_pairing=games_per_pairing,
         start_positions=positions, max_plies=None if max_plies is None else r.integer(max_plies, "max_plies", 1),
         **common)
+
+
+def _sprt(r: _Reader, entry: Any, fmt: str, participants: int, games: int) -> Sprt:
+    """`sprt: {elo0, elo1, alpha, beta, model, normalized}`: a match of one tested participant, one game."""
+    entry = r.mapping(entry, "sprt", {"elo0": 1, "elo1": 1, "alpha": 1, "beta": 1, "model": 1, "normalized": 1})
+    if fmt != "gauntlet" and participants != 2:
+        raise r.fail("sprt", f"an SPRT tests one participant against the others: use 'format: gauntlet' or two "
+                             f"participants, not a round-robin of {participants}")
+    if games > 1:
+        raise r.fail("sprt", "an SPRT runs on one game; run one match per game")
+    values: dict[str, Any] = {}
+    for key in ("elo0", "elo1", "alpha", "beta"):
+        if key in entry:
+            value = entry[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise r.fail(f"sprt.{key}", f"expected a number, got {value!r}")
+            values[key] = float(value)
+        elif key in ("elo0", "elo1"):
+            raise r.fail(f"sprt.{key}", f"missing; the SPRT tests H0: Elo = elo0 against H1: Elo = elo1, e.g. "
+                                        "'sprt: {elo0: 0, elo1: 5}'")
+    values["model"] = r.choice(entry.get("model", "pentanomial"), "sprt.model", SPRT_MODELS)
+    normalized = entry.get("normalized", False)
+    if not isinstance(normalized, bool):
+        raise r.fail("sprt.normalized", f"expected true or false, got {normalized!r}")
+    try:
+        return Sprt(normalized=normalized, **values)
+    except ConfigError as exc:
+        raise r.fail("sprt", str(exc)) from None
 
 
 def _solve_config(r: _Reader, data: dict[str, Any], registry: Registry, game: Any,

@@ -16,7 +16,8 @@ from framework.params import HeuristicRef
 from framework.registry import Provenance, Registry
 from framework.tournament.config import TournamentConfig, load_plugin_file
 from framework.tournament.executors import Executor, make_executor
-from framework.tournament.scheduler import schedule
+from framework.tournament.scheduler import pairings, schedule
+from framework.tournament.sequential import SprtWatch, Undecided
 from framework.tournament.store import Store
 from framework.tournament.tasks import GameResult, SolveOutcome
 
@@ -28,6 +29,7 @@ class RunSummary:
     total: int
     resumed: int
     played: int
+    sprt: tuple[str, ...] = ()  # each pairing's SPRT line, when the match runs one
 
 
 def providers(config: TournamentConfig, registry: Registry) -> dict[str, Provenance]:
@@ -73,10 +75,12 @@ class Standings:
 
 
 def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: Registry | None = None,
-                   executor_factory: Callable[[TournamentConfig], Executor] | None = None) -> RunSummary:
+                   executor_factory: Callable[[TournamentConfig], Executor] | None = None,
+                   report_every: int | None = None) -> RunSummary:
     """Play every game (or solve) of `config` not yet stored in its results folder.
 
-    `executor_factory` replaces the configured executor (e.g. an in-process one for tests).
+    `executor_factory` replaces the configured executor (e.g. an in-process one for tests). Every
+    `report_every` games played, each pairing's match statistics (and SPRT) are printed.
     """
     store = Store(config.results)
     try:
@@ -89,25 +93,42 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: R
         standings = Standings([p.id for p in config.participants])
         for players, points in _stored_outcomes(store):
             standings.add(players, points)
-        pending = [t for t in tasks if t.key not in done]
+        watch = SprtWatch(config.sprt, pairings(config)) if config.sprt else None
+        if watch is not None:
+            for a, b, index, winner in store.conn.execute("SELECT pairing_a, pairing_b, game_index, winner FROM games"):
+                watch.add((a, b), index, winner)
+        pending: list = [t for t in tasks if t.key not in done and not (watch and watch.decided(t.pairing))]
+        stored = sum(t.key in done for t in tasks)
         if not pending:
-            return RunSummary(len(tasks), len(tasks) - len(pending), 0)
+            return RunSummary(len(tasks), stored, 0, tuple(watch.lines()) if watch else ())
         executor = (executor_factory or (lambda c: make_executor(c.executor, c.workers)))(config)
-        bar = tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc=config.name,
+        bar = tqdm(total=len(tasks), initial=stored, desc=config.name,
                    unit="solve" if config.mode == "solve" else "game",
                    disable=quiet, dynamic_ncols=True)
         played = 0
         try:
-            for result in executor.results(pending):
+            for result in executor.results(Undecided(pending, watch) if watch else pending):
                 store.save(result)
                 played += 1
                 standings.add_result(result)
                 bar.update(1)
-                bar.set_postfix_str(standings.line(), refresh=False)
+                if report_every and played % report_every == 0 and config.mode != "solve":
+                    from framework.tournament.tables import match_lines  # pandas: only when reporting
+
+                    tqdm.write("\n".join([*match_lines(store), *(watch.lines() if watch else ())]))
+                if watch is not None:
+                    record = result.record
+                    watch.add(result.task.pairing, result.task.index,
+                              None if record.winner is None else record.players[record.winner])
+                    bar.set_postfix_str(f"{standings.line()} | {watch.short()}", refresh=False)
+                    if watch.all_decided():
+                        break  # the games still running are not needed: closing the executor stops them
+                else:
+                    bar.set_postfix_str(standings.line(), refresh=False)
         finally:
             bar.close()
             executor.close()
-        return RunSummary(len(tasks), len(tasks) - len(pending), played)
+        return RunSummary(len(tasks), stored, played, tuple(watch.lines()) if watch else ())
     finally:
         store.close()
 
