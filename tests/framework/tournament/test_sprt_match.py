@@ -146,3 +146,19 @@ participants:
 def test_sprt_mistakes_are_refused_at_validate(tmp_path, capsys, text, message):
     assert main(["validate", str(write(tmp_path, text))]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_readme_sprt_example_runs_as_documented(tmp_path, capsys):
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[3] / "README.md").read_text()
+    section = readme.split("**SPRT.**", 1)[1].split("**Solve mode.**", 1)[0]
+    text = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+    printed = re.search(r"```text\n(.*?)\n```", section, re.S).group(1)
+    assert main(["run", str(write(tmp_path, text)), "--results", str(tmp_path / "r"), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert printed in out  # the seed is the file's: the same LLR, decision and pairs
+    statistics = readme.split("**Match statistics.**", 1)[1]
+    line = re.search(r"```text\n(.*?)\n```", statistics, re.S).group(1)
+    assert line in out
