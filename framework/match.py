@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from framework.adjudication import Adjudication, Adjudicator
 from framework.protocols import UNLIMITED, Agent, Budget, Decision, Game, Resign, State, TakeBack
 
 
@@ -25,6 +26,8 @@ class Termination(enum.Enum):
     CRASH = "crash"                # forfeit: the mover raised an exception
     TIME = "time"                  # forfeit: the mover exceeded its time budget
     RESIGN = "resign"              # the mover resigned (a person typed 'resign' or left)
+    RESIGN_ADJUDICATION = "resign_adjudication"  # both engines' scores agreed one side was lost (adjudication)
+    DRAW_ADJUDICATION = "draw_adjudication"      # both engines' scores stayed near zero (adjudication)
 
     @property
     def is_forfeit(self) -> bool:
@@ -83,12 +86,14 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
               start: State | None = None, players: Sequence[str] = ("first", "second"),
               max_plies: int | None = None, time_slack: float = 0.1, time_grace: float = 0.05,
               on_move: Callable[[State, MoveRecord, State], None] | None = None,
-              on_take_back: Callable[[State, int], None] | None = None) -> GameRecord:
+              on_take_back: Callable[[State, int], None] | None = None,
+              adjudication: Adjudication | None = None) -> GameRecord:
     """Play one game from `start` (default: the initial state); agent i plays player i.
 
     An agent raising `Resign` loses the game; one raising `TakeBack` gets its last move and the reply
     taken back (two plies) and is asked again; `on_take_back(state, plies)` tells with 0 when there
-    was no move of its own to take back.
+    was no move of its own to take back. `adjudication` rules may end the game early on the engines'
+    scores (framework/adjudication.py).
 
     A move that takes longer than `budget.time * (1 + time_slack) + time_grace` seconds
     forfeits the game. The runner does not interrupt a hung agent; the tournament
@@ -101,6 +106,7 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
     seen: dict = {key(state): 1}
     moves: list[MoveRecord] = []
     history: list[State] = []  # the state before each move, for take-backs
+    adjudicator = Adjudicator(adjudication) if adjudication is not None else None
 
     def finish(termination: Termination, result: tuple[float, float], reason: str) -> GameRecord:
         winner = 0 if result[0] > result[1] else 1 if result[1] > result[0] else None
@@ -151,6 +157,13 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         before, state = state, game.apply(state, decision.move)
         if on_move is not None:
             on_move(before, record, state)
+        verdict = adjudicator.add(mover, stats.score) if adjudicator is not None else None
+        if verdict is not None and not game.is_terminal(state):
+            winner, why = verdict
+            if winner is None:
+                return finish(Termination.DRAW_ADJUDICATION, (0.0, 0.0), f"adjudicated a draw: {why}")
+            return finish(Termination.RESIGN_ADJUDICATION, (1.0, -1.0) if winner == 0 else (-1.0, 1.0),
+                          f"adjudicated a win for {game.player_names[winner]} ({players[winner]}): {why}")
         if repetition_limit is not None:
             count = seen[key(state)] = seen.get(key(state), 0) + 1
             if count >= repetition_limit and not game.is_terminal(state):

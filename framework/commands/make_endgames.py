@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from framework.commands import options
 from framework.endgames import Settings, generate, render
 
 
@@ -52,7 +53,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="keep any proven win, whatever its difficulty (for small games whose proofs are all easy)")
     p.add_argument("--patience", type=int, default=d.patience,
                    help=f"stop with an error after this many games in a row add no position (default {d.patience})")
-    p.add_argument("--workers", type=int, default=1, help="processes playing games (the file does not depend on it)")
+    p.add_argument("--workers", type=options.workers, default=1,
+                   help="processes playing games (the file does not depend on it)")
     p.add_argument("--out", default="tournaments/positions/loa-endgames-488.txt", help="file to write")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line")
     p.set_defaults(func=run)

@@ -6,10 +6,12 @@ import argparse
 
 from framework.agentspec import parse_agent_spec, parse_key_values
 from framework.coach import coach_move
+from framework.commands import options
+from framework.errors import ConfigError, PlygroundError, one_line
 from framework.match import play_game
-from framework.protocols import UNLIMITED, Budget
+from framework.protocols import UNLIMITED, Agent, Budget, Game
 from framework.registry import Registry
-
+from framework.tournament.config import MAX_NODES, MAX_PLIES, MAX_SEED
 
 #: The coach's time per search when no coach budget is given, so big games do not hang.
 DEFAULT_COACH_TIME = 2.0
@@ -18,13 +20,23 @@ DEFAULT_COACH_TIME = 2.0
 DEFAULT_MOVE_TIME = 10.0
 
 
+def _agent(registry: Registry, game: Game, text: str, seed: int, flag: str) -> Agent:
+    """The agent `text` names, or a one-line ConfigError naming the option when its constructor raises."""
+    name, params = parse_agent_spec(text, flag)
+    try:
+        return registry.create_agent(name, game, params, seed=seed, where=flag)
+    except PlygroundError:
+        raise
+    except Exception as exc:
+        raise ConfigError(f"{flag} '{text}': the agent could not be built: {one_line(exc)}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     registry = Registry()
     game = registry.create_game(args.game, parse_key_values(args.option or [], "--option"))
     agents = []
     for i, (flag, text) in enumerate((("--first", args.first), ("--second", args.second))):
-        name, params = parse_agent_spec(text, flag)
-        agents.append(registry.create_agent(name, game, params, seed=args.seed + i, where=flag))
+        agents.append(_agent(registry, game, text, args.seed + i, flag))
     start = game.from_text(args.position) if args.position else None
     budget = Budget(time=args.time, nodes=args.nodes)
     if args.time is None and args.nodes is None:
@@ -33,8 +45,7 @@ def run(args: argparse.Namespace) -> int:
     budgets = tuple(UNLIMITED if getattr(agent, "interactive", False) else budget for agent in agents)
     coach = None
     if args.coach:
-        name, params = parse_agent_spec(args.coach, "--coach")
-        coach = registry.create_agent(name, game, params, seed=args.seed + 2, where="--coach")
+        coach = _agent(registry, game, args.coach, args.seed + 2, "--coach")
         coach_budget = Budget(time=args.coach_time, nodes=args.coach_nodes)
         if args.coach_time is None and args.coach_nodes is None:
             coach_budget = Budget(time=DEFAULT_COACH_TIME)
@@ -76,15 +87,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="agent for the second player: NAME[:key=value,...] (default: alphabeta)")
     p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
     p.add_argument("--position", help="start position in the game's text format")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first agent; the second gets seed+1")
-    p.add_argument("--time", type=float, help="time budget per engine move in seconds "
+    p.add_argument("--seed", type=options.count(0, MAX_SEED - 2), default=0,
+                   help="seed of the first agent; the second gets seed+1 (a coach seed+2)")
+    p.add_argument("--time", type=options.seconds, help="time budget per engine move in seconds "
                    f"(default {DEFAULT_MOVE_TIME} when --nodes is not given either; a human is never timed)")
-    p.add_argument("--nodes", type=int, help="node budget per move")
-    p.add_argument("--max-plies", type=int, help="adjudicate a draw after this many plies")
+    p.add_argument("--nodes", type=options.count(1, MAX_NODES), help="node budget per move")
+    p.add_argument("--max-plies", type=options.count(1, MAX_PLIES), help="adjudicate a draw after this many plies")
     p.add_argument("--coach", metavar="AGENT", help="after every human move (every move if no human plays) "
                    "say whether it was optimal, judged by this agent: NAME[:key=value,...], e.g. pns or "
                    "alphabeta:depth=4")
-    p.add_argument("--coach-time", type=float, help="coach's time budget per search in seconds "
+    p.add_argument("--coach-time", type=options.seconds, help="coach's time budget per search in seconds "
                    f"(default {DEFAULT_COACH_TIME} when --coach-nodes is not given either)")
-    p.add_argument("--coach-nodes", type=int, help="coach's node budget per search")
+    p.add_argument("--coach-nodes", type=options.count(1, MAX_NODES), help="coach's node budget per search")
     p.set_defaults(func=run)

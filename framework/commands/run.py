@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from framework.errors import ConfigError
+from framework.commands import options
 from framework.registry import Registry
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
@@ -39,8 +39,6 @@ def resume_command(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.report_every is not None and args.report_every < 1:
-        raise ConfigError(f"--report-every takes a number of games of at least 1, got {args.report_every}")
     registry = Registry()
     config = load_config(args.file, registry)
     if args.results:
@@ -78,9 +76,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("run", help="run a tournament from a YAML file (resumes an interrupted run)")
     p.add_argument("file", help="tournament file, e.g. tournaments/tictactoe-quick.yaml")
     p.add_argument("--results", help="results folder (overrides the file's 'results' key)")
-    p.add_argument("--workers", type=int, help="parallel workers (overrides the file's 'workers' key)")
+    p.add_argument("--workers", type=options.workers, help="parallel workers (overrides the file's 'workers' key)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (for CI and logs)")
-    p.add_argument("--report-every", type=int, metavar="N",
+    p.add_argument("--report-every", type=options.count(1, 1_000_000), metavar="N",
                    help="every N games, print each pairing's W-D-L, score, Elo +- error, LOS, draw ratio, "
                         "pentanomial counts (and SPRT)")
     p.set_defaults(func=run)

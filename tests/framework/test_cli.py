@@ -31,7 +31,7 @@ def test_list_names_every_plugin_with_its_distribution(capsys):
 
 def test_list_verbose_documents_parameters(capsys):
     _, out, _ = run(capsys, "list", "--verbose")
-    assert "depth: an integer >= 1 or null, default None — plies to search" in out
+    assert "depth: an integer from 1 to 256 or null, default None — plies to search" in out
 
 
 def test_plugins_lists_loaded_plugins(capsys):

@@ -28,7 +28,7 @@ from framework.search import SearchAborted, SearchLimits
 from plugins.agents.alphabeta import compiled
 from plugins.agents.alphabeta.ordering import MoveOrderer
 from plugins.agents.alphabeta.search import AlphaBetaSearch
-from plugins.agents.alphabeta.settings import Settings
+from plugins.agents.alphabeta.settings import MAX_DEPTH, Settings
 from plugins.agents.alphabeta.solver import WinLossEvaluation
 from plugins.agents.alphabeta.table import TranspositionTable, slot_count
 
@@ -36,8 +36,6 @@ from plugins.agents.alphabeta.table import TranspositionTable, slot_count
 KERNEL_FUNCTIONS = ("legal_moves", "apply_move", "to_move", "outcome", "search_key", "is_capture", "move_rank")
 #: Largest table for which `compiled.table_slot` cannot overflow 64 bits.
 MAX_TT_SIZE = (1 << 31) - 1
-#: Deepest root search run compiled (its per-ply arrays are allocated per root search).
-MAX_DEPTH = 256
 #: The compiled search of each game and heuristic function (compiled on first use, then cached on disk).
 _COMPILED: dict[tuple[str, str], jit.Kernel] = {}
 

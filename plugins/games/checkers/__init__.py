@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import partial
 
 from framework import jit
+from framework.errors import PositionError
 from framework.hookspecs import hookimpl
 from framework.params import Param
 from framework.specs import GameSpec, HeuristicSpec
@@ -112,7 +113,13 @@ class Checkers:
         return notation.format_fen(state)
 
     def from_text(self, text: str) -> State:
-        return notation.parse_fen(text)
+        """`notation.parse_fen`, and a draw counter this game's `quiet_moves` rule could not have reached."""
+        state = notation.parse_fen(text)
+        if state[4] > self.quiet_limit:
+            raise PositionError(f"'{text}': the draw counter H{state[4]} is past this game's limit of "
+                                f"{self.quiet_limit} plies (quiet_moves={self.quiet_moves}), where the game "
+                                "is drawn; give a smaller count")
+        return state
 
     def render(self, state: State) -> str:
         """The board from White's side (square 1 top left), `b`/`w` men, `B`/`W` kings."""
@@ -135,9 +142,9 @@ class Checkers:
 
 GAME_PARAMS = (
     Param("repetition_limit", int, 3, "draw when a position occurs this often with the same side to move",
-          minimum=2, nullable=True),
+          minimum=2, maximum=100, nullable=True),
     Param("quiet_moves", int, 40, "draw after this many moves by each side without a capture or a man move",
-          minimum=1, nullable=True),
+          minimum=1, maximum=rules.MAX_QUIET_MOVES, nullable=True),
 )
 
 

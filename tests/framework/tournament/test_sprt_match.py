@@ -117,8 +117,9 @@ def test_report_every_prints_the_match_statistics_and_report_exports_json_lines(
 
 
 def test_report_every_must_be_positive(tmp_path, capsys):
-    assert main(["run", str(write(tmp_path, MATCH)), "--report-every", "0"]) == 2
-    assert "--report-every takes a number of games of at least 1, got 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["run", str(write(tmp_path, MATCH)), "--report-every", "0"])
+    assert exit_.value.code == 2 and "--report-every: expected an integer from 1 to" in capsys.readouterr().err
 
 
 BASE = """\
