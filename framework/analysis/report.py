@@ -88,6 +88,16 @@ def _listing(values: dict) -> str:
     return ",<br>".join(lines)
 
 
+def _openers(games: pd.DataFrame) -> str:
+    """Who moved first: `first` names seat 0, but a start position may give the other seat the move."""
+    seat0 = int((games["moved_first"] == games["first"]).sum())
+    seat1 = int((games["moved_first"] == games["second"]).sum())
+    if not seat1:
+        return "The participant in seat 0 (`first`) moved first in every game."
+    return (f"The participant in seat 0 (`first`) moved first in {seat0} games and the one in seat 1 (`second`) in "
+            f"{seat1} (start positions with seat 1 to move); `moved_first` in tables/games.csv says it per game.")
+
+
 def write_report(results: Results, folder: Path | None = None) -> Path:
     """Write report.md, the PNG plots and every table as CSV into `folder` (default: the results folder)."""
     folder = Path(folder or results.folder)
@@ -118,7 +128,7 @@ def write_report(results: Results, folder: Path | None = None) -> Path:
     text = f"""# {config['name']}
 
 {len(results.games)} games of {', '.join(results.game_names)}, {config['format']}, {config['games_per_pairing']} games per pairing
-in colour-swapped pairs, seed {config['seed']}.
+in colour-swapped pairs, seed {config['seed']}. {_openers(results.games)}
 
 ## Participants
 

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from framework.adjudication import Adjudication, DrawRule, ResignRule
 from framework.analysis.sprt import MODELS as SPRT_MODELS
 from framework.analysis.sprt import Sprt
 from framework.errors import ConfigError, PluginError, PlygroundError, PositionError, one_line, quoted
@@ -69,7 +70,7 @@ def check_workers(value: int, where: str) -> int:
 COMMON_KEYS = ("name", "mode", "game", "seed", "move_time_limit", "plugins", "workers", "results", "executor")
 #: Top-level keys of each mode: `games` plays a tournament, `solve` runs solvers on positions.
 KEYS = {"games": COMMON_KEYS + ("games", "participants", "format", "champion", "games_per_pairing", "start_positions",
-                                "max_plies", "sprt"),
+                                "max_plies", "sprt", "adjudication", "opening"),
         "solve": COMMON_KEYS + ("solvers", "positions", "budget")}
 
 
@@ -96,6 +97,20 @@ class ExecutorConfig:
 
 
 @dataclass(frozen=True)
+class Opening:
+    """How games start: start positions in file order or shuffled by the seed, then `random_plies` random moves
+    (the same for both games of a colour-swapped pair, and for every pairing in that round)."""
+
+    order: str = "sequential"
+    random_plies: int = 0
+
+
+OPENING_ORDERS = ("sequential", "random")
+#: Most random opening plies: an opening, not a random game.
+MAX_RANDOM_PLIES = 1000
+
+
+@dataclass(frozen=True)
 class TournamentConfig:
     """A validated tournament: every name resolved, every value checked, defaults filled in."""
 
@@ -119,6 +134,8 @@ class TournamentConfig:
     position_notes: tuple[str, ...] = ()
     games: tuple[tuple[str, Mapping[str, Any]], ...] = ()
     sprt: Sprt | None = None
+    adjudication: Adjudication | None = None
+    opening: Opening | None = None
 
     def resolved(self) -> dict[str, Any]:
         """The settings that determine the results (not where or how fast they are computed).
@@ -133,7 +150,9 @@ class TournamentConfig:
                 "move_time_limit": self.move_time_limit, "plugins": list(self.plugins), "mode": self.mode,
                 "position_notes": list(self.position_notes),
                 "games": [[name, dict(options)] for name, options in self.all_games()],
-                **({"sprt": asdict(self.sprt)} if self.sprt else {})}  # absent when unset: older folders match
+                # absent when unset, so folders made before these keys existed keep their fingerprint
+                **{key: asdict(value) for key, value in (("sprt", self.sprt), ("adjudication", self.adjudication),
+                                                         ("opening", self.opening)) if value is not None}}
 
     def all_games(self) -> tuple[tuple[str, Mapping[str, Any]], ...]:
         """(name, options) of every game played; `game` and `game_options` are the first of them."""
@@ -303,8 +322,10 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
 
     max_plies = data.get("max_plies")
     sprt = None if data.get("sprt") is None else _sprt(r, data["sprt"], fmt, len(participants), len(games))
+    adjudication = None if data.get("adjudication") is None else _adjudication(r, data["adjudication"])
+    opening = None if data.get("opening") is None else _opening(r, data["opening"])
     return TournamentConfig(
-        sprt=sprt, participants=participants, format=fmt, champion=champion, games_per_pairing=games_per_pairing,
+        sprt=sprt, adjudication=adjudication, opening=opening, participants=participants, format=fmt, champion=champion, games_per_pairing=games_per_pairing,
         start_positions=positions,
         max_plies=None if max_plies is None else r.integer(max_plies, "max_plies", 1, MAX_PLIES), **common)
 
@@ -335,6 +356,36 @@ def _sprt(r: _Reader, entry: Any, fmt: str, participants: int, games: int) -> Sp
         return Sprt(normalized=normalized, **values)
     except ConfigError as exc:
         raise r.fail("sprt", str(exc)) from None
+
+
+def _adjudication(r: _Reader, entry: Any) -> Adjudication:
+    """`adjudication: {resign: {score, moves}, draw: {score, moves, after}}`, each rule optional."""
+    entry = r.mapping(entry, "adjudication", {"resign": 1, "draw": 1})
+    rules: dict[str, Any] = {}
+    for name, rule, keys in (("resign", ResignRule, ("score", "moves")), ("draw", DrawRule, ("score", "moves", "after"))):
+        if entry.get(name) is None:
+            continue
+        given = r.mapping(entry[name], f"adjudication.{name}", dict.fromkeys(keys))
+        for key in ("score", "moves"):
+            if key not in given:
+                raise r.fail(f"adjudication.{name}.{key}", f"missing; e.g. '{name}: {{score: 500, moves: 4}}' "
+                                                           "(score in the engines' own units)")
+        score = given["score"]
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score < math.inf:
+            raise r.fail(f"adjudication.{name}.score", f"expected a number >= 0 in the engines' score units, "
+                                                       f"got {score!r}")
+        values = {"score": float(score), "moves": r.integer(given["moves"], f"adjudication.{name}.moves", 1, MAX_PLIES)}
+        if "after" in given:
+            values["after"] = r.integer(given["after"], f"adjudication.{name}.after", 0, MAX_PLIES)
+        rules[name] = rule(**values)
+    return Adjudication(**rules)
+
+
+def _opening(r: _Reader, entry: Any) -> Opening:
+    """`opening: {order: sequential|random, random_plies: N}`."""
+    entry = r.mapping(entry, "opening", {"order": 1, "random_plies": 1})
+    return Opening(order=r.choice(entry.get("order", "sequential"), "opening.order", OPENING_ORDERS),
+                   random_plies=r.integer(entry.get("random_plies", 0), "opening.random_plies", 0, MAX_RANDOM_PLIES))
 
 
 def _solve_config(r: _Reader, data: dict[str, Any], registry: Registry, game: Any,

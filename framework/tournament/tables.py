@@ -58,6 +58,9 @@ class Results:
             extras.columns = [f"extra_{c}" for c in extras.columns]
             self.solves = pd.concat([self.solves.drop(columns="extra"), extras], axis=1)
         self.games = with_scores(self.games)
+        # `first` names seat 0; a start position may give seat 1 the first move: say who actually moved first
+        opener = self.moves[self.moves["ply"] == 1].set_index("key")["participant"]
+        self.games["moved_first"] = self.games["key"].map(opener)
 
     @property
     def game_names(self) -> list[str]:
