@@ -148,3 +148,27 @@ def test_a_start_position_with_seat_1_to_move_is_reported(tmp_path, capsys):
     assert main(["report", str(tmp_path / "r")]) == 0
     assert ("moved first in 0 games and the one in seat 1 (`second`) in 4 (start positions with seat 1 to move)"
             in (tmp_path / "r" / "report.md").read_text())
+
+
+def _readme_yaml(marker):
+    import re
+
+    section = (Path(__file__).parents[3] / "README.md").read_text().split(marker, 1)[1]
+    return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+
+
+def test_the_readme_adjudication_and_opening_examples_run_as_documented(tmp_path, capsys):
+    import shutil
+
+    (tmp_path / "positions").mkdir()
+    shutil.copy(Path(__file__).parents[3] / "tournaments" / "positions" / "tictactoe-openings.txt",
+                tmp_path / "positions")
+    text = MATCH.split("adjudication:")[0] + _readme_yaml("**Adjudication.**") + _readme_yaml("**Openings.**")
+    # tic-tac-toe is short: one scored move each, not three, before the board fills
+    text = text.replace("games_per_pairing: 2", "games_per_pairing: 6").replace("moves: 3}", "moves: 1}")
+    assert main(["run", str(write(tmp_path, text)), "--results", str(tmp_path / "r"), "-q"]) == 0
+    games = Results(tmp_path / "r").games
+    assert set(games["termination"]) <= {"resign_adjudication", "normal"} and "resign_adjudication" in set(
+        games["termination"])
+    files = (tmp_path / "positions" / "tictactoe-openings.txt").read_text().split("\n")
+    assert not set(games["start"]) & {line.strip() for line in files}  # two random plies from each
