@@ -10,9 +10,10 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Hashable, Sequence
 
 from framework.adjudication import Adjudication, Adjudicator
+from framework.capabilities import capabilities
 from framework.protocols import UNLIMITED, Agent, Budget, Decision, Game, Resign, State, TakeBack
 
 
@@ -101,8 +102,9 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
     """
     state = game.initial_state() if start is None else start
     start_text = game.to_text(state)
-    key = getattr(game, "hash_key", None) or (lambda s: s)
-    repetition_limit = getattr(game, "repetition_limit", None)
+    offered = capabilities(game)
+    key: Callable[[State], Hashable] = offered.hash_key or (lambda s: s)
+    repetition_limit = offered.repetition_limit
     seen: dict = {key(state): 1}
     moves: list[MoveRecord] = []
     history: list[State] = []  # the state before each move, for take-backs
@@ -169,5 +171,5 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
             if count >= repetition_limit and not game.is_terminal(state):
                 return finish(Termination.REPETITION, (0.0, 0.0),
                               f"the position occurred {count} times with the same side to move")
-    end_reason = getattr(game, "end_reason", None)
+    end_reason = offered.end_reason
     return finish(Termination.NORMAL, game.returns(state), end_reason(state) if end_reason else "")

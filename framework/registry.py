@@ -24,6 +24,7 @@ import pluggy
 
 from framework import hookspecs
 from framework.agentspec import parse_agent_spec
+from framework.capabilities import capabilities
 from framework.errors import ConfigError, PluginError
 from framework.params import AgentRef, HeuristicRef, resolve_params
 from framework.protocols import Agent, Game, Heuristic
@@ -155,6 +156,12 @@ class Registry:
             additions.append((self.heuristics, (spec.game, spec.name), spec))
         for spec in provided["plyground_game_files"]:
             additions.append((self.game_files, spec.name, spec))
+        for spec in provided["plyground_agents"]:
+            bound = spec.memory_bound
+            if bound is not None and bound.param not in {p.name for p in spec.params}:
+                self._pm.unregister(plugin)
+                raise PluginError(f"agent '{spec.name}' of {provenance} declares its memory bounded by "
+                                  f"'{bound.param}', which is not one of its parameters; name a declared one")
         staged: dict[int, set] = {}
         for table, key, spec in additions:
             clash = table.get(key)
@@ -211,6 +218,18 @@ class Registry:
                               f"heuristics for {game}: {here}")
         raise PluginError(f"unknown heuristic '{name}' for game '{game}'; heuristics for {game}: {here}")
 
+    def default_for(self, option: str) -> str:
+        """The game or agent a plugin declares the default of `option` ("COMMAND --OPTION"), e.g. for
+        `plyground play` without `--second`: so the core names no built-in. None declared, or two, is an error."""
+        named = [(r.spec.name, r.provenance) for table in (self.games, self.agents) for r in table.values()
+                 if option in r.spec.default_for]
+        if not named:
+            raise ConfigError(f"no plugin declares a default for '{option}'; give the option explicitly")
+        if len(named) > 1:
+            raise PluginError(f"two plugins declare the default for '{option}': '{named[0][0]}' by {named[0][1]} "
+                              f"and '{named[1][0]}' by {named[1][1]}; give the option explicitly")
+        return named[0][0]
+
     def heuristics_for(self, game: str) -> list[HeuristicSpec]:
         return [r.spec for (g, _), r in self.heuristics.items() if g == game]
 
@@ -224,7 +243,7 @@ class Registry:
                          options: Mapping[str, Any] | None = None, where: str = "heuristic") -> Heuristic | None:
         """Build a heuristic for `game`; None picks the game's `default_heuristic`, if any."""
         if name is None:
-            name = getattr(game, "default_heuristic", None)
+            name = capabilities(game).default_heuristic
             if name is None:
                 return None
         spec = self.heuristic_spec(game.name, name)

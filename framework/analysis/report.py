@@ -8,7 +8,7 @@ import pandas as pd
 
 from framework.analysis import plots
 from framework.analysis.solving import peak_mib, rss_scopes
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 
 REPORT = "report.md"
 SOLVE_COLUMNS = ["solver", "positions", "solved", "nodes", "time_ms", "common", "nodes_common", "time_ms_common",

@@ -1,6 +1,6 @@
 """Tables over a tournament's games and moves: standings, crosstable, pairs, terminations, search statistics.
 
-Every function takes the `games` / `moves` DataFrames of framework.tournament.tables and
+Every function takes the `games` / `moves` DataFrames of framework.analysis.tables and
 returns a new DataFrame; a row is always labelled with the participant it describes.
 """
 

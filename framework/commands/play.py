@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     game = registry.create_game(args.game, parse_key_values(args.option or [], "--option"))
     agents = []
     for i, (flag, text) in enumerate((("--first", args.first), ("--second", args.second))):
-        agents.append(_agent(registry, game, text, args.seed + i, flag))
+        agents.append(_agent(registry, game, text or registry.default_for(f"play {flag}"), args.seed + i, flag))
     start = game.from_text(args.position) if args.position else None
     budget = Budget(time=args.time, nodes=args.nodes)
     if args.time is None and args.nodes is None:
@@ -78,13 +78,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("play", help="play one game between two agents (use 'human' to play yourself)")
+    p = subparsers.add_parser("play", help="play one game between two agents (an interactive agent is you)")
     p.add_argument("game", help="game name (see 'plyground list')")
-    p.add_argument("--first", default="human",
-                   help="agent for the first player: NAME[:key=value,...] (default: human, you at the keyboard; "
-                        "type help at the prompt)")
-    p.add_argument("--second", default="alphabeta",
-                   help="agent for the second player: NAME[:key=value,...] (default: alphabeta)")
+    p.add_argument("--first", help="agent for the first player: NAME[:key=value,...] (default: the agent a plugin "
+                                   "declares for it, the interactive one; 'plyground list' marks it)")
+    p.add_argument("--second", help="agent for the second player: NAME[:key=value,...] (default: the agent a "
+                                    "plugin declares for it; 'plyground list' marks it)")
     p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
     p.add_argument("--position", help="start position in the game's text format")
     p.add_argument("--seed", type=options.count(0, MAX_SEED - 2), default=0,
@@ -94,8 +93,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--nodes", type=options.count(1, MAX_NODES), help="node budget per move")
     p.add_argument("--max-plies", type=options.count(1, MAX_PLIES), help="adjudicate a draw after this many plies")
     p.add_argument("--coach", metavar="AGENT", help="after every human move (every move if no human plays) "
-                   "say whether it was optimal, judged by this agent: NAME[:key=value,...], e.g. pns or "
-                   "alphabeta:depth=4")
+                   "say whether it was optimal, judged by this agent: NAME[:key=value,...], e.g. a solver, or a "
+                   "search with depth=4")
     p.add_argument("--coach-time", type=options.seconds, help="coach's time budget per search in seconds "
                    f"(default {DEFAULT_COACH_TIME} when --coach-nodes is not given either)")
     p.add_argument("--coach-nodes", type=options.count(1, MAX_NODES), help="coach's node budget per search")

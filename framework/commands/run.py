@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{config.name}: {summary.total} {_unit(config)} in {config.results} ({summary.resumed} already stored, "
           f"{summary.played} played now)")
     if config.mode != "solve":
-        from framework.tournament.tables import match_lines  # pandas, once the games are played
+        from framework.analysis.tables import match_lines  # pandas, once the games are played
 
         store = Store(config.results)
         try:

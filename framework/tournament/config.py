@@ -279,7 +279,7 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
     elif "game" in data:
         games = [_game(r, registry, data["game"], "game")]
     else:
-        raise r.fail("game", "missing; name the game to play, e.g. 'game: tictactoe'")
+        raise r.fail("game", "missing; name the game to play, as 'game: NAME' ('plyground list' shows the games)")
     game_name, game_options, game = games[0]
 
     common = dict(path=path, name=r.string(data.get("name", path.stem), "name"), game=game_name,

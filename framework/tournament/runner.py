@@ -12,6 +12,7 @@ from typing import Callable
 
 from tqdm import tqdm
 
+from framework.capabilities import capabilities
 from framework.params import HeuristicRef
 from framework.registry import Provenance, Registry
 from framework.tournament.config import TournamentConfig, load_plugin_file
@@ -44,7 +45,7 @@ def providers(config: TournamentConfig, registry: Registry) -> dict[str, Provena
             out[f"agent {p.agent}"] = registry.agents[p.agent].provenance
             for param in registry.agent_spec(p.agent).params:
                 if param.type is HeuristicRef:
-                    name = p.params.get(param.name) or getattr(game, "default_heuristic", None)
+                    name = p.params.get(param.name) or capabilities(game).default_heuristic
                     if name is not None:
                         out[f"heuristic {game_name}/{name}"] = registry.heuristics[(game_name, name)].provenance
     return out
@@ -113,7 +114,7 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: R
                 standings.add_result(result)
                 bar.update(1)
                 if report_every and played % report_every == 0 and config.mode != "solve":
-                    from framework.tournament.tables import match_lines  # pandas: only when reporting
+                    from framework.analysis.tables import match_lines  # pandas: only when reporting
 
                     tqdm.write("\n".join([*match_lines(store), *(watch.lines() if watch else ())]))
                 if watch is not None:

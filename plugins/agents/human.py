@@ -63,4 +63,5 @@ def _legal(game: Game, state: State) -> str:
 @hookimpl
 def plyground_agents() -> list[AgentSpec]:
     return [AgentSpec("human", HumanAgent, "a person at the terminal, typing moves in the game's notation "
-                                           "(help, undo and resign too)")]
+                                           "(help, undo and resign too)",
+                      default_for=("play --first",))]

@@ -39,7 +39,7 @@ from framework.hookspecs import hookimpl
 from framework.params import HeuristicRef, Param
 from framework.protocols import Budget, Decision, Game, Heuristic, Proof, SearchStats, SolveResult, State
 from framework.search import SearchAborted, SearchLimits, Stopwatch
-from framework.specs import AgentSpec
+from framework.specs import AgentSpec, MemoryBound
 
 #: Most iterations per move: each adds at most one tree node (a few hundred bytes), so about 2 GB at most.
 MAX_ITERATIONS = 10_000_000
@@ -251,4 +251,6 @@ class MCTSAgent:
 
 @hookimpl
 def plyground_agents() -> list[AgentSpec]:
-    return [AgentSpec("mcts", MCTSAgent, "UCT Monte-Carlo tree search with the MCTS-Solver", PARAMS)]
+    return [AgentSpec("mcts", MCTSAgent, "UCT Monte-Carlo tree search with the MCTS-Solver", PARAMS,
+                      algorithm="Monte-Carlo tree search", nodes="a tree node (one per iteration)",
+                      memory_bound=MemoryBound("iterations", "tree nodes: one per iteration"))]

@@ -31,6 +31,7 @@ from functools import lru_cache, reduce
 from operator import xor
 from typing import Sequence
 
+from framework.boardsvg import Cell, grid
 from framework.errors import ConfigError, MoveParseError, PositionError, quoted
 from framework.hookspecs import hookimpl
 from framework.params import Param
@@ -178,6 +179,17 @@ class Matches:
         if any(heaps):
             rows.append(f"{self.player_names[mover]} to move")
         return "\n".join(rows)
+
+    def render_svg(self, state: State, flipped: bool = False) -> str:
+        """One row per heap; clicking a match takes it and every match right of it (at most k)."""
+        heaps = state[0]
+        width = max(max(heaps), 1)
+        cells = [[Cell(f"{h + 1}-{n - c}" if 0 < n - c <= self.k else None, piece=0 if c < n else None, mark="|")
+                  for c in range(width)] for h, n in enumerate(heaps)]
+        return grid(cells, flipped=flipped, ranks=tuple(str(h + 1) for h in range(len(heaps))), title="matches")
+
+    def move_clicks(self, state: State, move: Move) -> tuple[str, ...]:
+        return (self.format_move(state, move),)
 
     def to_text(self, state: State) -> str:
         heaps, mover = state

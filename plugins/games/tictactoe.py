@@ -13,6 +13,7 @@ can have, and then they share the square played last).
 
 from __future__ import annotations
 
+from framework.boardsvg import Cell, grid
 from framework.errors import MoveParseError, PositionError
 from framework.hookspecs import hookimpl
 from framework.protocols import BaseHeuristic
@@ -121,6 +122,16 @@ class TicTacToe:
         if not self.is_terminal(state):
             rows.append(f"{self.player_names[mover]} to move")
         return "\n".join(rows)
+
+    def render_svg(self, state: State, flipped: bool = False) -> str:
+        """The 3x3 grid; every square is clickable by its name (a1..c3)."""
+        x, o, _ = state
+        cells = [[Cell(NAMES[i], piece=0 if x >> i & 1 else 1 if o >> i & 1 else None,
+                       mark="X" if x >> i & 1 else "O") for i in range(3 * r, 3 * r + 3)] for r in range(3)]
+        return grid(cells, flipped=flipped, files="abc", ranks=("3", "2", "1"), title="tic-tac-toe")
+
+    def move_clicks(self, state: State, move: int) -> tuple[str, ...]:
+        return (NAMES[move],)
 
     def to_text(self, state: State) -> str:
         x, o, mover = state

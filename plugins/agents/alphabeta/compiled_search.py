@@ -23,6 +23,7 @@ from typing import Callable
 import numpy as np
 
 from framework import jit
+from framework.capabilities import capabilities
 from framework.protocols import Budget, Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.alphabeta import compiled
@@ -47,7 +48,7 @@ _FITS: "weakref.WeakKeyDictionary[jit.GameKernel, bool]" = weakref.WeakKeyDictio
 
 def compiled_game(game: Game) -> bool:
     """Whether compiled kernels are on and the game's kernel fits `compiled` (`fits`)."""
-    kernel = getattr(game, "kernel", None)
+    kernel = capabilities(game).kernel
     if not jit.enabled() or kernel is None:
         return False
     fit = _FITS.get(kernel)
@@ -210,13 +211,15 @@ class CompiledSearch(AlphaBetaSearch):
         return rows + super().table_entries()
 
 
-def warmup(game: Game) -> None:
-    """Compile (or load) the compiled searches of `game` now (once per process), so no timed move pays for it."""
+def warmup(game: Game, heuristic: Heuristic | None) -> None:
+    """Compile (or load) the compiled search of `game` that `heuristic` runs now (once per process), so no timed
+    move pays for it: the one of its function, else the first function's, which a solve runs (`kernel_of`).
+    Only that one: each heuristic's search compiles apart, and a run uses the ones of its agents."""
     kernel = game.kernel
-    for heuristic_class, name in kernel.scores.items():
-        if (kernel.tag, name) not in _COMPILED:
-            heuristic = heuristic_class(game)
-            settings = Settings.resolve({"transposition_table": False})     # a table of one row: compiles the same
-            search = CompiledSearch(game, heuristic, settings, SearchLimits.start(Budget(nodes=2)), lambda: None,
-                                    MoveOrderer(True, True))
-            search.deepen(game.initial_state(), 1, True)
+    heuristic_class = type(heuristic) if type(heuristic) in kernel.scores else next(iter(kernel.scores))
+    name = kernel.scores[heuristic_class]
+    if (kernel.tag, name) not in _COMPILED:
+        settings = Settings.resolve({"transposition_table": False})     # a table of one row: compiles the same
+        search = CompiledSearch(game, heuristic_class(game), settings, SearchLimits.start(Budget(nodes=2)),
+                                lambda: None, MoveOrderer(True, True))
+        search.deepen(game.initial_state(), 1, True)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from math import nextafter
 from typing import Callable, Hashable, Sequence
 
+from framework.capabilities import capabilities
 from framework.protocols import Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits, terminal_value
 from plugins.agents.alphabeta.ordering import MoveOrderer
@@ -71,10 +72,11 @@ class AlphaBetaSearch:
         self.table = table
         self.orderer = orderer
         self.proof_score = proof_score
-        self.hash_key: Callable[[State], int] | None = getattr(game, "hash_key", None)
-        hints = getattr(game, "ordered_moves", None) if settings.move_hints else None
+        offered = capabilities(game)
+        self.hash_key: Callable[[State], int] | None = offered.hash_key
+        hints = offered.ordered_moves if settings.move_hints else None
         self.moves_of: Callable[[State], Sequence] = hints or game.legal_moves
-        self.noisy: Callable[[State, Hashable], bool] | None = getattr(game, "is_noisy", None)
+        self.noisy: Callable[[State, Hashable], bool] | None = offered.is_noisy
         self.quiescence = settings.quiescence and self.noisy is not None
         self.use_tt_move = settings.tt_move
         self.ordering = settings.killers or settings.history or (settings.tt_move and settings.transposition_table)

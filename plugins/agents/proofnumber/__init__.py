@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from framework.hookspecs import hookimpl
 from framework.params import AgentRef, Param
-from framework.specs import AgentSpec
+from framework.specs import AgentSpec, MemoryBound
 from plugins.agents.proofnumber.dfpn import DFPNAgent
 from plugins.agents.proofnumber.pns import PN2Agent, PNSAgent
 
@@ -31,8 +31,17 @@ def plyground_agents() -> list[AgentSpec]:
     table = Param("tt_size", int, 1_000_000, "most transposition-table entries", minimum=1,
                   maximum=MAX_ENTRIES)
     return [
-        AgentSpec("pns", PNSAgent, "proof-number search (Allis 1994): solves, plays proven wins", (*SHARED, tree)),
-        AgentSpec("pn2", PN2Agent, "two-level proof-number search PN² (Breuker 1998)", (*SHARED, tree)),
+        AgentSpec("pns", PNSAgent, "proof-number search (Allis 1994): solves, plays proven wins", (*SHARED, tree),
+                  algorithm="proof-number search", nodes="a generated state",
+                  memory_bound=MemoryBound("tree_limit", "tree nodes; its table holds only states of the tree"),
+                  default_for=("make-endgames --solver",)),
+        AgentSpec("pn2", PN2Agent, "two-level proof-number search PN² (Breuker 1998)", (*SHARED, tree),
+                  algorithm="PN²", nodes="a generated state, its second-level trees' included",
+                  memory_bound=MemoryBound("tree_limit", "first-level tree nodes; each second-level tree (freed "
+                                           "after its search) and the shared table hold at most as many: about "
+                                           "3 x tree_limit in all")),
         AgentSpec("dfpn", DFPNAgent, "depth-first proof-number search df-pn (Nagai 2002), bounded table",
-                  (*SHARED, table)),
+                  (*SHARED, table), algorithm="df-pn", nodes="a generated state, re-expansions included",
+                  memory_bound=MemoryBound("tt_size", "table entries, plus the children of the frames on the "
+                                           "current path")),
     ]

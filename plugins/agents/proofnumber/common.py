@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Callable, Hashable
 
+from framework.capabilities import capabilities
 from framework.errors import ConfigError
 from framework.protocols import Budget, Decision, Game, Move, Proof, SearchStats, SolveResult, State
 from framework.search import SearchAborted, SearchLimits, Stopwatch
@@ -39,7 +40,7 @@ INF = 1 << 48
 
 def state_key(game: Game) -> Callable[[State], Hashable]:
     """The game's fast `hash_key` when it has one, else the (hashable) state itself."""
-    return getattr(game, "hash_key", None) or (lambda state: state)
+    return capabilities(game).hash_key or (lambda state: state)
 
 
 def leaf_numbers(game: Game, state: State, prover: int) -> tuple[int, int, bool]:

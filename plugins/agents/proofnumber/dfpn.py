@@ -46,6 +46,7 @@ from __future__ import annotations
 import sys
 
 from framework import jit
+from framework.capabilities import capabilities
 from framework.errors import ConfigError
 from framework.protocols import Budget, Game, State
 from framework.search import SearchAborted, SearchLimits
@@ -64,7 +65,7 @@ class DFPN:
     def __init__(self, game: Game, prover: int, spend: Spend, tt_size: int) -> None:
         self.game, self.prover, self.spend = game, prover, spend
         self.key = state_key(game)
-        self.cyclic = hasattr(game, "repetition_limit")
+        self.cyclic = capabilities(game).offers("repetition_limit")
         self.table = BoundedTable(tt_size)
         self.drawn = False
         self.expansions = 0
@@ -153,7 +154,7 @@ class DFPN:
 
 def dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt_size: int) -> BinaryResult:
     """Nagai's df-pn for "does `prover` win from `state`?" (compiled when the game has a kernel)."""
-    if jit.enabled() and hasattr(game, "kernel"):
+    if jit.enabled() and capabilities(game).kernel is not None:
         return compiled_dfpn_search(game, state, prover, spend, tt_size)
     return interpreted_dfpn_search(game, state, prover, spend, tt_size)
 
@@ -165,7 +166,7 @@ def compiled_dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt
     node_limit = spend.limits.node_limit - spend.nodes
     status, proved, nodes, expansions, entries, drawn, move, peak = compiled_searches(kernel).dfpn_search(
         kernel.to_kernel(state), prover, kernel.option, tt_size, int(min(node_limit, 1 << 62)),
-        spend.limits.deadline, hasattr(game, "repetition_limit"))
+        spend.limits.deadline, capabilities(game).offers("repetition_limit"))
     if status == compiled.ROOT_OVER_BUDGET:       # the root itself was not paid for: nothing searched
         return BinaryResult(None, None, False, {"stopped_by": "budget", "expansions": 0, "tt_entries": 0})
     spend.nodes += nodes
@@ -209,7 +210,7 @@ class DFPNAgent(ProofNumberAgent):
         if tt_size < 1:
             raise ConfigError(f"tt_size must be at least 1 entry, got {tt_size!r}")
         self.tt_size = tt_size
-        if jit.enabled() and hasattr(game, "kernel"):
+        if jit.enabled() and capabilities(game).kernel is not None:
             # Compile (or load) the compiled search now, so no timed move pays for it.
             dfpn_search(game, game.initial_state(), 0, Spend(SearchLimits.start(Budget(nodes=2))), 2)
 

@@ -39,6 +39,7 @@ table's largest size.
 from __future__ import annotations
 
 from framework import jit
+from framework.capabilities import capabilities
 from framework.errors import ConfigError
 from framework.protocols import Budget, Game, State
 from framework.search import SearchAborted, SearchLimits
@@ -61,7 +62,7 @@ class ProofTree:
         self.game, self.prover, self.spend, self.table = game, prover, spend, table
         self.tree_limit = tree_limit
         self.key = state_key(game)
-        self.cyclic = hasattr(game, "repetition_limit")  # only then can a state repeat on a path
+        self.cyclic = capabilities(game).offers("repetition_limit")  # only then can a state repeat on a path
         self.path = path          # keys of the states above the root (PN²'s first-level path)
         self.drawn = False
         rk = self.key(root)
@@ -224,7 +225,7 @@ def compiled_pn_search(game: Game, state: State, prover: int, spend: Spend, tree
     run = search.pn2_search if two_level else search.pn_search
     status, proved, nodes, size, drawn, move, inner_nodes, searches, length, peak = run(
         kernel.to_kernel(state), prover, kernel.option, tree_limit, int(min(node_limit, 1 << 62)),
-        spend.limits.deadline, hasattr(game, "repetition_limit"))
+        spend.limits.deadline, capabilities(game).offers("repetition_limit"))
     if status == compiled.ROOT_OVER_BUDGET:
         raise SearchAborted
     spend.nodes += nodes
@@ -239,7 +240,7 @@ def compiled_pn_search(game: Game, state: State, prover: int, spend: Spend, tree
 
 def pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
     """Allis' PN search for "does `prover` win from `state`?" (compiled when the game has a kernel)."""
-    if jit.enabled() and hasattr(game, "kernel"):
+    if jit.enabled() and capabilities(game).kernel is not None:
         return compiled_pn_search(game, state, prover, spend, tree_limit)
     return interpreted_pn_search(game, state, prover, spend, tree_limit)
 
@@ -262,7 +263,7 @@ def interpreted_pn_search(game: Game, state: State, prover: int, spend: Spend, t
 
 def pn2_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:
     """Breuker's PN² (compiled when the game has a kernel)."""
-    if jit.enabled() and hasattr(game, "kernel"):
+    if jit.enabled() and capabilities(game).kernel is not None:
         return compiled_pn_search(game, state, prover, spend, tree_limit, two_level=True)
     return interpreted_pn2_search(game, state, prover, spend, tree_limit)
 
@@ -317,11 +318,10 @@ class PNSAgent(ProofNumberAgent):
         if tree_limit < 2:
             raise ConfigError(f"tree_limit must be at least 2 nodes, got {tree_limit!r}")
         self.tree_limit = tree_limit
-        if jit.enabled() and hasattr(game, "kernel"):
-            # Compile (or load) the compiled search now, so no timed move pays for it.
-            for two_level in (False, True):
-                compiled_pn_search(game, game.initial_state(), 0, Spend(SearchLimits.start(Budget(nodes=2))), 2,
-                                   two_level)
+        if jit.enabled() and capabilities(game).kernel is not None:
+            # Compile (or load) its own compiled search (PN or PN², not both) now, so no timed move pays for it.
+            compiled_pn_search(game, game.initial_state(), 0, Spend(SearchLimits.start(Budget(nodes=2))), 2,
+                               isinstance(self, PN2Agent))
 
     def search(self, game: Game, state: State, prover: int, spend: Spend) -> BinaryResult:
         return pn_search(game, state, prover, spend, self.tree_limit)

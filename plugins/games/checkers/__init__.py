@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import partial
 
 from framework import jit
+from framework.boardsvg import Cell, grid
 from framework.errors import PositionError
 from framework.hookspecs import hookimpl
 from framework.params import Param
@@ -30,6 +31,8 @@ class Checkers:
     name = "checkers"
     player_names = ("Black", "White")
     default_heuristic = "positional"
+    #: English checkers in PDN 3.0 (its FEN is `to_text`, its notation `format_move`).
+    pdn_game_type = 21
 
     def __init__(self, repetition_limit: int | None = 3, quiet_moves: int | None = 40) -> None:
         self.repetition_limit = repetition_limit
@@ -120,6 +123,27 @@ class Checkers:
                                 f"{self.quiet_limit} plies (quiet_moves={self.quiet_moves}), where the game "
                                 "is drawn; give a smaller count")
         return state
+
+    def render_svg(self, state: State, flipped: bool = False) -> str:
+        """The board as `render` draws it (square 1 top left); dark squares are clicked by their number."""
+        black, white, kings, _, _ = state
+        rows = []
+        for row in range(8):
+            cells = []
+            for col in range(8):
+                if (row + col) % 2 == 0:
+                    cells.append(Cell(None))
+                    continue
+                square = 4 * row + col // 2 + 1
+                bit = SQUARE_BIT[square]
+                piece = 0 if black & bit else 1 if white & bit else None
+                cells.append(Cell(str(square), dark=True, piece=piece, crown="K" if kings & bit else ""))
+            rows.append(cells)
+        return grid(rows, flipped=flipped, title="checkers")
+
+    def move_clicks(self, state: State, move: Move) -> tuple[str, ...]:
+        """The start square, then every landing square of a capture path."""
+        return tuple(map(str, notation.move_squares(move)))
 
     def render(self, state: State) -> str:
         """The board from White's side (square 1 top left), `b`/`w` men, `B`/`W` kings."""

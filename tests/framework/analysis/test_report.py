@@ -10,7 +10,7 @@ import yaml
 from framework.cli import main
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 from framework.analysis.report import write_report
 
 README = Path(__file__).parents[3] / "README.md"
@@ -91,7 +91,7 @@ def test_two_games_have_standings_overall_and_per_game(tmp_path):
 
 def test_plots_have_titles_and_the_depth_axis_whole_plies(tmp_path, monkeypatch):
     from framework.analysis import plots
-    from framework.analysis.thesis import depth_plot
+    from plugins.reports.thesis import depth_plot
 
     seen = {}
 

@@ -10,7 +10,7 @@ from framework.adjudication import Adjudication, Adjudicator, DrawRule, ResignRu
 from framework.cli import main
 from framework.errors import ConfigError
 from framework.match import Termination, play_game
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 from plugins.games.tictactoe import TicTacToe
 
 SCORERS = Path(__file__).with_name("fixture_scorers.py")

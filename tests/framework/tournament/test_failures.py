@@ -16,7 +16,7 @@ from framework.tournament.guard import GuardedWorker
 from framework.tournament.runner import run_tournament
 from framework.tournament.scheduler import schedule
 from framework.tournament.store import Store
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 
 TWO = """\
 game: tictactoe

@@ -13,7 +13,7 @@ from framework.registry import Registry
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
 from framework.tournament.scheduler import schedule
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 
 FIXTURES = Path(__file__).with_name("fixture_agents.py")
 POSITIONS = """\

@@ -10,7 +10,7 @@ from framework.cli import main
 from framework.tournament.config import load_config
 from framework.tournament.executors import LocalExecutor
 from framework.tournament.runner import run_tournament
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 
 MATCH = """\
 game: tictactoe
