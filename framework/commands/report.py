@@ -13,10 +13,6 @@ def run(args: argparse.Namespace) -> int:
     results = Results(args.results)
     print(terminal_summary(results))
     path = write_report(results)
-    if args.thesis:
-        from framework.analysis.thesis import write_thesis_report
-
-        print(f"thesis report: {write_thesis_report(results)}")
     formats = tuple(fmt for fmt in ("parquet", "jsonl") if getattr(args, fmt))
     if formats:
         results.export(results.folder / "tables", formats)

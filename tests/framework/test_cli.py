@@ -146,9 +146,3 @@ def test_the_end_of_input_is_a_resignation_not_a_crash(capsys, monkeypatch):
     assert code == 0 and "Result: X (random) wins — resign: O (human) resigned: the input ended" in out
     assert "crash" not in out
 
-
-def test_play_help_shows_the_default_agents(capsys):
-    with pytest.raises(SystemExit):
-        main(["play", "--help"])
-    out = " ".join(capsys.readouterr().out.split())
-    assert "(default: human, you at the keyboard; type help at the prompt)" in out and "(default: alphabeta)" in out

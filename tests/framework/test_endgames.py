@@ -126,4 +126,4 @@ def test_without_quotas_any_proven_win_counts(capsys, tmp_path):
 
 def test_patience_must_be_positive():
     with pytest.raises(ConfigError, match="patience must be at least 1 game, got 0"):
-        generate(Settings(game="tictactoe", patience=0))
+        generate(Settings("tictactoe", "alphabeta", "pns", patience=0))
