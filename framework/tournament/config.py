@@ -374,7 +374,8 @@ def _adjudication(r: _Reader, entry: Any) -> Adjudication:
         if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score < math.inf:
             raise r.fail(f"adjudication.{name}.score", f"expected a number >= 0 in the engines' score units, "
                                                        f"got {score!r}")
-        values = {"score": float(score), "moves": r.integer(given["moves"], f"adjudication.{name}.moves", 1, MAX_PLIES)}
+        values: dict[str, Any] = {"score": float(score),
+                                  "moves": r.integer(given["moves"], f"adjudication.{name}.moves", 1, MAX_PLIES)}
         if "after" in given:
             values["after"] = r.integer(given["after"], f"adjudication.{name}.after", 0, MAX_PLIES)
         rules[name] = rule(**values)

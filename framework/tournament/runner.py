@@ -20,7 +20,7 @@ from framework.tournament.executors import Executor, make_executor
 from framework.tournament.scheduler import pairings, schedule
 from framework.tournament.sequential import SprtWatch, Undecided
 from framework.tournament.store import Store
-from framework.tournament.tasks import GameResult, SolveOutcome
+from framework.tournament.tasks import GameResult, GameTask, SolveOutcome
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,8 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: R
         if watch is not None:
             for a, b, index, winner in store.conn.execute("SELECT pairing_a, pairing_b, game_index, winner FROM games"):
                 watch.add((a, b), index, winner)
-        pending: list = [t for t in tasks if t.key not in done and not (watch and watch.decided(t.pairing))]
+        pending: list = [t for t in tasks if t.key not in done
+                         and not (watch and isinstance(t, GameTask) and watch.decided(t.pairing))]
         stored = sum(t.key in done for t in tasks)
         if not pending:
             return RunSummary(len(tasks), stored, 0, tuple(watch.lines()) if watch else ())
