@@ -136,6 +136,7 @@ class TournamentConfig:
     sprt: Sprt | None = None
     adjudication: Adjudication | None = None
     opening: Opening | None = None
+    game_positions: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (game, its own start positions) with `games`
 
     def resolved(self) -> dict[str, Any]:
         """The settings that determine the results (not where or how fast they are computed).
@@ -152,7 +153,12 @@ class TournamentConfig:
                 "games": [[name, dict(options)] for name, options in self.all_games()],
                 # absent when unset, so folders made before these keys existed keep their fingerprint
                 **{key: asdict(value) for key, value in (("sprt", self.sprt), ("adjudication", self.adjudication),
-                                                         ("opening", self.opening)) if value is not None}}
+                                                         ("opening", self.opening)) if value is not None},
+                **({"game_positions": {g: list(p) for g, p in self.game_positions}} if self.game_positions else {})}
+
+    def positions_of(self, game: str) -> tuple[str, ...]:
+        """The start positions of `game`: its own file with several games, else `start_positions`."""
+        return dict(self.game_positions).get(game, self.start_positions)
 
     def all_games(self) -> tuple[tuple[str, Mapping[str, Any]], ...]:
         """(name, options) of every game played; `game` and `game_options` are the first of them."""
@@ -303,16 +309,23 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
         raise r.fail("champion", "only a gauntlet has a champion; set 'format: gauntlet' or remove it")
 
     if len(games) > 1 and data.get("start_positions") is not None:
-        raise r.fail("start_positions", "positions are in one game's text format; with several games, "
-                                        "run one tournament per game to use start positions")
+        raise r.fail("start_positions", "positions are in one game's text format; with several games, give each "
+                                        "game its own file: games: [{name: GAME, start_positions: FILE}, ...]")
     positions = tuple(text for text, _ in _positions(r, "start_positions", data.get("start_positions"),
                                                     path.parent, game))
-    per_position = 2 * max(1, len(positions))
-    default_games = per_position if positions else 2
-    games_per_pairing = r.integer(data.get("games_per_pairing", default_games), "games_per_pairing", 1, MAX_TASKS)
+    game_positions = {}  # each game's own positions file, in its own text format
+    for i, (entry, (name, _, built)) in enumerate(zip(data.get("games") or [], games)):
+        if isinstance(entry, dict) and entry.get("start_positions") is not None:
+            game_positions[name] = tuple(text for text, _ in _positions(
+                r, f"games[{i}].start_positions", entry["start_positions"], path.parent, built))
+    counts = [len(p) for p in (positions, *game_positions.values()) if p]
+    per_position = math.lcm(*(2 * n for n in counts)) if counts else 2
+    games_per_pairing = r.integer(data.get("games_per_pairing", per_position), "games_per_pairing", 1, MAX_TASKS)
     if games_per_pairing % per_position:
-        what = (f"a multiple of {per_position} so each of the {len(positions)} start positions is played "
-                "with both colours" if positions else "even, so each participant plays both colours equally")
+        files = (f"each of the {counts[0]} start positions is" if len(counts) == 1 else
+                 f"every start position of each game ({', '.join(map(str, counts))} positions) is")
+        what = (f"a multiple of {per_position} so {files} played with both colours" if counts
+                else "even, so each participant plays both colours equally")
         raise r.fail("games_per_pairing", f"expected {what}, got {games_per_pairing}")
     tasks = _task_count("games", fmt, len(participants), games_per_pairing, len(games), len(positions))
     if tasks > MAX_TASKS:
@@ -325,8 +338,9 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
     adjudication = None if data.get("adjudication") is None else _adjudication(r, data["adjudication"])
     opening = None if data.get("opening") is None else _opening(r, data["opening"])
     return TournamentConfig(
-        sprt=sprt, adjudication=adjudication, opening=opening, participants=participants, format=fmt, champion=champion, games_per_pairing=games_per_pairing,
-        start_positions=positions,
+        sprt=sprt, adjudication=adjudication, opening=opening, participants=participants, format=fmt,
+        champion=champion, games_per_pairing=games_per_pairing, start_positions=positions,
+        game_positions=tuple(game_positions.items()),
         max_plies=None if max_plies is None else r.integer(max_plies, "max_plies", 1, MAX_PLIES), **common)
 
 
@@ -409,8 +423,8 @@ def _solve_config(r: _Reader, data: dict[str, Any], registry: Registry, game: An
 
 def _game(r: _Reader, registry: Registry, entry: Any, key: str) -> tuple[str, dict[str, Any], Any]:
     """(name, resolved options, game object) of a `game` entry: a name or {name, options}."""
-    if isinstance(entry, dict):
-        entry = r.mapping(entry, key, {"name": 1, "options": 1})
+    if isinstance(entry, dict):  # start_positions: read by load_config, once the game is known
+        entry = r.mapping(entry, key, {"name": 1, "options": 1, "start_positions": 1})
         name, name_key, options = r.string(entry.get("name"), f"{key}.name"), f"{key}.name", entry.get("options")
     else:
         name, name_key, options = r.string(entry, key), key, None

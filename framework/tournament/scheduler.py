@@ -40,10 +40,11 @@ def schedule(config: TournamentConfig) -> list[GameTask] | list[SolveTask]:
     tasks = []
     several = len(config.all_games()) > 1
     opening = config.opening or Opening()
-    positions = list(config.start_positions)
-    if opening.order == "random":
-        random.Random(derive_seed(config.seed, "opening order")).shuffle(positions)
     for game, options in config.all_games():
+        positions = list(config.positions_of(game))
+        if opening.order == "random":
+            random.Random(derive_seed(config.seed, "opening order", *([game] if config.game_positions else []))
+                          ).shuffle(positions)
         for index in range(config.games_per_pairing):
             for pairing in pairings(config):
                 a, b = (config.participant(pid) for pid in pairing)

@@ -172,3 +172,24 @@ def test_the_readme_adjudication_and_opening_examples_run_as_documented(tmp_path
         games["termination"])
     files = (tmp_path / "positions" / "tictactoe-openings.txt").read_text().split("\n")
     assert not set(games["start"]) & {line.strip() for line in files}  # two random plies from each
+
+
+def test_each_game_of_a_tournament_can_have_its_own_positions_file(tmp_path, capsys):
+    (tmp_path / "ttt.txt").write_text("X../.../... o\n")
+    (tmp_path / "heaps.txt").write_text("3,4,5 k=3 a\n2,2 k=3 a\n")
+    text = """\
+        games:
+          - {name: tictactoe, start_positions: ttt.txt}
+          - {name: matches, start_positions: heaps.txt}
+        participants: [{id: a, agent: random}, {id: b, agent: random}]
+        games_per_pairing: 4
+        """
+    assert main(["validate", str(write(tmp_path, text))]) == 0, capsys.readouterr().err
+    assert main(["run", str(write(tmp_path, text)), "--results", str(tmp_path / "r"), "-q"]) == 0
+    games = Results(tmp_path / "r").games
+    assert set(games[games["game"] == "tictactoe"]["start"]) == {"X../.../... o"}
+    assert len(set(games[games["game"] == "matches"]["start"])) == 2
+    bad = text.replace("games_per_pairing: 4", "games_per_pairing: 2")
+    assert main(["validate", str(write(tmp_path, bad, "bad.yaml"))]) == 2
+    assert ("games_per_pairing: expected a multiple of 4 so every start position of each game (1, 2 positions) is "
+            "played with both colours, got 2" in capsys.readouterr().err)
