@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from framework.analysis import solving
-from framework.analysis.sprt import Sprt
+from framework.sprt import Sprt
 from framework.analysis import standings as analysis
 from framework.errors import ConfigError
 from framework.match import Termination
@@ -28,9 +28,14 @@ def with_scores(games: pd.DataFrame) -> pd.DataFrame:
     return games
 
 
-def match_lines(store: Store) -> list[str]:
-    """Each pairing's match statistics in one line (analysis.standings.match_line), from the store as it is."""
-    games = with_scores(pd.read_sql_query("SELECT * FROM games ORDER BY game_index", store.conn))
+def match_lines(folder: str | Path) -> list[str]:
+    """Each pairing's match statistics in one line (analysis.standings.match_line), from the store as it is
+    (a run may be writing it: SQLite's WAL lets this read what is committed)."""
+    store = Store(folder, create=False)
+    try:
+        games = with_scores(pd.read_sql_query("SELECT * FROM games ORDER BY game_index", store.conn))
+    finally:
+        store.close()
     return [analysis.match_line(row) for _, row in analysis.match_table(games).iterrows()]
 
 

@@ -38,6 +38,15 @@ def resume_command(args: argparse.Namespace) -> str:
     return shlex.join(argv)
 
 
+def _match_lines(config) -> list[str]:
+    """Each pairing's statistics so far (none in solve mode)."""
+    if config.mode == "solve":
+        return []
+    from framework.analysis.tables import match_lines  # pandas: only once there are games to sum up
+
+    return match_lines(config.results)
+
+
 def run(args: argparse.Namespace) -> int:
     registry = Registry()
     config = load_config(args.file, registry)
@@ -47,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
         config = replace(config, workers=args.workers)
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        summary = run_tournament(config, quiet=args.quiet, registry=registry, report_every=args.report_every)
+        summary = run_tournament(config, quiet=args.quiet, registry=registry, report_every=args.report_every,
+                                 report=lambda: _match_lines(config))
     except KeyboardInterrupt:
         store = Store(config.results)
         stored = len(store.done())
@@ -59,15 +69,8 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, previous)
     print(f"{config.name}: {summary.total} {_unit(config)} in {config.results} ({summary.resumed} already stored, "
           f"{summary.played} played now)")
-    if config.mode != "solve":
-        from framework.analysis.tables import match_lines  # pandas, once the games are played
-
-        store = Store(config.results)
-        try:
-            lines = match_lines(store)
-        finally:
-            store.close()
-        print("\n".join([*lines, *summary.sprt]))
+    for line in [*_match_lines(config), *summary.sprt]:
+        print(line)
     print(f"{'solver table' if config.mode == 'solve' else 'standings, crosstable'} and report: plyground report {shlex.quote(str(config.results))}")
     return 0
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from framework.adjudication import Adjudication, DrawRule, ResignRule
-from framework.analysis.sprt import MODELS as SPRT_MODELS
-from framework.analysis.sprt import Sprt
+from framework.sprt import MODELS as SPRT_MODELS
+from framework.sprt import Sprt
 from framework.errors import ConfigError, PluginError, PlygroundError, PositionError, one_line, quoted
 from framework.params import HeuristicRef, Param
 from framework.protocols import Budget
@@ -101,11 +101,11 @@ class Opening:
     """How games start: start positions in file order or shuffled by the seed, then `random_plies` random moves
     (the same for both games of a colour-swapped pair, and for every pairing in that round)."""
 
-    order: str = "sequential"
+    order: str = "file"
     random_plies: int = 0
 
 
-OPENING_ORDERS = ("sequential", "random")
+OPENING_ORDERS = ("file", "shuffled")
 #: Most random opening plies: an opening, not a random game.
 MAX_RANDOM_PLIES = 1000
 
@@ -397,9 +397,9 @@ def _adjudication(r: _Reader, entry: Any) -> Adjudication:
 
 
 def _opening(r: _Reader, entry: Any) -> Opening:
-    """`opening: {order: sequential|random, random_plies: N}`."""
+    """`opening: {order: file|shuffled, random_plies: N}`."""
     entry = r.mapping(entry, "opening", {"order": 1, "random_plies": 1})
-    return Opening(order=r.choice(entry.get("order", "sequential"), "opening.order", OPENING_ORDERS),
+    return Opening(order=r.choice(entry.get("order", "file"), "opening.order", OPENING_ORDERS),
                    random_plies=r.integer(entry.get("random_plies", 0), "opening.random_plies", 0, MAX_RANDOM_PLIES))
 
 

@@ -77,11 +77,13 @@ class Standings:
 
 def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: Registry | None = None,
                    executor_factory: Callable[[TournamentConfig], Executor] | None = None,
-                   report_every: int | None = None) -> RunSummary:
+                   report_every: int | None = None,
+                   report: Callable[[], list[str]] | None = None) -> RunSummary:
     """Play every game (or solve) of `config` not yet stored in its results folder.
 
     `executor_factory` replaces the configured executor (e.g. an in-process one for tests). Every
-    `report_every` games played, each pairing's match statistics (and SPRT) are printed.
+    `report_every` games played, the lines `report()` returns (the caller's statistics of the stored
+    games) are printed, with each pairing's SPRT.
     """
     store = Store(config.results)
     try:
@@ -114,10 +116,8 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: R
                 played += 1
                 standings.add_result(result)
                 bar.update(1)
-                if report_every and played % report_every == 0 and config.mode != "solve":
-                    from framework.analysis.tables import match_lines  # pandas: only when reporting
-
-                    tqdm.write("\n".join([*match_lines(store), *(watch.lines() if watch else ())]))
+                if report_every and played % report_every == 0:
+                    tqdm.write("\n".join([*(report() if report else ()), *(watch.lines() if watch else ())]))
                 if watch is not None:
                     record = result.record
                     watch.add(result.task.pairing, result.task.index,

@@ -42,7 +42,7 @@ def schedule(config: TournamentConfig) -> list[GameTask] | list[SolveTask]:
     opening = config.opening or Opening()
     for game, options in config.all_games():
         positions = list(config.positions_of(game))
-        if opening.order == "random":
+        if opening.order == "shuffled":
             random.Random(derive_seed(config.seed, "opening order", *([game] if config.game_positions else []))
                           ).shuffle(positions)
         for index in range(config.games_per_pairing):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
-from framework.analysis.sprt import Sprt, SprtState
+from framework.sprt import Sprt, SprtState
 
 
 @dataclass

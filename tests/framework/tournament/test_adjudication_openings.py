@@ -91,7 +91,7 @@ def test_a_tournament_adjudicates_by_its_yaml_rules_and_reports_the_termination(
     ("adjudication: {draw: {score: 5, moves: 2, after: -1}}\n", "adjudication.draw.after: expected an integer"),
     ("adjudication: {resign: {score: 5, moves: 2, after: 3}}\n", "adjudication.resign.after: unknown key 'after'"),
     ("adjudication: {surrender: {}}\n", "adjudication.surrender: unknown key 'surrender'"),
-    ("opening: {order: shuffled}\n", "opening.order: expected one of sequential, random, got 'shuffled'"),
+    ("opening: {order: random}\n", "opening.order: expected one of file, shuffled, got 'random'"),
     ("opening: {random_plies: -1}\n", "opening.random_plies: expected an integer"),
 ])
 def test_adjudication_and_opening_mistakes_are_refused_at_validate(tmp_path, capsys, text, message):
@@ -111,7 +111,7 @@ participants:
   - {id: r2, agent: random}
 start_positions: open.txt
 games_per_pairing: 8
-opening: {order: random, random_plies: 1}
+opening: {order: shuffled, random_plies: 1}
 """
 POSITIONS = ["X../.../... o", ".X./.../... o", "..X/.../... o", ".../.X./... o"]
 
@@ -140,7 +140,7 @@ def test_random_order_and_random_plies_start_each_pair_alike_and_the_report_says
 
 def test_a_start_position_with_seat_1_to_move_is_reported(tmp_path, capsys):
     (tmp_path / "open.txt").write_text("X../.../... o\n")
-    text = OPENINGS.replace("opening: {order: random, random_plies: 1}\n", "").replace("games_per_pairing: 8",
+    text = OPENINGS.replace("opening: {order: shuffled, random_plies: 1}\n", "").replace("games_per_pairing: 8",
                                                                                        "games_per_pairing: 2")
     assert main(["run", str(write(tmp_path, text)), "--results", str(tmp_path / "r"), "-q"]) == 0
     games = Results(tmp_path / "r").games

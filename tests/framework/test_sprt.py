@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq, minimize
 
-from framework.analysis.sprt import NELO_PER_T, VALUES, Sprt, elo_to_score, wald_bounds
+from framework.sprt import NELO_PER_T, VALUES, Sprt, elo_to_score, wald_bounds
 from framework.errors import ConfigError
 
 
