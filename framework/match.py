@@ -20,8 +20,9 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from framework.adjudication import Adjudication, Adjudicator
 from framework.capabilities import capabilities
-from framework.protocols import UNLIMITED, Agent, Budget, Decision, Game, SearchStats, State
+from framework.protocols import UNLIMITED, Agent, Budget, Decision, Game, Resign, SearchStats, State, TakeBack
 
 #: The largest integer SQLite stores (a signed 64-bit integer).
 INT64_MAX = 2**63 - 1
@@ -40,6 +41,9 @@ class Termination(enum.Enum):
     TIME = "time"                  # forfeit: the mover exceeded its time budget
     INVALID_OUTPUT = "invalid_output"  # forfeit: the mover returned no Decision, or statistics that cannot be stored
     VOID = "void"                  # no result: the game could not be played for a cause outside both agents
+    RESIGN = "resign"              # the mover resigned (a person typed 'resign' or left)
+    RESIGN_ADJUDICATION = "resign_adjudication"  # both engines' scores agreed one side was lost (adjudication)
+    DRAW_ADJUDICATION = "draw_adjudication"      # both engines' scores stayed near zero (adjudication)
 
     @property
     def is_forfeit(self) -> bool:
@@ -206,8 +210,15 @@ def legal_equal(legal: Sequence, move: Any) -> Any | None:
 def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] = (UNLIMITED, UNLIMITED),
               start: State | None = None, players: Sequence[str] = ("first", "second"),
               max_plies: int | None = None, time_slack: float = 0.1, time_grace: float = 0.05,
-              on_move: Callable[[State, MoveRecord, State], None] | None = None) -> GameRecord:
+              on_move: Callable[[State, MoveRecord, State], None] | None = None,
+              on_take_back: Callable[[State, int], None] | None = None,
+              adjudication: Adjudication | None = None) -> GameRecord:
     """Play one game from `start` (default: the initial state); agent i plays player i.
+
+    An agent raising `Resign` loses the game; one raising `TakeBack` gets its last move and the reply
+    taken back (two plies) and is asked again; `on_take_back(state, plies)` tells with 0 when there
+    was no move of its own to take back. `adjudication` rules may end the game early on the engines'
+    scores (framework/adjudication.py).
 
     A move that takes longer than `budget.time * (1 + time_slack) + time_grace` seconds
     forfeits the game. The runner does not interrupt a hung agent; the tournament
@@ -220,6 +231,8 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
     repetition_limit = offered.repetition_limit
     seen: dict = {key(state): 1}
     moves: list[MoveRecord] = []
+    history: list[State] = []  # the state before each move, for take-backs
+    adjudicator = Adjudicator(adjudication) if adjudication is not None else None
 
     def finish(termination: Termination, result: tuple[float, float], reason: str) -> GameRecord:
         winner = 0 if result[0] > result[1] else 1 if result[1] > result[0] else None
@@ -244,6 +257,20 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
             move, stats = checked(legal, decision)
         except Forfeit as exc:
             return forfeit(mover, exc.termination, exc.reason, exc.details)
+        except Resign as exc:
+            result = (-1.0, 1.0) if mover == 0 else (1.0, -1.0)
+            return finish(Termination.RESIGN, result,
+                          f"{game.player_names[mover]} ({players[mover]}) resigned" + (f": {exc}" if str(exc) else ""))
+        except TakeBack:
+            plies = 2 if len(moves) >= 2 else 0
+            for _ in range(plies):
+                if repetition_limit is not None:
+                    seen[key(state)] -= 1
+                moves.pop()
+                state = history.pop()
+            if on_take_back is not None:
+                on_take_back(state, plies)
+            continue
         except (Exception, SystemExit) as exc:
             return forfeit(mover, Termination.CRASH, f"crashed: {crash_reason(exc)}", traceback.format_exc())
         if budget.time is not None and wall > budget.time * (1 + time_slack) + time_grace:
@@ -251,9 +278,17 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         record = MoveRecord(len(moves) + 1, mover, game.format_move(state, move), stats.nodes,
                             stats.depth, stats.score, wall, stats.cpu_time, _pv_notation(game, state, stats.pv))
         moves.append(record)
+        history.append(state)
         before, state = state, game.apply(state, move)
         if on_move is not None:
             on_move(before, record, state)
+        verdict = adjudicator.add(mover, stats.score) if adjudicator is not None else None
+        if verdict is not None and not game.is_terminal(state):
+            winner, why = verdict
+            if winner is None:
+                return finish(Termination.DRAW_ADJUDICATION, (0.0, 0.0), f"adjudicated a draw: {why}")
+            return finish(Termination.RESIGN_ADJUDICATION, (1.0, -1.0) if winner == 0 else (-1.0, 1.0),
+                          f"adjudicated a win for {game.player_names[winner]} ({players[winner]}): {why}")
         if repetition_limit is not None:
             count = seen[key(state)] = seen.get(key(state), 0) + 1
             if count >= repetition_limit and not game.is_terminal(state):

@@ -163,9 +163,21 @@ class Decision:
 
 @runtime_checkable
 class Agent(Protocol):
-    """A move chooser. Constructed with its parameters and a seed; same seed, same moves."""
+    """A move chooser. Constructed with its parameters and a seed; same seed, same moves.
+
+    Instead of answering, `select_move` may raise `Resign` (the mover gives the game up) or, in a game
+    at the terminal, `TakeBack` (the person asks to take back their last move).
+    """
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision: ...
+
+
+class Resign(Exception):
+    """Raised by an agent's `select_move` to resign: the mover loses, recorded as a resignation, not a crash."""
+
+
+class TakeBack(Exception):
+    """Raised by an interactive agent's `select_move` to take back its own last move (and the reply to it)."""
 
 
 class Proof(enum.Enum):

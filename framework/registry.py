@@ -82,6 +82,7 @@ class Registry:
         self.game_files: dict[str, Registered[GameFileSpec]] = {}
         self.plugins: dict[str, Provenance] = {}
         self.failed: dict[str, str] = {}
+        self.clashes: dict[tuple[str, str], str] = {}  # (kind, name) registered twice -> the message naming both
         self._tried: set[tuple[str, str]] = set()  # entry points loaded (or failed) already
         if autoload is None:
             self.load_entry_points()
@@ -116,7 +117,10 @@ class Registry:
             except Exception as exc:  # a broken plugin is named, the others still load
                 self._fail(ep.name, dist, f"import of '{ep.value}' failed: {type(exc).__name__}: {exc}")
                 continue
-            self.register(plugin, name=ep.name, distribution=dist, version=version)
+            try:
+                self.register(plugin, name=ep.name, distribution=dist, version=version)
+            except PluginError as exc:  # a clash: this plugin is not loaded, the rest stay usable
+                self._fail(ep.name, dist, str(exc))
 
     def _fail(self, name: str, dist: str | None, reason: str) -> None:
         who = f"plugin '{name}'" + (f" from {dist}" if dist else "")
@@ -167,8 +171,10 @@ class Registry:
                 kind = {id(self.games): "game", id(self.agents): "agent",
                         id(self.game_files): "game file"}.get(id(table), "heuristic")
                 label = key if isinstance(key, str) else f"{key[1]}' for game '{key[0]}"
-                raise PluginError(f"{kind} '{label}' is registered twice: by {other} and by {provenance}; "
-                                  "uninstall or rename one of them")
+                message = (f"{kind} '{label}' is registered twice: by {other} and by {provenance}; "
+                           "uninstall or rename one of them")
+                self.clashes[(kind, label)] = message
+                raise PluginError(message)
             staged[id(table)].add(key)
         for table, key, spec in additions:
             table[key] = Registered(spec, provenance)
@@ -185,15 +191,23 @@ class Registry:
     # -- lookup ------------------------------------------------------------------
 
     def game_spec(self, name: str) -> GameSpec:
-        return _lookup(self.games, name, "game").spec
+        return self._lookup(self.games, name, "game").spec
 
     def agent_spec(self, name: str) -> AgentSpec:
-        return _lookup(self.agents, name, "agent").spec
+        return self._lookup(self.agents, name, "agent").spec
 
     def game_file_spec(self, name: str) -> GameFileSpec:
-        return _lookup(self.game_files, name, "game file").spec
+        return self._lookup(self.game_files, name, "game file").spec
+
+    def _lookup(self, table: Mapping[str, Registered[T]], name: str, kind: str) -> Registered[T]:
+        """The entry for `name`, refused when two plugins provide it (whichever loaded first would be a guess)."""
+        if (kind, name) in self.clashes:
+            raise PluginError(self.clashes[(kind, name)])
+        return _lookup(table, name, kind)
 
     def heuristic_spec(self, game: str, name: str) -> HeuristicSpec:
+        if ("heuristic", f"{name}' for game '{game}") in self.clashes:
+            raise PluginError(self.clashes[("heuristic", f"{name}' for game '{game}")])
         key = (game, name)
         if key in self.heuristics:
             return self.heuristics[key].spec

@@ -96,6 +96,36 @@ def pair_table(games: pd.DataFrame) -> pd.DataFrame:
                                        "nelo", "los_pct", "wl_dd_ratio"])
 
 
+MATCH_COLUMNS = ["participant", "opponent", "games", "wins", "draws", "losses", "score_pct", "elo", "elo_error",
+                 "los_pct", "draw_pct", "pairs", "ptnml"]
+
+
+def match_table(games: pd.DataFrame) -> pd.DataFrame:
+    """Per pairing, what a chess tester reads after a match: the first-named participant's W/D/L, score,
+    draw ratio, and Elo with its 95% error and LOS from the pentanomial of its complete pairs."""
+    pairs = pair_table(games).set_index(["participant", "opponent"])
+    rows = []
+    for (a, b), group in games.groupby(["pairing_a", "pairing_b"], sort=False):
+        points = np.where(group["first"] == a, group["score_first"], 1 - group["score_first"])
+        w, d, l = _wdl(pd.Series(points))
+        stats = pairs.loc[(a, b)] if (a, b) in pairs.index else None
+        rows.append({"participant": a, "opponent": b, "games": len(group), "wins": w, "draws": d, "losses": l,
+                     "score_pct": 100 * points.mean(), "draw_pct": 100 * d / len(group),
+                     **({k: stats[k] for k in ("elo", "elo_error", "los_pct", "pairs", "ptnml")} if stats is not None
+                        else {"elo": np.nan, "elo_error": np.nan, "los_pct": np.nan, "pairs": 0,
+                              "ptnml": [0] * 5})})
+    return pd.DataFrame(rows, columns=MATCH_COLUMNS)
+
+
+def match_line(row: pd.Series) -> str:
+    """One pairing in one line, e.g. "ab vs rnd: 46 games, W-D-L 44-2-0, score 97.8%, Elo 537.0 +- 254.6, ..."."""
+    elo = "-" if pd.isna(row["elo"]) else f"{row['elo']:.1f} +- {row['elo_error']:.1f}"
+    los = "-" if pd.isna(row["los_pct"]) else f"{row['los_pct']:.1f}%"
+    return (f"{row['participant']} vs {row['opponent']}: {row['games']} games, W-D-L {row['wins']}-{row['draws']}-"
+            f"{row['losses']}, score {row['score_pct']:.1f}%, Elo {elo}, LOS {los}, draws {row['draw_pct']:.1f}%, "
+            f"Ptnml(0-2) {list(row['ptnml'])}")
+
+
 def terminations(games: pd.DataFrame) -> pd.DataFrame:
     """How games ended: counts and share per termination, split into first-player wins, draws, second wins."""
     rows = []

@@ -36,6 +36,8 @@ def run_list(args: argparse.Namespace) -> int:
             if args.verbose:
                 for line in _details(registered.spec):
                     print(line)
+    for name, reason in sorted(registry.failed.items()):
+        print(f"not loaded: plugin '{name}': {reason}")
     return 0
 
 

@@ -20,19 +20,24 @@ def run(args: argparse.Namespace) -> int:
     game, player, solver = (getattr(args, option) or registry.default_for(f"make-endgames --{option}")
                             for option in ("game", "player", "solver"))
     settings = Settings(game=game, player=player, solver=solver, count=args.count, seed=args.seed,
-                        budget=args.budget, easy=args.easy, medium=args.medium)
+                        budget=args.budget, easy=args.easy, medium=args.medium,
+                        quotas_on=not args.no_quotas, patience=args.patience)
     started = time.perf_counter()
 
-    def progress(kept: int) -> None:
+    def progress(kept: int, games: int) -> None:
         if not args.quiet:
-            print(f"\r{kept}/{settings.count} positions, {time.perf_counter() - started:.0f}s", end="",
-                  file=sys.stderr, flush=True)
+            print(f"\r{kept}/{settings.count} positions from {games} games, {time.perf_counter() - started:.0f}s",
+                  end="", file=sys.stderr, flush=True)
 
-    kept = generate(settings, workers=args.workers, progress=progress)
+    try:
+        kept = generate(settings, workers=args.workers, progress=progress)
+    finally:
+        if not args.quiet:
+            print(file=sys.stderr)  # end the progress line
     out = Path(args.out) if args.out else FOLDER / f"{settings.game}-endgames-{settings.count}.txt"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(render(settings, kept), encoding="utf-8")
-    print(f"\n{len(kept)} positions written to {out} in {time.perf_counter() - started:.0f}s")
+    print(f"{len(kept)} positions written to {out} in {time.perf_counter() - started:.0f}s")
     return 0
 
 
@@ -51,6 +56,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--easy", type=int, default=d.easy, help=f"proofs below this many nodes are easy (default {d.easy})")
     p.add_argument("--medium", type=int, default=d.medium,
                    help=f"proofs below this many nodes are medium, the rest hard (default {d.medium})")
+    p.add_argument("--no-quotas", action="store_true",
+                   help="keep any proven win, whatever its difficulty (for small games whose proofs are all easy)")
+    p.add_argument("--patience", type=int, default=d.patience,
+                   help=f"stop with an error after this many games in a row add no position (default {d.patience})")
     p.add_argument("--workers", type=options.workers, default=1,
                    help="processes playing games (the file does not depend on it)")
     p.add_argument("--out", help=f"file to write (default {FOLDER}/GAME-endgames-COUNT.txt)")

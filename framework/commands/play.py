@@ -89,9 +89,16 @@ def _play(args: argparse.Namespace, registry: Registry, game: Game, agents: list
             print(f"   coach: {verdict.describe(game, before)}")
         print(game.render(after), end="\n\n")
 
+    def take_back(state, plies) -> None:
+        if not plies:
+            print("nothing to take back yet")
+            return
+        print(f"took back {plies} plies")
+        print(game.render(state), end="\n\n")
+
     print(game.render(start if start is not None else game.initial_state()), end="\n\n")
     record = play_game(game, agents, budgets=budgets, start=start, players=(args.first, args.second),
-                       max_plies=args.max_plies, on_move=show)
+                       max_plies=args.max_plies, on_move=show, on_take_back=take_back)
     outcome = ("draw" if record.winner is None
                else f"{game.player_names[record.winner]} ({record.players[record.winner]}) wins")
     print(f"Result: {outcome} — {record.termination.value}{': ' + record.reason if record.reason else ''}")

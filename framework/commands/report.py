@@ -13,9 +13,10 @@ def run(args: argparse.Namespace) -> int:
     results = Results(args.results)
     print(terminal_summary(results))
     path = write_report(results)
-    if args.parquet:
-        results.export(results.folder / "tables", ("parquet",))
-    print(f"\nreport: {path} (plots and tables/*.csv{' and *.parquet' if args.parquet else ''} beside it)")
+    formats = tuple(fmt for fmt in ("parquet", "jsonl") if getattr(args, fmt))
+    if formats:
+        results.export(results.folder / "tables", formats)
+    print(f"\nreport: {path} (plots and tables/*.csv{''.join(f' and *.{f}' for f in formats)} beside it)")
     return 0
 
 
@@ -23,4 +24,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("report", help="print standings and crosstable; write a Markdown report with plots")
     p.add_argument("results", help="results folder of a tournament run")
     p.add_argument("--parquet", action="store_true", help="also export every table as Parquet (needs pyarrow)")
+    p.add_argument("--jsonl", action="store_true",
+                   help="also export every table as JSON Lines, one object per row (games.jsonl, match.jsonl, ...)")
     p.set_defaults(func=run)

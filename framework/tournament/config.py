@@ -15,10 +15,13 @@ import json
 import math
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from framework.adjudication import Adjudication, DrawRule, ResignRule
+from framework.sprt import MODELS as SPRT_MODELS
+from framework.sprt import Sprt
 from framework.errors import ConfigError, PluginError, PlygroundError, PositionError, one_line, quoted
 from framework.params import HeuristicRef, Param
 from framework.protocols import Budget
@@ -67,7 +70,7 @@ def check_workers(value: int, where: str) -> int:
 COMMON_KEYS = ("name", "mode", "game", "seed", "move_time_limit", "plugins", "workers", "results", "executor")
 #: Top-level keys of each mode: `games` plays a tournament, `solve` runs solvers on positions.
 KEYS = {"games": COMMON_KEYS + ("games", "participants", "format", "champion", "games_per_pairing", "start_positions",
-                                "max_plies"),
+                                "max_plies", "sprt", "adjudication", "opening"),
         "solve": COMMON_KEYS + ("solvers", "positions", "budget")}
 
 
@@ -94,6 +97,20 @@ class ExecutorConfig:
 
 
 @dataclass(frozen=True)
+class Opening:
+    """How games start: start positions in file order or shuffled by the seed, then `random_plies` random moves
+    (the same for both games of a colour-swapped pair, and for every pairing in that round)."""
+
+    order: str = "file"
+    random_plies: int = 0
+
+
+OPENING_ORDERS = ("file", "shuffled")
+#: Most random opening plies: an opening, not a random game.
+MAX_RANDOM_PLIES = 1000
+
+
+@dataclass(frozen=True)
 class TournamentConfig:
     """A validated tournament: every name resolved, every value checked, defaults filled in."""
 
@@ -116,6 +133,10 @@ class TournamentConfig:
     mode: str = "games"
     position_notes: tuple[str, ...] = ()
     games: tuple[tuple[str, Mapping[str, Any]], ...] = ()
+    sprt: Sprt | None = None
+    adjudication: Adjudication | None = None
+    opening: Opening | None = None
+    game_positions: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (game, its own start positions) with `games`
 
     def resolved(self) -> dict[str, Any]:
         """The settings that determine the results (not where or how fast they are computed).
@@ -129,7 +150,15 @@ class TournamentConfig:
                 "start_positions": list(self.start_positions), "seed": self.seed, "max_plies": self.max_plies,
                 "move_time_limit": self.move_time_limit, "plugins": list(self.plugins), "mode": self.mode,
                 "position_notes": list(self.position_notes),
-                "games": [[name, dict(options)] for name, options in self.all_games()]}
+                "games": [[name, dict(options)] for name, options in self.all_games()],
+                # absent when unset, so folders made before these keys existed keep their fingerprint
+                **{key: asdict(value) for key, value in (("sprt", self.sprt), ("adjudication", self.adjudication),
+                                                         ("opening", self.opening)) if value is not None},
+                **({"game_positions": {g: list(p) for g, p in self.game_positions}} if self.game_positions else {})}
+
+    def positions_of(self, game: str) -> tuple[str, ...]:
+        """The start positions of `game`: its own file with several games, else `start_positions`."""
+        return dict(self.game_positions).get(game, self.start_positions)
 
     def all_games(self) -> tuple[tuple[str, Mapping[str, Any]], ...]:
         """(name, options) of every game played; `game` and `game_options` are the first of them."""
@@ -280,16 +309,23 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
         raise r.fail("champion", "only a gauntlet has a champion; set 'format: gauntlet' or remove it")
 
     if len(games) > 1 and data.get("start_positions") is not None:
-        raise r.fail("start_positions", "positions are in one game's text format; with several games, "
-                                        "run one tournament per game to use start positions")
+        raise r.fail("start_positions", "positions are in one game's text format; with several games, give each "
+                                        "game its own file: games: [{name: GAME, start_positions: FILE}, ...]")
     positions = tuple(text for text, _ in _positions(r, "start_positions", data.get("start_positions"),
                                                     path.parent, game))
-    per_position = 2 * max(1, len(positions))
-    default_games = per_position if positions else 2
-    games_per_pairing = r.integer(data.get("games_per_pairing", default_games), "games_per_pairing", 1, MAX_TASKS)
+    game_positions = {}  # each game's own positions file, in its own text format
+    for i, (entry, (name, _, built)) in enumerate(zip(data.get("games") or [], games)):
+        if isinstance(entry, dict) and entry.get("start_positions") is not None:
+            game_positions[name] = tuple(text for text, _ in _positions(
+                r, f"games[{i}].start_positions", entry["start_positions"], path.parent, built))
+    counts = [len(p) for p in (positions, *game_positions.values()) if p]
+    per_position = math.lcm(*(2 * n for n in counts)) if counts else 2
+    games_per_pairing = r.integer(data.get("games_per_pairing", per_position), "games_per_pairing", 1, MAX_TASKS)
     if games_per_pairing % per_position:
-        what = (f"a multiple of {per_position} so each of the {len(positions)} start positions is played "
-                "with both colours" if positions else "even, so each participant plays both colours equally")
+        files = (f"each of the {counts[0]} start positions is" if len(counts) == 1 else
+                 f"every start position of each game ({', '.join(map(str, counts))} positions) is")
+        what = (f"a multiple of {per_position} so {files} played with both colours" if counts
+                else "even, so each participant plays both colours equally")
         raise r.fail("games_per_pairing", f"expected {what}, got {games_per_pairing}")
     tasks = _task_count("games", fmt, len(participants), games_per_pairing, len(games), len(positions))
     if tasks > MAX_TASKS:
@@ -298,10 +334,73 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
                                           "into several runs")
 
     max_plies = data.get("max_plies")
+    sprt = None if data.get("sprt") is None else _sprt(r, data["sprt"], fmt, len(participants), len(games))
+    adjudication = None if data.get("adjudication") is None else _adjudication(r, data["adjudication"])
+    opening = None if data.get("opening") is None else _opening(r, data["opening"])
     return TournamentConfig(
-        participants=participants, format=fmt, champion=champion, games_per_pairing=games_per_pairing,
-        start_positions=positions,
+        sprt=sprt, adjudication=adjudication, opening=opening, participants=participants, format=fmt,
+        champion=champion, games_per_pairing=games_per_pairing, start_positions=positions,
+        game_positions=tuple(game_positions.items()),
         max_plies=None if max_plies is None else r.integer(max_plies, "max_plies", 1, MAX_PLIES), **common)
+
+
+def _sprt(r: _Reader, entry: Any, fmt: str, participants: int, games: int) -> Sprt:
+    """`sprt: {elo0, elo1, alpha, beta, model, normalized}`: a match of one tested participant, one game."""
+    entry = r.mapping(entry, "sprt", {"elo0": 1, "elo1": 1, "alpha": 1, "beta": 1, "model": 1, "normalized": 1})
+    if fmt != "gauntlet" and participants != 2:
+        raise r.fail("sprt", f"an SPRT tests one participant against the others: use 'format: gauntlet' or two "
+                             f"participants, not a round-robin of {participants}")
+    if games > 1:
+        raise r.fail("sprt", "an SPRT runs on one game; run one match per game")
+    values: dict[str, Any] = {}
+    for key in ("elo0", "elo1", "alpha", "beta"):
+        if key in entry:
+            value = entry[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise r.fail(f"sprt.{key}", f"expected a number, got {value!r}")
+            values[key] = float(value)
+        elif key in ("elo0", "elo1"):
+            raise r.fail(f"sprt.{key}", f"missing; the SPRT tests H0: Elo = elo0 against H1: Elo = elo1, e.g. "
+                                        "'sprt: {elo0: 0, elo1: 5}'")
+    values["model"] = r.choice(entry.get("model", "pentanomial"), "sprt.model", SPRT_MODELS)
+    normalized = entry.get("normalized", False)
+    if not isinstance(normalized, bool):
+        raise r.fail("sprt.normalized", f"expected true or false, got {normalized!r}")
+    try:
+        return Sprt(normalized=normalized, **values)
+    except ConfigError as exc:
+        raise r.fail("sprt", str(exc)) from None
+
+
+def _adjudication(r: _Reader, entry: Any) -> Adjudication:
+    """`adjudication: {resign: {score, moves}, draw: {score, moves, after}}`, each rule optional."""
+    entry = r.mapping(entry, "adjudication", {"resign": 1, "draw": 1})
+    rules: dict[str, Any] = {}
+    for name, rule, keys in (("resign", ResignRule, ("score", "moves")), ("draw", DrawRule, ("score", "moves", "after"))):
+        if entry.get(name) is None:
+            continue
+        given = r.mapping(entry[name], f"adjudication.{name}", dict.fromkeys(keys))
+        for key in ("score", "moves"):
+            if key not in given:
+                raise r.fail(f"adjudication.{name}.{key}", f"missing; e.g. '{name}: {{score: 500, moves: 4}}' "
+                                                           "(score in the engines' own units)")
+        score = given["score"]
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score < math.inf:
+            raise r.fail(f"adjudication.{name}.score", f"expected a number >= 0 in the engines' score units, "
+                                                       f"got {score!r}")
+        values: dict[str, Any] = {"score": float(score),
+                                  "moves": r.integer(given["moves"], f"adjudication.{name}.moves", 1, MAX_PLIES)}
+        if "after" in given:
+            values["after"] = r.integer(given["after"], f"adjudication.{name}.after", 0, MAX_PLIES)
+        rules[name] = rule(**values)
+    return Adjudication(**rules)
+
+
+def _opening(r: _Reader, entry: Any) -> Opening:
+    """`opening: {order: file|shuffled, random_plies: N}`."""
+    entry = r.mapping(entry, "opening", {"order": 1, "random_plies": 1})
+    return Opening(order=r.choice(entry.get("order", "file"), "opening.order", OPENING_ORDERS),
+                   random_plies=r.integer(entry.get("random_plies", 0), "opening.random_plies", 0, MAX_RANDOM_PLIES))
 
 
 def _solve_config(r: _Reader, data: dict[str, Any], registry: Registry, game: Any,
@@ -324,8 +423,8 @@ def _solve_config(r: _Reader, data: dict[str, Any], registry: Registry, game: An
 
 def _game(r: _Reader, registry: Registry, entry: Any, key: str) -> tuple[str, dict[str, Any], Any]:
     """(name, resolved options, game object) of a `game` entry: a name or {name, options}."""
-    if isinstance(entry, dict):
-        entry = r.mapping(entry, key, {"name": 1, "options": 1})
+    if isinstance(entry, dict):  # start_positions: read by load_config, once the game is known
+        entry = r.mapping(entry, key, {"name": 1, "options": 1, "start_positions": 1})
         name, name_key, options = r.string(entry.get("name"), f"{key}.name"), f"{key}.name", entry.get("options")
     else:
         name, name_key, options = r.string(entry, key), key, None
@@ -381,6 +480,10 @@ def _participants(r: _Reader, entries: Any, registry: Registry, games: list[tupl
             except Exception as exc:   # the agent's constructor raised: name the participant, in one line
                 raise r.fail(key, f"participant '{pid}' (agent '{agent}') could not be built for game "
                                   f"'{game_name}': {one_line(exc)}") from None
+            if getattr(built, "interactive", False):
+                raise r.fail(f"{key}.agent", f"agent '{agent}' is a person at the terminal, and tournaments run "
+                                             "unattended in worker processes; play it with 'plyground play GAME "
+                                             f"--first {agent}'")
         budget = _budget(r, entry.get("budget"), f"{key}.budget")
         if solver and not callable(getattr(built, "solve", None)):
             able = sorted(n for n, reg in registry.agents.items() if callable(getattr(reg.spec.factory, "solve", None)))

@@ -24,9 +24,10 @@ from framework.params import HeuristicRef
 from framework.registry import Provenance, Registry
 from framework.tournament.config import TournamentConfig, load_plugin_file
 from framework.tournament.executors import Executor, make_executor
-from framework.tournament.scheduler import schedule
+from framework.tournament.scheduler import pairings, schedule
+from framework.tournament.sequential import SprtWatch, Undecided
 from framework.tournament.store import Store
-from framework.tournament.tasks import GameResult, SolveOutcome
+from framework.tournament.tasks import GameResult, GameTask, SolveOutcome
 
 #: The file a run locks in its results folder (flock(2): released when the process ends, however it ends).
 LOCK = "run.lock"
@@ -42,6 +43,7 @@ class RunSummary:
     played: int
     retried: int = 0
     void: int = 0
+    sprt: tuple[str, ...] = ()  # each pairing's SPRT line, when the match runs one
 
 
 @contextmanager
@@ -104,17 +106,22 @@ class Standings:
 
 
 def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: Registry | None = None,
-                   executor_factory: Callable[[TournamentConfig], Executor] | None = None) -> RunSummary:
+                   executor_factory: Callable[[TournamentConfig], Executor] | None = None,
+                   report_every: int | None = None,
+                   report: Callable[[], list[str]] | None = None) -> RunSummary:
     """Play every game (or solve) of `config` not yet stored in its results folder.
 
-    `executor_factory` replaces the configured executor (e.g. an in-process one for tests).
+    `executor_factory` replaces the configured executor (e.g. an in-process one for tests). Every
+    `report_every` games played, the lines `report()` returns (the caller's statistics of the stored
+    games) are printed, with each pairing's SPRT.
     """
     with folder_lock(Path(config.results)):
-        return _run(config, quiet, registry, executor_factory)
+        return _run(config, quiet, registry, executor_factory, report_every, report)
 
 
 def _run(config: TournamentConfig, quiet: bool, registry: Registry | None,
-         executor_factory: Callable[[TournamentConfig], Executor] | None) -> RunSummary:
+         executor_factory: Callable[[TournamentConfig], Executor] | None, report_every: int | None,
+         report: Callable[[], list[str]] | None) -> RunSummary:
     store = Store(config.results)
     try:
         used = providers(config, registry or Registry())
@@ -126,27 +133,45 @@ def _run(config: TournamentConfig, quiet: bool, registry: Registry | None,
         standings = Standings([p.id for p in config.participants])
         for players, points in _stored_outcomes(store):
             standings.add(players, points)
-        pending = [t for t in tasks if t.key not in done]
+        watch = SprtWatch(config.sprt, pairings(config)) if config.sprt else None
+        if watch is not None:
+            for a, b, index, winner in store.conn.execute(
+                    "SELECT pairing_a, pairing_b, game_index, winner FROM games WHERE termination != ?",
+                    (Termination.VOID.value,)):
+                watch.add((a, b), index, winner)
+        pending: list = [t for t in tasks if t.key not in done
+                         and not (watch and isinstance(t, GameTask) and watch.decided(t.pairing))]
+        stored = sum(t.key in done for t in tasks)
         if not pending:
-            return RunSummary(len(tasks), len(tasks) - len(pending), 0)
+            return RunSummary(len(tasks), stored, 0, sprt=tuple(watch.lines()) if watch else ())
         executor = (executor_factory or (lambda c: make_executor(c.executor, c.workers)))(config)
-        bar = tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc=config.name,
+        bar = tqdm(total=len(tasks), initial=stored, desc=config.name,
                    unit="solve" if config.mode == "solve" else "game",
                    disable=quiet, dynamic_ncols=True)
         played = retried = void = 0
         try:
-            for result in executor.results(pending):
+            for result in executor.results(Undecided(pending, watch) if watch else pending):
                 store.save(result)
                 played += 1
                 retried += result.retries
                 void += _is_void(result)
                 standings.add_result(result)
                 bar.update(1)
-                bar.set_postfix_str(standings.line(), refresh=False)
+                if report_every and played % report_every == 0:
+                    tqdm.write("\n".join([*(report() if report else ()), *(watch.lines() if watch else ())]))
+                if watch is not None and not _is_void(result):  # a void game has no result to test
+                    record = result.record
+                    watch.add(result.task.pairing, result.task.index,
+                              None if record.winner is None else record.players[record.winner])
+                    bar.set_postfix_str(f"{standings.line()} | {watch.short()}", refresh=False)
+                    if watch.all_decided():
+                        break  # the games still running are not needed: closing the executor stops them
+                else:
+                    bar.set_postfix_str(standings.line(), refresh=False)
         finally:
             bar.close()
             executor.close()
-        return RunSummary(len(tasks), len(tasks) - len(pending), played, retried, void)
+        return RunSummary(len(tasks), stored, played, retried, void, tuple(watch.lines()) if watch else ())
     finally:
         store.close()
 

@@ -107,16 +107,22 @@ class Store:
                     ("config", json.dumps(config)), ("fingerprint", json.dumps(fingerprint)),
                     ("plugin_versions", json.dumps(versions)), ("created_at", json.dumps(time.time()))])
             return
-        if meta["fingerprint"] != fingerprint:
-            changed = _changed(config, meta["config"])
-            raise ConfigError(f"'{self.folder}' holds results of a different configuration (changed: "
-                              f"{', '.join(changed)}); run into a new folder (--results DIR or the 'results' key) "
-                              "or delete this one to start over")
-        if meta["plugin_versions"] != versions:
-            changed = _changed(versions, meta["plugin_versions"])
+        altering = _altering(config, meta["config"]) if meta["fingerprint"] != fingerprint else []
+        if altering:
+            raise ConfigError(f"'{self.folder}' holds results of a different configuration ({'; '.join(altering)}); "
+                              "only raising games_per_pairing, adding participants or changing sprt keeps the "
+                              "stored games: run into a new folder (--results DIR or the 'results' key) or delete "
+                              "this one to start over")
+        then = meta["plugin_versions"]
+        if any(key in then and then[key] != value for key, value in versions.items()):
+            changed = [key for key in _changed(versions, then) if key in then and key in versions]
             raise ConfigError(f"'{self.folder}' holds results made by other plugin versions ({', '.join(changed)}: "
-                              f"{meta['plugin_versions'].get(changed[0])} then, {versions.get(changed[0])} now); "
-                              "run into a new folder")
+                              f"{then.get(changed[0])} then, {versions.get(changed[0])} now); run into a new folder")
+        if meta["fingerprint"] != fingerprint:  # the change only adds games: keep the stored ones, play the rest
+            with self.conn:  # (a new agent, game or heuristic: record who provided it too)
+                self.conn.executemany("UPDATE meta SET value = ? WHERE key = ?", [
+                    (json.dumps(config), "config"), (json.dumps(fingerprint), "fingerprint"),
+                    (json.dumps({**then, **versions}), "plugin_versions")])
 
     def done(self) -> set[str]:
         """Keys of the tasks whose results are stored."""
@@ -153,6 +159,31 @@ def _insert(table: str, columns: tuple[str, ...]) -> str:
 
 def _memory(memory: TaskMemory | None) -> tuple[int | None, int | None, str | None]:
     return (None, None, None) if memory is None else (memory.start, memory.peak, memory.scope)
+
+
+#: Config keys whose changes can only add games (or stop a match sooner), never alter a stored one: a
+#: game's key and seed depend on its pairing and index, and new participants or more games per pairing
+#: only add keys (pairings keep the order of the participants' ids).
+GROWING = ("games_per_pairing", "participants", "sprt")
+
+
+def _altering(now: dict[str, Any], then: dict[str, Any]) -> list[str]:
+    """What in `now` would change games stored under `then`, each naming its key (empty: only growth)."""
+    out = [f"changed: {key}" for key in _changed(now, then) if key not in GROWING]
+    if now.get("games_per_pairing", 0) < then.get("games_per_pairing", 0):
+        out.append(f"games_per_pairing: {then['games_per_pairing']} stored, {now['games_per_pairing']} now "
+                   "(fewer would drop stored games)")
+    new = {p["id"]: p for p in now.get("participants", [])}
+    for p in then.get("participants", []):
+        if p["id"] not in new:
+            out.append(f"participants: '{p['id']}' was removed")
+        elif new[p["id"]] != p:
+            keys = [k for k in p if new[p["id"]].get(k) != p[k]] or ["its settings"]
+            out.append(f"participants: '{p['id']}' changed ({', '.join(keys)})")
+    order = [pid for pid in new if pid in {p["id"] for p in then.get("participants", [])}]
+    if not out and order != [p["id"] for p in then.get("participants", [])]:
+        out.append("participants: the stored participants are in another order (it decides who is named first)")
+    return out
 
 
 def _changed(now: dict[str, Any], then: dict[str, Any]) -> list[str]:

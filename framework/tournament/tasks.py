@@ -22,11 +22,13 @@ its solver is built, so the figure is the search's and not the loading of compil
 from __future__ import annotations
 
 import hashlib
+import random
 import signal
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
+from framework.adjudication import Adjudication
 from framework.errors import PluginError
 from framework.match import (
     GameRecord,
@@ -53,6 +55,21 @@ def derive_seed(*parts: object) -> int:
     """A 63-bit seed from the parts' text: independent of scheduling order, process and platform."""
     digest = hashlib.blake2b("/".join(map(str, parts)).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
+
+
+def random_opening(game: Any, state: Any, plies: int, seed: int) -> Any:
+    """`state` after `plies` uniformly random legal moves chosen by `seed`, avoiding moves that end the game
+    (stopping early when every move would)."""
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if game.is_terminal(state):
+            break
+        children = [game.apply(state, move) for move in game.legal_moves(state)]
+        going_on = [child for child in children if not game.is_terminal(child)]
+        if not going_on:
+            break
+        state = rng.choice(going_on)
+    return state
 
 
 class WorkerRegistry(Registry):
@@ -198,6 +215,9 @@ class GameTask:
     game_options: Mapping[str, Any] = field(default_factory=dict)
     plugins: tuple[str, ...] = ()
     entry_points: tuple[str, ...] | None = None  # the plugins the worker loads first (WorkerRegistry); None: all
+    adjudication: Adjudication | None = None
+    random_plies: int = 0  # random moves played from `start` before the game, chosen by `opening_seed`
+    opening_seed: int = 0
 
     @property
     def players(self) -> tuple[Participant, Participant]:
@@ -215,6 +235,7 @@ class GameTask:
         game = context.game(self.plugins, self.game, self.game_options, self.entry_points)
         meter = PeakMeter()   # after loading plugins (once per worker), before building the agents
         state = game.from_text(self.start) if self.start is not None else game.initial_state()
+        state = random_opening(game, state, self.random_plies, self.opening_seed)
         ids = (self.first.id, self.second.id)
 
         def announce(position: Any, record: MoveRecord | None) -> None:
@@ -231,7 +252,7 @@ class GameTask:
                 return self._forfeit(i, game.to_text(state), Termination.CRASH, reason, [], traceback.format_exc())
         announce(state, None)
         record = play_game(game, agents, budgets=(self.first.budget, self.second.budget), start=state,
-                           players=ids, max_plies=self.max_plies,
+                           players=ids, max_plies=self.max_plies, adjudication=self.adjudication,
                            on_move=lambda before, move, after: announce(after, move))
         return GameResult(self, record, meter.read())
 

@@ -22,6 +22,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from framework.analysis import plots  # noqa: E402
@@ -155,6 +156,7 @@ def depth_plot(table: pd.DataFrame, path: Path) -> Path:
         ax.set_yscale("log")
         ax.set_title(game_name)
         ax.set_xlabel("depth (plies)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # depths are whole plies, never 1.5
     axes[0].set_ylabel("nodes")
     axes[0].legend(fontsize=7)
     return plots._save(fig, path)

@@ -98,3 +98,32 @@ def test_a_game_without_heuristics_is_refused(monkeypatch):
 def test_bad_settings_are_refused(settings):
     with pytest.raises(ConfigError, match="expected|at least 1"):
         generate(settings)
+
+
+def test_make_endgames_on_tictactoe_stops_with_a_clear_message_when_the_quotas_cannot_fill(capsys, tmp_path):
+    """Every tic-tac-toe proof is easy, and 3 positions give the easy bucket no room: it used to run forever."""
+    from framework.cli import main
+
+    code = main(["make-endgames", "--game", "tictactoe", "--count", "3", "--patience", "20",
+                 "--out", str(tmp_path / "ttt.txt")])
+    err = capsys.readouterr().err
+    assert code == 2 and not (tmp_path / "ttt.txt").exists()
+    assert "0/3 positions from 20 games" in err  # the progress line
+    assert ("stopped after 20 games of tictactoe: the last 20 kept no new position (kept so far: easy 0/0, "
+            "medium 0/1, hard 0/2); the difficulty quotas may never fill for this game: turn them off (--no-quotas)"
+            in err)
+
+
+def test_without_quotas_any_proven_win_counts(capsys, tmp_path):
+    from framework.cli import main
+
+    out = tmp_path / "ttt.txt"
+    assert main(["make-endgames", "--game", "tictactoe", "--count", "3", "--no-quotas", "--out", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert "--no-quotas" in lines[0] and len(lines) == 2 + 3
+    assert "3/3 positions from 2 games" in capsys.readouterr().err
+
+
+def test_patience_must_be_positive():
+    with pytest.raises(ConfigError, match="patience must be at least 1 game, got 0"):
+        generate(Settings("tictactoe", "alphabeta", "pns", patience=0))

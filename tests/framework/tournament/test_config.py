@@ -54,6 +54,8 @@ BAD = [
     (GOOD + "colour: red\n", "colour: unknown key 'colour'; known keys: name, mode, game,"),
     ("participants: []\n", "game: missing; name the game to play"),
     (GOOD.replace("tictactoe", "chess"), "game: unknown game 'chess'; available games: "),
+    (GOOD.replace("rnd, agent: random", "rnd, agent: human"),
+     "participants[1].agent: agent 'human' is a person at the terminal, and tournaments run unattended"),
     (GOOD.replace("rnd, agent: random", "rnd, agent: randy"),
      "participants[1].agent: unknown agent 'randy'; available agents: alphabeta, "),
     (GOOD.replace("depth: 2", "depth: two"), "participants[0].params.depth: 'depth' must be an integer"),

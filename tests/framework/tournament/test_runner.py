@@ -105,8 +105,9 @@ def test_progress_shows_standings_a_changed_config_is_refused_and_a_rerun_plays_
     assert main(["run", str(path), "--quiet", "--workers", "2"]) == 0
     assert "(2 already stored, 0 played now)" in capsys.readouterr().out
     path.write_text(path.read_text() + "seed: 7\n")
-    with pytest.raises(ConfigError, match=r"holds results of a different configuration \(changed: seed\); run into "
-                                          r"a new folder"):
+    with pytest.raises(ConfigError, match=r"holds results of a different configuration \(changed: seed\); only "
+                                          r"raising games_per_pairing, adding participants or changing sprt keeps "
+                                          r"the stored games: run into a new folder"):
         run_tournament(load_config(path), quiet=True)
 
 

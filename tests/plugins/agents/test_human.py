@@ -22,5 +22,5 @@ def test_bad_input_reprompts_until_a_legal_move(game, typed, wanted):
     state = game.initial_state()
     decision = human.select_move(game, state, Budget())
     assert game.format_move(state, decision.move) == wanted
-    assert out.getvalue().count("your move: ") == len(typed)
+    assert out.getvalue().count("your move (or help): ") == len(typed)
     assert out.getvalue().count("legal moves: ") >= len(typed) - 1
