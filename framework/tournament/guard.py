@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from multiprocessing.connection import Connection
 from typing import Any, Iterable, Iterator
@@ -33,6 +34,24 @@ RETRIES = 2
 #: it hides the supervisor's round trip; for long ones it would queue a task behind a slow one
 #: while another worker idles at the end of the run.
 SEND_AHEAD_BELOW = 0.05
+
+
+_spawner: ThreadPoolExecutor | None = None
+
+
+def spawn(command: list[str], pass_fds: tuple[int, ...]) -> subprocess.Popen:
+    """Start a worker process from this process's one spawner thread.
+
+    A worker asks Linux to kill it when its parent ends (PR_SET_PDEATHSIG, worker.py), but the kernel
+    sends that signal when the *thread* that forked the worker ends. Dask and the web server supervise
+    workers from pool threads that come and go, so workers are forked by a thread that lives as long as
+    the process: a worker then dies with the process, never with a retiring thread in mid-move.
+    """
+    global _spawner
+    if _spawner is None:
+        _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="plyground-spawner")
+    return _spawner.submit(subprocess.Popen, command, pass_fds=pass_fds, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, start_new_session=True).result()
 
 
 class Cancelled(Exception):
@@ -72,8 +91,7 @@ class GuardedWorker:
         result_r, result_w = os.pipe()
         command = [sys.executable, "-m", "framework.tournament.worker", str(task_r), str(result_w),
                    ",".join(map(str, fds))]
-        self.proc = subprocess.Popen(command, pass_fds=(task_r, result_w, *fds), stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, start_new_session=True)
+        self.proc = spawn(command, pass_fds=(task_r, result_w, *fds))
         os.close(task_r)
         os.close(result_w)
         self.outbox = Connection(task_w, readable=False)

@@ -4,6 +4,8 @@ import json
 import sqlite3
 import sys
 import textwrap
+import threading
+import time
 from dataclasses import replace
 
 import pytest
@@ -104,3 +106,20 @@ def test_a_dask_local_cluster_listens_on_loopback_only():
     finally:
         executor.close()
     assert listening and listening <= {"127.0.0.1"}
+
+
+def test_a_worker_outlives_the_thread_that_started_it(config):
+    """A worker dies with the supervising process, not with the (pool) thread that happened to start it."""
+    tasks = schedule(config)
+    worker = GuardedWorker()
+    try:
+        starter = threading.Thread(target=worker.run, args=(tasks[0],))
+        starter.start()
+        starter.join()
+        proc = worker.proc
+        time.sleep(0.5)
+        assert proc is not None and proc.poll() is None
+        assert worker.run(tasks[1]).record.plies >= 5
+        assert worker.proc is proc  # the same process served the next task
+    finally:
+        worker.close()
