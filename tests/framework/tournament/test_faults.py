@@ -138,8 +138,8 @@ SLOW = """\
     plugins: [{fixtures}]
     results: {out}
     participants:
-      - {{id: a, agent: sleepy, params: {{delay: 0.01}}}}
-      - {{id: b, agent: sleepy, params: {{delay: 0.01}}}}
+      - {{id: a, agent: sleepy, params: {{delay: 0.04}}}}
+      - {{id: b, agent: sleepy, params: {{delay: 0.04}}}}
       - {{id: c, agent: random}}
     """
 TOTAL = 18
