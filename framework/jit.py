@@ -158,9 +158,9 @@ def _compiled_value(name: str, value: Any, bitboards: frozenset[str]) -> Any:
     """
     if name in bitboards:
         return np.array(value, dtype=np.uint64) if isinstance(value, tuple) else np.uint64(value)
-    if isinstance(value, tuple) and _int_leaves(value):
+    if isinstance(value, tuple) and not hasattr(value, "_fields") and _int_leaves(value):
         return np.array(_wrap64(value), dtype=np.int64)
-    return value
+    return value    # a namedtuple of ints (`framework.layout`) stays: numba reads it as constants
 
 
 class Kernel:
