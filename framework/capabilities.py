@@ -72,6 +72,11 @@ class Capabilities:
     pdn_game_type: int | None = _declare(
         frozenset(), "the PDN GameType number of a draughts game whose to_text is PDN FEN and whose notation is "
                      "PDN's: plyground export --format pdn writes its games as PDN")
+    num_players: int | None = _declare(
+        frozenset(), "the number of seats, 2 when absent; player_names and returns have one entry per seat")
+    chance_outcomes: Callable[[State], Sequence[tuple[Move, Any]]] | None = _declare(
+        frozenset(), "chance_outcomes(state) -> [(outcome, exact probability)] at a state whose to_move is CHANCE; "
+                "probabilities sum to 1, outcomes are the state's legal_moves with notation")
     offered: frozenset[str] = frozenset()
 
     def offers(self, name: str) -> bool:
@@ -112,6 +117,17 @@ def capabilities(game: Game) -> Capabilities:
     offered = frozenset(name for name, value in values.items() if value is not _ABSENT)
     return Capabilities(**{name: None if value is _ABSENT else value for name, value in values.items()},
                         offered=offered)
+
+
+def player_count(game: Game) -> int:
+    """The number of seats of `game`: its `num_players`, 2 when it declares none."""
+    n = capabilities(game).num_players
+    return 2 if n is None else n
+
+
+def has_chance(game: Game) -> bool:
+    """Whether `game` has chance nodes (declares `chance_outcomes`)."""
+    return capabilities(game).chance_outcomes is not None
 
 
 class GameWrapper:

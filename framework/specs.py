@@ -40,6 +40,8 @@ class AgentSpec:
     declared here, beside it: `algorithm`, the published algorithm it implements as reports name it
     (e.g. "proof-number search"); `memory_bound`, the parameter bounding its memory; `nodes`, what
     one of its nodes counts. `default_for`: the command-line options it is the default of (see GameSpec).
+    `chance` and `multiplayer`: whether it plays games with chance nodes and with more than two players;
+    the registry refuses to build it for a game it cannot play, so `validate` names the mismatch.
     """
 
     name: str
@@ -50,6 +52,8 @@ class AgentSpec:
     memory_bound: MemoryBound | None = None
     nodes: str = ""
     default_for: tuple[str, ...] = ()
+    chance: bool = False
+    multiplayer: bool = False
 
 
 @dataclass(frozen=True)

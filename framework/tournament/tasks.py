@@ -41,7 +41,7 @@ from framework.match import (
     play_game,
     quote,
 )
-from framework.protocols import Proof, SolveResult
+from framework.protocols import CHANCE, Proof, SolveResult
 from framework.registry import Registry
 from framework.search import Stopwatch
 from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
@@ -240,6 +240,8 @@ class GameTask:
 
         def announce(position: Any, record: MoveRecord | None) -> None:
             mover = game.to_move(position)
+            if mover == CHANCE:    # the runner rolls at once: no agent's clock runs
+                return
             beat(self.hard_limit(mover), Progress(record, game.to_text(position), mover, game.player_names[mover]))
 
         agents = []
@@ -253,7 +255,8 @@ class GameTask:
         announce(state, None)
         record = play_game(game, agents, budgets=(self.first.budget, self.second.budget), start=state,
                            players=ids, max_plies=self.max_plies, adjudication=self.adjudication,
-                           on_move=lambda before, move, after: announce(after, move))
+                           on_move=lambda before, move, after: announce(after, move),
+                           seed=derive_seed(self.seed, "chance"))
         return GameResult(self, record, meter.read())
 
     def _culprit(self, last: Progress) -> str:
