@@ -10,7 +10,8 @@ states compares the game's; moves likewise, so killers and history read the same
 Every function answers from the Game protocol and the agent's Python heuristic, as an interpreted search
 over the game would: the legal moves in the game's order, its `ordered_moves` hints when it has them, its
 `is_noisy` as `is_capture`, `search_key` the game's `hash_key` (Python's `hash` without one), the
-heuristic's own `evaluate` and `terminal` (the raw returns without a heuristic). So a search through the
+heuristic's own `evaluate` and `terminal` (the raw returns without a heuristic); in a game with dice
+`chance_probability` from its `chance_outcomes` (as floats), and `player_return` from its `returns`. So a search through the
 adapter visits the same nodes and finds the same values as one written over the Game protocol.
 
 The interned states live as long as the adapter: make one per decision (a search of N distinct states
@@ -75,6 +76,8 @@ class KernelAdapter:
         noisy = offered.is_noisy
         hash_key: Callable[[State], int] = offered.hash_key or hash
         intern_move = self.move_id
+        outcomes_of = offered.chance_outcomes
+        probabilities: dict[int, dict[int, float]] = {}
 
         def ids_of(game_moves_list: Sequence[Hashable]) -> list[int]:
             get = move_ids.get
@@ -129,7 +132,19 @@ class KernelAdapter:
                 return float(returns(s)[player])
             return heuristic.terminal(s, player, ply)
 
-        bound: dict[str, Callable[..., Any]] = {"legal_moves": legal_moves, "apply_move": apply_move, "to_move": to_move, "outcome": outcome,
-                 "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
-                 "ordered_moves": ordered_moves, "evaluate": evaluate, "terminal_score": terminal_score}
+        def chance_probability(state: tuple[int], move: int) -> float:
+            table = probabilities.get(state[0])
+            if table is None:
+                table = probabilities[state[0]] = {intern_move(o): float(p)
+                                                   for o, p in outcomes_of(states[state[0]])}  # type: ignore[misc]
+            return table[move]
+
+        def player_return(state: tuple[int], player: int) -> float:
+            return float(returns(states[state[0]])[player])
+
+        bound: dict[str, Callable[..., Any]] = {
+            "legal_moves": legal_moves, "apply_move": apply_move, "to_move": to_move, "outcome": outcome,
+            "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
+            "ordered_moves": ordered_moves, "evaluate": evaluate, "terminal_score": terminal_score,
+            "chance_probability": chance_probability, "player_return": player_return}
         return bound
