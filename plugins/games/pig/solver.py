@@ -40,7 +40,10 @@ class PigSolution:
     rolls: np.ndarray   # bool [goal, goal, goal]: the optimal player rolls (ties roll)
 
     def win_probability(self, i: int, j: int, k: int) -> float:
-        """P(i, j, k): the optimal mover's chance to win with score i, the opponent's j, turn total k."""
+        """P(i, j, k): the optimal mover's chance to win with score i, the opponent's j, turn total k (0 once the
+        opponent has reached the goal, 1 once the mover can hold at it)."""
+        if j >= self.goal:
+            return 0.0
         return 1.0 if i + k >= self.goal else float(self.win[i, j, k])
 
     def roll_probability(self, i: int, j: int, k: int) -> float:
