@@ -5,7 +5,8 @@ The search is written once against `framework.kernel_api` (search.py) and runs h
 The driver searches the root's moves itself, each with the window its best so far allows, deepening one
 ply at a time up to `depth` while the budget lasts; a root search cut by the budget is dropped and the last
 complete one answers (depth 1 always completes unless the budget is below its nodes). Two players; values
-are the heuristic's, the end of the game scoring `returns * WIN_SCORE` (the bounds Star1 relies on).
+are the heuristic's clamped into +-`win_score`, an end scoring seat 0's return times `win_score` (the
+bounds Star1 relies on; the built-in dice games' heuristics stay within 1000, the default).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from plugins.agents.expectiminimax.search import WORK, WORK_SIZE
 #: The node limit of an unlimited budget (an int, as the compiled search keeps it).
 NO_LIMIT = 1 << 62
 MAX_DEPTH = 64
+#: The default score of a win: the built-in dice games' heuristics stay within it.
+DEFAULT_WIN_SCORE = 1000.0
 
 PARAMS = (
     Param("depth", int, 4, "deepest root search in plies (an outcome of the dice is a ply)", minimum=1,
@@ -33,6 +36,8 @@ PARAMS = (
     Param("star1", bool, True, "Ballard's Star1: alpha-beta windows through chance nodes"),
     Param("star2", bool, True, "Ballard's Star2: probe each outcome's first move before Star1 (needs star1)"),
     Param("heuristic", HeuristicRef, None, "evaluation at the depth limit (default: the game's)"),
+    Param("win_score", float, DEFAULT_WIN_SCORE, "score of a won end; heuristic values are clamped into "
+          "+-win_score (Star1's bounds: tighter prunes more)", minimum=1, maximum=WIN_SCORE),
 )
 
 
@@ -40,13 +45,14 @@ class ExpectiminimaxAgent:
     """Depth-limited expectiminimax with Star1 / Star2; see the module docstring."""
 
     def __init__(self, game: Game, seed: int = 0, depth: int = 4, star1: bool = True, star2: bool = True,
-                 heuristic: Heuristic | None = None) -> None:
+                 heuristic: Heuristic | None = None, win_score: float = DEFAULT_WIN_SCORE) -> None:
         if heuristic is None:
             raise ConfigError(f"expectiminimax needs a heuristic, and {game.name} names no default: give 'heuristic'")
         if star2 and not star1:
             raise ConfigError("expectiminimax: 'star2' extends Star1 (its search phase is Star1's): "
                               "set star1: true, or star2: false")
         self.depth, self.star1, self.star2, self.heuristic = depth, star1, star2, heuristic
+        self.win_score = win_score
 
     def search(self, game: Game, state: State, depth: int, limits: SearchLimits,
                work: list) -> tuple[float, Any] | None:
@@ -61,7 +67,7 @@ class ExpectiminimaxAgent:
         for move in game.legal_moves(state):
             alpha, beta = (best, search.INF) if mover == 0 else (-search.INF, best)
             v = bound.expectimax(bound.apply_move(root, adapter.move_id(move)), depth - 1, alpha, beta, 1, work,
-                                 -WIN_SCORE, WIN_SCORE, None, limits.deadline)
+                                 -self.win_score, self.win_score, None, limits.deadline)
             if work[WORK.aborted]:
                 return None
             if (v > best) if mover == 0 else (v < best):

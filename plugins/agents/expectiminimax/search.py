@@ -7,7 +7,8 @@ nodes; at a chance node the window passes down only with Star1 or Star2.
 
 Star1 (B. W. Ballard, "The *-minimax search procedure for trees containing chance nodes", Artificial
 Intelligence 21, 1983; in the form of Hauk, Buro & Schaeffer, "Rediscovering *-Minimax Search", CG 2004):
-every value lies in [lo, hi] (the terminal scores of a loss and a win). After the outcomes searched so
+every value lies in [lo, hi] = [-win_score, win_score]: an end scores seat 0's return times win_score
+and the heuristic is clamped into the bounds (the tighter they are, the more Star1 prunes). After the outcomes searched so
 far (sum S of p*v), the outcomes not yet searched lie between their lower and upper bounds, so outcome i
 needs only the window (alpha_i, beta_i) with
 
@@ -30,8 +31,7 @@ State: `work`, an int array (a dict interpreted) with the slots WORK names. Valu
 from __future__ import annotations
 
 from framework.jit import ONGOING, clock
-from framework.kernel_api import (apply_move, chance_probability, evaluate, legal_moves, outcome, terminal_score,
-                                  to_move)
+from framework.kernel_api import apply_move, chance_probability, evaluate, legal_moves, outcome, player_return, to_move
 from framework.layout import layout
 
 INF = float("inf")
@@ -52,13 +52,14 @@ def counted(work, deadline: float) -> bool:
     return True
 
 
-def leaf_value(state, depth: int, ply: int, work, weights) -> tuple[bool, float]:
-    """(True, value) at a terminal state or the depth limit, else (False, 0)."""
+def leaf_value(state, depth: int, work, lo: float, hi: float, weights) -> tuple[bool, float]:
+    """(True, value) at a terminal state (seat 0's return times hi) or the depth limit (the heuristic, clamped
+    into [lo, hi]: Star1's bounds must hold), else (False, 0)."""
     result = outcome(state, 0, work[WORK.option])
     if result != ONGOING:
-        return True, terminal_score(state, 0, ply, result)
+        return True, player_return(state, 0) * hi
     if depth <= 0:
-        return True, evaluate(state, 0, weights)
+        return True, min(max(evaluate(state, 0, weights), lo), hi)
     return False, 0.0
 
 
@@ -67,7 +68,7 @@ def expectimax(state, depth: int, alpha: float, beta: float, ply: int, work, lo:
     """The value of `state` for seat 0, fail-soft in (alpha, beta); 0 with work[aborted] set on a spent budget."""
     if not counted(work, deadline):
         return 0.0
-    done, value = leaf_value(state, depth, ply, work, weights)
+    done, value = leaf_value(state, depth, work, lo, hi, weights)
     if done:
         return value
     mover = to_move(state)
@@ -100,7 +101,7 @@ def probe(child, depth: int, ply: int, work, a: float, b: float, lo: float, hi: 
     chance node). (a, b) is the outcome's Star1 window: a first move beyond it fails the chance node."""
     if not counted(work, deadline):
         return lo, hi
-    done, value = leaf_value(child, depth, ply, work, weights)
+    done, value = leaf_value(child, depth, work, lo, hi, weights)
     if done:
         return value, value
     mover = to_move(child)

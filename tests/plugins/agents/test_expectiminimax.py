@@ -18,11 +18,12 @@ SWITCHES = [(False, False), (True, False), (True, True)]
 
 
 def reference(game, heuristic, state, depth, ply=0):
-    """Expectimax by the definition, for seat 0: no pruning, the Game protocol only."""
+    """Expectimax by the definition, for seat 0: no pruning, the Game protocol only; a win scores 1000 and the
+    heuristic is clamped into +-1000 (the agent's default win_score)."""
     if game.is_terminal(state):
-        return heuristic.terminal(state, 0, ply)
+        return game.returns(state)[0] * 1000.0
     if depth == 0:
-        return heuristic.evaluate(state, 0)
+        return min(max(heuristic.evaluate(state, 0), -1000.0), 1000.0)
     mover = game.to_move(state)
     if mover == CHANCE:
         return sum(float(p) * reference(game, heuristic, game.apply(state, o), depth - 1, ply + 1)
