@@ -77,6 +77,9 @@ class Capabilities:
     chance_outcomes: Callable[[State], Sequence[tuple[Move, Any]]] | None = _declare(
         frozenset(), "chance_outcomes(state) -> [(outcome, exact probability)] at a state whose to_move is CHANCE; "
                 "probabilities sum to 1, outcomes are the state's legal_moves with notation")
+    pass_to: Callable[[State, int], State] | None = _declare(
+        STATES, "pass_to(state, seat) -> the same position with seat to move (best-reply search lets the "
+                "opponents it skips pass this way)")
     exact_values: Callable[[State], tuple[float, ...]] | None = _declare(
         RULES, "exact_values(state) -> each seat's game-theoretic value under optimal play, computed exactly "
                "(Pig: the optimal win probabilities); plyground solve prints it")

@@ -11,7 +11,8 @@ Every function answers from the Game protocol and the agent's Python heuristic, 
 over the game would: the legal moves in the game's order, its `ordered_moves` hints when it has them, its
 `is_noisy` as `is_capture`, `search_key` the game's `hash_key` (Python's `hash` without one), the
 heuristic's own `evaluate` and `terminal` (the raw returns without a heuristic); in a game with dice
-`chance_probability` from its `chance_outcomes` (as floats), and `player_return` from its `returns`. So a search through the
+`chance_probability` from its `chance_outcomes` (as floats), `player_return` from its `returns`, and
+`pass_to` from the game's `pass_to` capability. So a search through the
 adapter visits the same nodes and finds the same values as one written over the Game protocol.
 
 The interned states live as long as the adapter: make one per decision (a search of N distinct states
@@ -142,9 +143,19 @@ class KernelAdapter:
         def player_return(state: tuple[int], player: int) -> float:
             return float(returns(states[state[0]])[player])
 
+        game_pass = offered.pass_to
+
+        def pass_to(state: tuple[int], seat: int) -> tuple[int]:
+            child = game_pass(states[state[0]], seat)  # type: ignore[misc]
+            found = state_ids.get(child)
+            if found is None:
+                found = state_ids[child] = len(states)
+                states.append(child)
+            return (found,)
+
         bound: dict[str, Callable[..., Any]] = {
             "legal_moves": legal_moves, "apply_move": apply_move, "to_move": to_move, "outcome": outcome,
             "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
             "ordered_moves": ordered_moves, "evaluate": evaluate, "terminal_score": terminal_score,
-            "chance_probability": chance_probability, "player_return": player_return}
+            "chance_probability": chance_probability, "player_return": player_return, "pass_to": pass_to}
         return bound

@@ -80,6 +80,11 @@ def player_return(state: KernelState, player: int) -> float:
     raise _unbound("player_return")
 
 
+def pass_to(state: KernelState, seat: int) -> KernelState:
+    """The state with `seat` to move and nothing else changed (the game's `pass_to`; best-reply search)."""
+    raise _unbound("pass_to")
+
+
 # -- derived: real bodies over the primitives (an adapter binds its own) ------------------------------------
 
 
@@ -118,5 +123,5 @@ def terminal_score(state: KernelState, player: int, ply: int, result: int) -> fl
 PRIMITIVES = ("legal_moves", "apply_move", "to_move", "outcome", "search_key", "is_capture", "move_rank", "score")
 #: The game's functions a search of chance nodes or n seats calls besides (`to_move` gives CHANCE, -1, at a
 #: chance node, whose `legal_moves` are the outcomes).
-CHANCE_PRIMITIVES = ("chance_probability", "player_return")
+DICE_AND_SEATS = ("chance_probability", "player_return", "pass_to")
 DERIVED = ("ordered_moves", "evaluate", "terminal_score")

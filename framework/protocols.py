@@ -64,6 +64,9 @@ class Game(Protocol):
       `format_move`/`parse_move` give and read their notation, so records replay and `perft` counts
       move and chance paths alike. Agents are never asked to move at a chance node: the match runner
       samples the outcome from its seeded stream;
+    - `pass_to(state, seat) -> State`: the same position with `seat` to move (best-reply search needs it);
+    - `exact_values(state) -> tuple[float, ...]`: each seat's value under optimal play, computed exactly
+      (`plyground solve` prints it);
     - `pdn_game_type: int`: a draughts game whose text format is PDN FEN and whose notation is PDN's
       declares its PDN GameType (English checkers: 21); `plyground export --format pdn` needs it.
 

@@ -6,7 +6,7 @@ import pytest
 from framework import jit
 from framework.errors import ConfigError
 from framework.kernel_adapter import KernelAdapter
-from framework.kernel_api import CHANCE_PRIMITIVES, DERIVED, PRIMITIVES
+from framework.kernel_api import DICE_AND_SEATS, DERIVED, PRIMITIVES
 from framework.layout import layout
 from framework.perft import perft
 from framework.protocols import WIN_SCORE
@@ -51,7 +51,7 @@ def test_the_adapter_answers_outcome_scores_and_hints_from_the_game_and_heuristi
     heuristic = LinesHeuristic(TTT)
     adapter = KernelAdapter(TTT, heuristic)
     f = adapter.functions()
-    assert set(f) == set(PRIMITIVES + DERIVED + CHANCE_PRIMITIVES)
+    assert set(f) == set(PRIMITIVES + DERIVED + DICE_AND_SEATS)
     won = TTT.from_text("XXX/OO./... o")
     k = adapter.to_kernel(won)
     assert (f["outcome"](k, 0, 0), f["outcome"](k, 1, 0)) == (jit.WIN, jit.LOSS)
