@@ -27,7 +27,7 @@ from framework.errors import ConfigError, MoveParseError, PositionError, quoted
 from framework.hookspecs import hookimpl
 from framework.params import Param
 from framework.protocols import CHANCE
-from framework.specs import GameSpec, HeuristicSpec
+from framework.specs import AgentSpec, GameSpec, HeuristicSpec
 from plugins.games.pig import heuristics, solver
 
 State = tuple[tuple[int, ...], int, int, bool]
@@ -173,3 +173,9 @@ def plyground_games() -> list[GameSpec]:
 def plyground_heuristics() -> list[HeuristicSpec]:
     return [HeuristicSpec(h.name, "pig", h, (h.__doc__ or "").splitlines()[0])
             for h in (heuristics.RaceHeuristic, heuristics.OptimalHeuristic)]
+
+
+@hookimpl
+def plyground_agents() -> list[AgentSpec]:
+    from plugins.games.pig.policies import SPEC
+    return [SPEC]

@@ -69,6 +69,51 @@ def solve(goal: int) -> PigSolution:
     return PigSolution(goal, win, rolls)
 
 
+def hold_at(goal: int, total: int) -> np.ndarray:
+    """The "hold at `total`" policy as a rolls array: roll while the turn total is below it (and the goal)."""
+    i, j, k = np.ogrid[:goal, :goal, :goal]
+    return np.broadcast_to((k < total) & (i + k < goal) & (j >= 0), (goal, goal, goal)).copy()
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """Exact win probabilities of two fixed policies A and B against each other."""
+
+    a_first: float    # A moves first: A's chance to win
+    b_first: float    # B moves first: A's chance to win
+
+    @property
+    def average(self) -> float:
+        """A's chance over both seatings, each equally likely."""
+        return (self.a_first + self.b_first) / 2
+
+
+def matchup(goal: int, a_rolls: np.ndarray, b_rolls: np.ndarray) -> Matchup:
+    """A against B, both playing their fixed policies (rolls arrays, `PigSolution.rolls` or `hold_at`): the
+    same sum-by-sum decomposition, where a fixed policy makes each pair's equations linear (solved at once)."""
+    wins = []
+    for _ in (a_rolls, b_rolls):
+        w = np.zeros((goal, goal, goal + FACES))
+        k_index = np.arange(goal + FACES)
+        for i in range(goal):
+            w[i, :, k_index[i + k_index >= goal]] = 1.0
+        wins.append(w)
+    wa, wb = wins
+    scratch = np.zeros((goal, goal, goal), dtype=bool)
+    for s in range(2 * goal - 2, -1, -1):
+        low, high = max(0, s - goal + 1), min(s, goal - 1)
+        i = np.arange(low, high + 1)
+        j = s - i
+        zero = np.zeros(len(i))
+        xa, slope_a = _chain(wa, wb, scratch, goal, i, j, zero, a_rolls)          # A to move at (i, j)
+        xb, slope_b = _chain(wb, wa, scratch, goal, j, i, zero, b_rolls)          # B to move at (j, i)
+        x = (xa + slope_a * xb) / (1.0 - slope_a * slope_b)                       # P_A(i, j, 0)
+        y = xb + slope_b * x                                                     # P_B(j, i, 0)
+        _chain(wa, wb, scratch, goal, i, j, y, a_rolls)
+        _chain(wb, wa, scratch, goal, j, i, x, b_rolls)
+    return Matchup(float(wa[0, 0, 0]), 1.0 - float(wb[0, 0, 0]))
+
+
 def _solve_sum(win: np.ndarray, rolls: np.ndarray, goal: int, s: int) -> None:
     """Fill P(i, j, k) for every i + j = s (higher sums done)."""
     low, high = max(0, s - goal + 1), min(s, goal - 1)
@@ -77,7 +122,7 @@ def _solve_sum(win: np.ndarray, rolls: np.ndarray, goal: int, s: int) -> None:
     partner = (s - i) - low           # the index of the pair (j, i)
     y = np.full(len(i), 0.5)          # estimates of P(j, i, 0)
     for _ in range(MAX_STEPS):
-        x, slope = _chain(win, rolls, goal, i, j, y)
+        x, slope = _chain(win, win, rolls, goal, i, j, y)
         # x = b + slope * y near y; solve x_p = b_p + a_p x_q, x_q = b_q + a_q x_p for each pair p, q = partner(p)
         b = x - slope * y
         a, a_q, b_q = slope, slope[partner], b[partner]
@@ -86,13 +131,14 @@ def _solve_sum(win: np.ndarray, rolls: np.ndarray, goal: int, s: int) -> None:
         if np.max(np.abs(new_y - y)) <= TOLERANCE:
             break
         y = new_y
-    _chain(win, rolls, goal, i, j, new_y)
+    _chain(win, win, rolls, goal, i, j, new_y)
 
 
-def _chain(win: np.ndarray, rolls: np.ndarray, goal: int, i: np.ndarray, j: np.ndarray,
-           y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """P(i, j, k) for k from the top down given P(j, i, 0) = y, written into `win` and `rolls`; returns
-    P(i, j, 0) and its slope in y."""
+def _chain(win: np.ndarray, other: np.ndarray, rolls: np.ndarray, goal: int, i: np.ndarray, j: np.ndarray,
+           y: np.ndarray, policy: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The mover's P(i, j, k) for k from the top down given the opponent's P(j, i, 0) = y (`other` holds the
+    opponent's values at higher sums), written into `win` and `rolls`; returns P(i, j, 0) and its slope in y.
+    The mover rolls where `policy` says, or (None) where rolling is at least as good as holding."""
     slopes = np.zeros((len(i), goal + FACES))
     for k in range(goal - 1, -1, -1):
         live = i + k < goal
@@ -103,10 +149,10 @@ def _chain(win: np.ndarray, rolls: np.ndarray, goal: int, i: np.ndarray, j: np.n
         roll = (1.0 - y[live] + rest) / FACES
         d_roll = (slopes[live, k + 2:k + FACES + 1].sum(axis=1) - 1.0) / FACES
         if k:
-            hold, d_hold = 1.0 - win[lj, li + k, 0], 0.0
+            hold, d_hold = 1.0 - other[lj, li + k, 0], 0.0
         else:
             hold, d_hold = 1.0 - y[live], -1.0
-        choose = roll >= hold
+        choose = roll >= hold if policy is None else policy[li, lj, k]
         win[li, lj, k] = np.where(choose, roll, hold)
         slopes[live, k] = np.where(choose, d_roll, d_hold)
         rolls[li, lj, k] = choose

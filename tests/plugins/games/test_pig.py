@@ -12,7 +12,7 @@ from framework.match import play_game
 from framework.protocols import CHANCE
 from plugins.agents.random_agent import RandomAgent
 from plugins.games.pig import Pig, heuristics
-from plugins.games.pig.solver import solve
+from plugins.games.pig.solver import hold_at, matchup, solve
 
 
 class TestPig(GameConformance):
@@ -158,3 +158,39 @@ def test_the_heuristics_rate_a_lead_positive_for_the_leader():
     assert race.evaluate(state, 0) == pytest.approx(500.0) and race.evaluate(state, 1) == pytest.approx(-500.0)
     assert optimal.evaluate(state, 0) > 0 > optimal.evaluate(state, 1)
     assert optimal.evaluate(state, 0) == pytest.approx(-optimal.evaluate(state, 1))
+
+
+def test_a_matchup_of_the_optimal_policy_with_itself_is_the_solution():
+    solution = solve(40)
+    result = matchup(40, solution.rolls, solution.rolls)
+    assert result.a_first == pytest.approx(solution.win_probability(0, 0, 0), abs=1e-12)
+    assert result.b_first == pytest.approx(1 - solution.win_probability(0, 0, 0), abs=1e-12)
+
+
+def evaluate_by_iteration(goal, a_rolls, b_rolls):
+    """A's chance to win as first mover, by plain value iteration over dicts (no decomposition)."""
+    values = {(who, i, j, k): 0.5 for who in (0, 1) for i in range(goal) for j in range(goal) for k in range(goal - i)}
+
+    def value(who, i, j, k):
+        return 1.0 if i + k >= goal else values[(who, i, j, k)]
+
+    for _ in range(2000):
+        change = 0.0
+        for (who, i, j, k), old in values.items():
+            rolls = (a_rolls if who == 0 else b_rolls)[i, j, k]
+            if rolls:
+                new = (1 - value(1 - who, j, i, 0) + sum(value(who, i, j, k + r) for r in range(2, 7))) / 6
+            else:
+                new = 1 - value(1 - who, j, i + k, 0)
+            values[(who, i, j, k)] = new
+            change = max(change, abs(new - old))
+        if change < 1e-13:
+            break
+    return values[(0, 0, 0, 0)], 1 - values[(1, 0, 0, 0)]
+
+
+def test_a_matchup_agrees_with_plain_value_iteration():
+    goal = 12
+    a, b = solve(goal).rolls, hold_at(goal, 4)
+    result = matchup(goal, a, b)
+    assert (result.a_first, result.b_first) == pytest.approx(evaluate_by_iteration(goal, a, b), abs=1e-10)
