@@ -227,7 +227,7 @@ def draw_outcome(game: Game, state: State, rng: random.Random) -> Any:
     return outcomes[-1][0]    # rounding left a sliver past the last probability
 
 
-def _forfeit_result(n: int, loser: int) -> tuple[float, ...]:
+def forfeit_result(n: int, loser: int) -> tuple[float, ...]:
     """The loser -1, the others sharing +1 (zero-sum; (-1, 1) for two)."""
     return tuple(-1.0 if seat == loser else 1.0 / (n - 1) for seat in range(n))
 
@@ -276,7 +276,7 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
                           termination, reason, tuple(moves))
 
     def forfeit(mover: int, termination: Termination, reason: str, details: str = "") -> GameRecord:
-        result = (0.0,) * seats if termination is Termination.VOID else _forfeit_result(seats, mover)
+        result = (0.0,) * seats if termination is Termination.VOID else forfeit_result(seats, mover)
         record = finish(termination, result, f"{game.player_names[mover]} ({players[mover]}) {reason}")
         return replace(record, traceback=details)
 
@@ -303,7 +303,7 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         except Forfeit as exc:
             return forfeit(mover, exc.termination, exc.reason, exc.details)
         except Resign as exc:
-            return finish(Termination.RESIGN, _forfeit_result(seats, mover),
+            return finish(Termination.RESIGN, forfeit_result(seats, mover),
                           f"{game.player_names[mover]} ({players[mover]}) resigned" + (f": {exc}" if str(exc) else ""))
         except TakeBack:
             plies = 2 if len(moves) >= 2 else 0

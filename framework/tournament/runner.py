@@ -97,8 +97,7 @@ class Standings:
             if result.status != "void":
                 self.add((result.task.solver.id,), (float(result.status == "solved"),))
         elif result.record.termination is not Termination.VOID:
-            winner = result.record.winner
-            self.add(result.record.players, (0.5, 0.5) if winner is None else (1.0 - winner, float(winner)))
+            self.add(result.record.players, points(result.record.result))
 
     def line(self, limit: int = 6) -> str:
         ranked = sorted(self.points, key=lambda pid: -self.points[pid])[:limit]
@@ -182,10 +181,26 @@ def _is_void(result: GameResult | SolveOutcome) -> bool:
     return result.record.termination is Termination.VOID
 
 
+def points(result: tuple[float, ...]) -> tuple[float, ...]:
+    """A game's points per seat: the seats with the highest result share 1 (two players: 1, 1/2 or 0)."""
+    best = max(result)
+    leaders = sum(r == best for r in result)
+    return tuple(1.0 / leaders if r == best else 0.0 for r in result)
+
+
 def _stored_outcomes(store: Store) -> list[tuple[tuple[str, ...], tuple[float, ...]]]:
-    """(players, points) of every stored game and solve, to start the progress bar's standings."""
-    games = store.conn.execute("SELECT first, second, winner FROM games WHERE termination != ?",
+    """(players, points) of every stored game and solve, to start the progress bar's standings (games of more
+    than two players from `seats`)."""
+    seated: dict[str, list[tuple[str, float]]] = {}
+    for key, pid, result in store.conn.execute(
+            "SELECT s.key, s.participant, s.result FROM seats s JOIN games g ON g.key = s.key "
+            "WHERE g.termination != ? AND s.key IN (SELECT key FROM seats WHERE seat = 2) ORDER BY s.key, s.seat",
+            (Termination.VOID.value,)):
+        seated.setdefault(key, []).append((pid, result))
+    many = [(tuple(p for p, _ in rows), points(tuple(r for _, r in rows))) for rows in seated.values()]
+    games = store.conn.execute("SELECT first, second, winner FROM games WHERE termination != ? "
+                               "AND key NOT IN (SELECT key FROM seats WHERE seat = 2)",
                                (Termination.VOID.value,)).fetchall()
     solves = store.conn.execute("SELECT solver, status FROM solves WHERE status != 'void'").fetchall()
-    return ([((a, b), (0.5, 0.5) if w is None else (float(w == a), float(w == b))) for a, b, w in games]
+    return ([((a, b), (0.5, 0.5) if w is None else (float(w == a), float(w == b))) for a, b, w in games] + many
             + [((solver,), (float(status == "solved"),)) for solver, status in solves])

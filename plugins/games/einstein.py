@@ -190,11 +190,11 @@ class ProgressHeuristic(BaseHeuristic):
         return 100.0 * (_progress(cells, player) - _progress(cells, 1 - player))
 
 
-class MaterialHeuristic(BaseHeuristic):
-    """Material and race: 10 per cube more than the opponent, plus 100 per step the player's most advanced cube
+class LeadHeuristic(BaseHeuristic):
+    """Lead: 10 per cube more than the opponent, plus 100 per step the player's most advanced cube
     is nearer its corner than the opponent's."""
 
-    name = "material"
+    name = "lead"
 
     def evaluate(self, state: State, player: int) -> float:
         cells = state[0]
@@ -230,4 +230,4 @@ def plyground_games() -> list[GameSpec]:
 @hookimpl
 def plyground_heuristics() -> list[HeuristicSpec]:
     return [HeuristicSpec(h.name, "einstein", h, (h.__doc__ or "").splitlines()[0])
-            for h in (ProgressHeuristic, MaterialHeuristic)]
+            for h in (ProgressHeuristic, LeadHeuristic)]

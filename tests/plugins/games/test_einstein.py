@@ -5,7 +5,7 @@ import pytest
 from framework.conformance import GameConformance
 from framework.errors import MoveParseError, PositionError
 from framework.protocols import CHANCE
-from plugins.games.einstein import EinStein, MaterialHeuristic, ProgressHeuristic, movable
+from plugins.games.einstein import EinStein, LeadHeuristic, ProgressHeuristic, movable
 
 START = "..CBA/...ED/6...F/45.../123.. r?"
 
@@ -59,5 +59,5 @@ def test_bad_texts_name_the_problem():
 def test_the_heuristics_prefer_the_side_nearer_its_corner():
     game = EinStein()
     state = game.from_text("....A/...4B/...../...../1.... b2")
-    for heuristic in (ProgressHeuristic(game), MaterialHeuristic(game)):
+    for heuristic in (ProgressHeuristic(game), LeadHeuristic(game)):
         assert heuristic.evaluate(state, 0) > 0 > heuristic.evaluate(state, 1)
