@@ -49,7 +49,7 @@ from framework import jit
 from framework.errors import ConfigError
 from framework.protocols import Budget, Game, State
 from framework.search import SearchAborted, SearchLimits
-from plugins.agents.proofnumber import compiled
+from plugins.agents.proofnumber import search as pn_family
 from plugins.agents.proofnumber.common import (INF, BinaryResult, BoundedTable, ProofNumberAgent, Spend,
                                                leaf_numbers, state_key)
 from plugins.agents.proofnumber.pns import compiled_searches
@@ -163,16 +163,16 @@ def compiled_dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt
     answer, move, nodes, expansions and table entries."""
     kernel = game.kernel
     node_limit = spend.limits.node_limit - spend.nodes
-    status, proved, nodes, expansions, entries, drawn, move, peak = compiled_searches(kernel).dfpn_search(
+    r = compiled_searches(kernel).dfpn_search(
         kernel.to_kernel(state), prover, kernel.option, tt_size, int(min(node_limit, 1 << 62)),
         spend.limits.deadline, hasattr(game, "repetition_limit"))
-    if status == compiled.ROOT_OVER_BUDGET:       # the root itself was not paid for: nothing searched
+    if r.status == pn_family.ROOT_OVER_BUDGET:       # the root itself was not paid for: nothing searched
         return BinaryResult(None, None, False, {"stopped_by": "budget", "expansions": 0, "tt_entries": 0})
-    spend.nodes += nodes
-    extra = {"stopped_by": "solved" if status == compiled.SOLVED else "budget", "expansions": int(expansions),
-             "tt_entries": int(entries)}
-    return BinaryResult(bool(proved) if status == compiled.SOLVED else None, None if move < 0 else int(move),
-                        bool(drawn), extra, int(peak))
+    spend.nodes += r.nodes
+    extra = {"stopped_by": "solved" if r.status == pn_family.SOLVED else "budget", "expansions": int(r.expansions),
+             "tt_entries": int(r.tt_entries)}
+    return BinaryResult(bool(r.proved) if r.status == pn_family.SOLVED else None, None if r.move < 0 else int(r.move),
+                        bool(r.drawn), extra, int(r.peak_entries))
 
 
 def interpreted_dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt_size: int) -> BinaryResult:

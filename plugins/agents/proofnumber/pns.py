@@ -42,7 +42,7 @@ from framework import jit
 from framework.errors import ConfigError
 from framework.protocols import Budget, Game, State
 from framework.search import SearchAborted, SearchLimits
-from plugins.agents.proofnumber import compiled
+from plugins.agents.proofnumber import search as pn_family
 from plugins.agents.proofnumber.common import (INF, BinaryResult, BoundedTable, ProofNumberAgent, Spend,
                                                leaf_numbers, state_key)
 
@@ -177,7 +177,7 @@ class ProofTree:
         """Plies of the deepest line of this proved tree, the prover taking its shortest proved move and
         the defender its longest reply (`compiled.proof_length`: one definition for both paths); -1
         when the proof rests on itself through transpositions."""
-        return compiled.proof_length(self.first, self.count, self.pn, self.is_or, self.keys)
+        return pn_family.proof_length(self.first, self.count, self.pn, self.is_or, self.keys)
 
     def best_root_move(self):
         """The proving (OR root) or disproving (AND root) move; unsolved, the most promising one."""
@@ -203,14 +203,14 @@ def _answer(tree: ProofTree, proved: bool | None, reason: str, extra: dict,
 
 #: The compiled PN search of each game with a kernel, by tag (compiled on first use, then cached).
 _COMPILED: dict[str, jit.Kernel] = {}
-_REASONS = {compiled.SOLVED: "solved", compiled.BUDGET: "budget", compiled.TREE_FULL: "tree_limit"}
+_REASONS = {pn_family.SOLVED: "solved", pn_family.BUDGET: "budget", pn_family.TREE_FULL: "tree_limit"}
 
 
 def compiled_searches(kernel: jit.GameKernel) -> jit.Kernel:
-    """The `compiled` module compiled over a game's kernel (built once per game, then cached)."""
+    """The `search` module compiled over a game's kernel (built once per game, then cached)."""
     search = _COMPILED.get(kernel.tag)
     if search is None:
-        search = _COMPILED[kernel.tag] = jit.Kernel(compiled, rules=kernel.rules, tag=kernel.tag)
+        search = _COMPILED[kernel.tag] = jit.Kernel(pn_family, rules=kernel.rules, tag=kernel.tag)
     return search
 
 
@@ -222,19 +222,20 @@ def compiled_pn_search(game: Game, state: State, prover: int, spend: Spend, tree
     search = compiled_searches(kernel)
     node_limit = spend.limits.node_limit - spend.nodes
     run = search.pn2_search if two_level else search.pn_search
-    status, proved, nodes, size, drawn, move, inner_nodes, searches, length, peak = run(
-        kernel.to_kernel(state), prover, kernel.option, tree_limit, int(min(node_limit, 1 << 62)),
-        spend.limits.deadline, hasattr(game, "repetition_limit"))
-    if status == compiled.ROOT_OVER_BUDGET:
+    result = run(kernel.to_kernel(state), prover, kernel.option, tree_limit, int(min(node_limit, 1 << 62)),
+                 spend.limits.deadline, hasattr(game, "repetition_limit"))
+    if result.status == pn_family.ROOT_OVER_BUDGET:
         raise SearchAborted
-    spend.nodes += nodes
-    extra = {"tree_nodes": int(size), "stopped_by": _REASONS[status]}
+    spend.nodes += result.nodes
+    extra = {"tree_nodes": int(result.tree_nodes), "stopped_by": _REASONS[result.status]}
     if two_level:
-        extra.update(second_level_nodes=int(inner_nodes), second_level_searches=int(searches))
-    elif proved:
-        extra["proof_length"] = int(length) if length >= 0 else None
-    return BinaryResult(bool(proved) if status == compiled.SOLVED else None, None if move < 0 else int(move),
-                        bool(drawn), extra, int(peak))
+        extra.update(second_level_nodes=int(result.second_level_nodes),
+                     second_level_searches=int(result.second_level_searches))
+    elif result.proved:
+        extra["proof_length"] = int(result.proof_length) if result.proof_length >= 0 else None
+    return BinaryResult(bool(result.proved) if result.status == pn_family.SOLVED else None,
+                        None if result.move < 0 else int(result.move), bool(result.drawn), extra,
+                        int(result.peak_entries))
 
 
 def pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: int) -> BinaryResult:

@@ -6,7 +6,7 @@ import pytest
 
 from framework import Budget, ConfigError
 from framework.protocols import UNLIMITED, Proof
-from plugins.agents.proofnumber import compiled
+from plugins.agents.proofnumber import search
 from plugins.agents.proofnumber.dfpn import DFPNAgent
 from plugins.agents.proofnumber.pns import PN2Agent, PNSAgent
 from plugins.games.tictactoe import TicTacToe
@@ -125,9 +125,9 @@ def test_pns_proof_length_is_never_shorter_than_the_shortest_forced_win():
 def test_a_proof_through_a_transposition_counts_the_plies_below_the_proved_twin():
     # 0 (prover, OR) -> 1 | 2; 1 is a table hit for key "t", proved at 2 (AND) -> 3, a terminal win.
     first, count, pn, is_or = [1, 0, 3, 0], [2, 0, 1, 0], [0, 0, 0, 0], [True, False, False, True]
-    assert compiled.proof_length(first, count, pn, is_or, ["r", "t", "t", "w"]) == 2
+    assert search.proof_length(first, count, pn, is_or, ["r", "t", "t", "w"]) == 2
     # the same tree where 3 is a table hit for the root itself: the proof rests on itself, no length
-    assert compiled.proof_length(first, count, pn, is_or, ["r", "t", "t", "r"]) == -1
+    assert search.proof_length(first, count, pn, is_or, ["r", "t", "t", "r"]) == -1
 
 
 def test_pn2_and_dfpn_report_no_proof_length():
