@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import math
 import os
 import time
 import types
@@ -47,6 +48,23 @@ def float_of_bits(bits: int) -> float:
     """The float64 whose bit pattern is the int64 `bits`: a float kept in an int64 array, read back (compiled
     code too, as one register move)."""
     return float(np.array(bits, np.int64).view(np.float64))
+
+
+def as_int64(value: int) -> int:
+    """`value` as compiled code keeps it in an int64 array (a uint64 bitboard keeps its 64 bits); Python ints
+    are unbounded, so interpreted code takes the value itself."""
+    return value
+
+
+def as_uint64(value: int) -> int:
+    """`value` in uint64 arithmetic compiled (modular sums that must not overflow into a sign); interpreted,
+    the exact Python int (equal wherever the compiled sum does not wrap, which the caller ensures)."""
+    return value
+
+
+def next_after(x: float, toward: float) -> float:
+    """`math.nextafter` in Python, `numpy.nextafter` compiled (numba has no `math.nextafter`)."""
+    return math.nextafter(x, toward)
 
 
 def enabled() -> bool:
@@ -93,6 +111,18 @@ def _numba() -> Any:
     @overload(float_of_bits)
     def compiled_float_of_bits(bits):
         return lambda bits: bitcast_double(np.int64(bits))
+
+    @overload(as_int64)
+    def compiled_as_int64(value):
+        return lambda value: np.int64(value)
+
+    @overload(as_uint64)
+    def compiled_as_uint64(value):
+        return lambda value: np.uint64(value)
+
+    @overload(next_after)
+    def compiled_next_after(x, toward):
+        return lambda x, toward: np.nextafter(x, toward)
 
     @overload_method(nbtypes.Integer, "bit_count")
     def bit_count(x):
@@ -167,20 +197,27 @@ class Kernel:
     @cached_property
     def _namespace(self) -> dict[str, Any]:
         numba = _numba()
-        env = {name: _compiled_value(name, value, self.bitboards) for name, value in vars(self.module).items()}
-        if self.rules is not None:
-            env.update(self.rules._namespace)
-        env.update({alias: env[target] for alias, target in self.aliases.items()})
-        functions = [f for f in vars(self.module).values()
-                     if isinstance(f, types.FunctionType) and f.__module__ == self.module.__name__]
-        compiled = {}
-        for f in functions:
-            twin = types.FunctionType(f.__code__, env, f.__name__, f.__defaults__, f.__closure__)
+
+        def compile_twin(f: types.FunctionType, env: dict[str, Any]) -> Any:
+            twin = _twin(f, env)
             twin.__qualname__ = self.prefix + f.__qualname__
-            twin.__module__ = f.__module__
-            compiled[f.__name__] = numba.njit(cache=True)(twin)
-        env.update(compiled)
-        return {**(self.rules._namespace if self.rules is not None else {}), **compiled}
+            return numba.njit(cache=True)(twin)
+
+        chain = self.rules._namespace if self.rules is not None else {}
+        return _bind(self.module, chain, self.aliases, compile_twin,
+                     lambda name, value: _compiled_value(name, value, self.bitboards))
+
+    @cached_property
+    def interpreted(self) -> types.SimpleNamespace:
+        """The same functions run as Python: the module's own code objects with the kernel interface
+        (`framework.kernel_api`) bound to the interpreted functions of `rules` (the plain rules module).
+        Same code, so the same answers as the compiled twins; no numba is imported."""
+        return types.SimpleNamespace(**self._interpreted)
+
+    @cached_property
+    def _interpreted(self) -> dict[str, Any]:
+        chain = self.rules._interpreted if self.rules is not None else {}
+        return _bind(self.module, chain, self.aliases, _twin, lambda name, value: value)
 
     def __getattr__(self, name: str) -> Callable:
         if name.startswith("__"):
@@ -189,6 +226,49 @@ class Kernel:
             return self._namespace[name]
         except KeyError:
             raise AttributeError(f"{self.module.__name__} has no function {name!r} to compile") from None
+
+
+def _twin(f: types.FunctionType, env: dict[str, Any]) -> types.FunctionType:
+    """`f`'s code object with `env` as its globals."""
+    twin = types.FunctionType(f.__code__, env, f.__name__, f.__defaults__, f.__closure__)
+    twin.__qualname__, twin.__module__ = f.__qualname__, f.__module__
+    return twin
+
+
+def _own_functions(module: types.ModuleType) -> dict[str, types.FunctionType]:
+    return {f.__name__: f for f in vars(module).values()
+            if isinstance(f, types.FunctionType) and f.__module__ == module.__name__}
+
+
+def _bind(module: types.ModuleType, functions: dict[str, Any], aliases: dict[str, str],
+          make: Callable[[types.FunctionType, dict[str, Any]], Any],
+          value_of: Callable[[str, Any], Any]) -> dict[str, Any]:
+    """Twins (`make(f, env)`) of the module's functions whose globals are the module's (as `value_of` shows
+    them) with `functions` bound over them, `aliases` naming more of them; the kernel interface's derived
+    functions (`kernel_api.DERIVED`) neither bound nor defined by the module are made the same way over
+    `kernel_api`'s globals, so the module calls them by name too. Returns `functions` (with the aliases)
+    and the twins of the module's own functions."""
+    from framework import kernel_api
+    bound = dict(functions)
+    bound.update({alias: bound[target] for alias, target in aliases.items() if target in bound})
+    derived_env = {name: value_of(name, value) for name, value in vars(kernel_api).items()}
+    derived_env.update(bound)
+    env = {name: value_of(name, value) for name, value in vars(module).items()}
+    env.update(bound)
+    twins = {name: make(getattr(kernel_api, name), derived_env)
+             for name in kernel_api.DERIVED if name not in bound}
+    derived_env.update(twins)
+    env.update(twins)
+    own = {name: make(f, env) for name, f in _own_functions(module).items()}
+    env.update(own)
+    return {**bound, **own}
+
+
+def bind(module: types.ModuleType, functions: dict[str, Callable]) -> types.SimpleNamespace:
+    """The functions of `module` run as Python with the kernel interface bound to `functions` (e.g. a
+    `framework.kernel_adapter.KernelAdapter`'s, over a plain-Python game): the interpreted binding of a
+    search written once against `framework.kernel_api`."""
+    return types.SimpleNamespace(**_bind(module, functions, {}, _twin, lambda name, value: value))
 
 
 def uint64(value: int) -> np.uint64:

@@ -1,0 +1,133 @@
+"""A plain-Python game seen through the kernel interface, so a search written once runs on any game.
+
+A search is written once against `framework.kernel_api` (ints, tuples of ints, arrays: what compiles). A
+game with compiled rules binds that interface to its rules; any other game (tic-tac-toe, matches, a
+third-party plugin) goes through a `KernelAdapter`, which interns its states and moves as ints: a kernel
+state is the 1-tuple `(id,)` of an interned state, a move an interned move's id, ids given in the order
+first seen. Interned states are equal exactly when the game's states are, so a table that compares kernel
+states compares the game's; moves likewise, so killers and history read the same as over the game's moves.
+
+Every function answers from the Game protocol and the agent's Python heuristic, as an interpreted search
+over the game would: the legal moves in the game's order, its `ordered_moves` hints when it has them, its
+`is_noisy` as `is_capture`, `search_key` the game's `hash_key` (Python's `hash` without one), the
+heuristic's own `evaluate` and `terminal` (the raw returns without a heuristic). So a search through the
+adapter visits the same nodes and finds the same values as one written over the Game protocol.
+
+The interned states live as long as the adapter: make one per decision (a search of N distinct states
+keeps N states, as a transposition table over them would).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Hashable, Sequence
+
+from framework.jit import DRAW, LOSS, ONGOING, WIN
+from framework.protocols import Game, Heuristic, State
+
+
+class KernelAdapter:
+    """`game` (and optionally the `heuristic` a search evaluates with) behind `framework.kernel_api`."""
+
+    def __init__(self, game: Game, heuristic: Heuristic | None = None) -> None:
+        self.game = game
+        self.heuristic = heuristic
+        #: Interned states and moves, indexed by id, and the ids by state and by move.
+        self.states: list[State] = []
+        self.moves: list[Hashable] = []
+        self.state_ids: dict[State, int] = {}
+        self.move_ids: dict[Hashable, int] = {}
+
+    def to_kernel(self, state: State) -> tuple[int]:
+        """The kernel state of a game state (interned on first sight)."""
+        ids = self.state_ids
+        found = ids.get(state)
+        if found is None:
+            found = ids[state] = len(self.states)
+            self.states.append(state)
+        return (found,)
+
+    def state(self, kernel_state: Sequence[int]) -> State:
+        """The game state of a kernel state."""
+        return self.states[kernel_state[0]]
+
+    def move_id(self, move: Hashable) -> int:
+        """The int of a game move (interned on first sight)."""
+        ids = self.move_ids
+        found = ids.get(move)
+        if found is None:
+            found = ids[move] = len(self.moves)
+            self.moves.append(move)
+        return found
+
+    def move(self, move_id: int) -> Hashable:
+        """The game move of an int."""
+        return self.moves[move_id]
+
+    def functions(self) -> dict[str, Callable[..., Any]]:
+        """Every name of `framework.kernel_api` (its PRIMITIVES and DERIVED), over this game and heuristic."""
+        game, heuristic = self.game, self.heuristic
+        states, moves, move_ids, state_ids = self.states, self.moves, self.move_ids, self.state_ids
+        game_moves, game_apply, game_to_move = game.legal_moves, game.apply, game.to_move
+        is_terminal, returns = game.is_terminal, game.returns
+        hints = getattr(game, "ordered_moves", None) or game_moves
+        noisy = getattr(game, "is_noisy", None)
+        hash_key: Callable[[State], int] = getattr(game, "hash_key", None) or hash
+        intern_move = self.move_id
+
+        def ids_of(game_moves_list: Sequence[Hashable]) -> list[int]:
+            get = move_ids.get
+            out = []
+            for m in game_moves_list:
+                found = get(m)
+                out.append(intern_move(m) if found is None else found)
+            return out
+
+        def legal_moves(state: tuple[int]) -> list[int]:
+            return ids_of(game_moves(states[state[0]]))
+
+        def ordered_moves(state: tuple[int]) -> list[int]:
+            return ids_of(hints(states[state[0]]))
+
+        def apply_move(state: tuple[int], move: int) -> tuple[int]:
+            child = game_apply(states[state[0]], moves[move])
+            found = state_ids.get(child)
+            if found is None:
+                found = state_ids[child] = len(states)
+                states.append(child)
+            return (found,)
+
+        def to_move(state: tuple[int]) -> int:
+            return game_to_move(states[state[0]])
+
+        def outcome(state: tuple[int], player: int, option: int) -> int:
+            s = states[state[0]]
+            if not is_terminal(s):
+                return ONGOING
+            r = returns(s)[player]
+            return WIN if r > 0 else LOSS if r < 0 else DRAW
+
+        def search_key(state: tuple[int]) -> tuple[int]:
+            return (hash_key(states[state[0]]),)
+
+        def is_capture(state: tuple[int], move: int) -> bool:
+            return noisy is not None and noisy(states[state[0]], moves[move])
+
+        def move_rank(state: tuple[int], move: int) -> int:
+            return ordered_moves(state).index(move)
+
+        def evaluate(state: tuple[int], player: int, weights: Any) -> float:
+            return heuristic.evaluate(states[state[0]], player)  # type: ignore[union-attr]
+
+        def score(state: tuple[int], weights: Any) -> float:
+            return evaluate(state, 0, weights)
+
+        def terminal_score(state: tuple[int], player: int, ply: int, result: int) -> float:
+            s = states[state[0]]
+            if heuristic is None:
+                return float(returns(s)[player])
+            return heuristic.terminal(s, player, ply)
+
+        bound: dict[str, Callable[..., Any]] = {"legal_moves": legal_moves, "apply_move": apply_move, "to_move": to_move, "outcome": outcome,
+                 "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
+                 "ordered_moves": ordered_moves, "evaluate": evaluate, "terminal_score": terminal_score}
+        return bound
