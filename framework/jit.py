@@ -151,11 +151,14 @@ def _wrap64(value: Any) -> Any:
 
 
 def _compiled_value(name: str, value: Any, bitboards: frozenset[str]) -> Any:
-    """The global as compiled code sees it: bitboards as uint64, other int tables as int64 arrays.
+    """The global as compiled code sees it: bitboards as uint64, other int tables as int64 arrays;
+    a namedtuple (`framework.layout`'s slot names) stays one, read by numba as constants.
 
     An int64 table may still hold masks (e.g. a mask beside an index in one row): they keep
     their 64 bits, and `&` with a uint64 bitboard followed by `bit_count` reads them right.
     """
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return value
     if name in bitboards:
         return np.array(value, dtype=np.uint64) if isinstance(value, tuple) else np.uint64(value)
     if isinstance(value, tuple) and _int_leaves(value):

@@ -70,6 +70,7 @@ from typing import Any, NamedTuple
 
 from framework.jit import DRAW, ONGOING, WIN, clock
 from framework.kernel_api import apply_move, legal_moves, outcome, search_key, to_move
+from framework.layout import layout
 
 #: An "infinite" proof or disproof number: larger than any sum of real ones, still an int.
 INF = 1 << 48
@@ -79,11 +80,10 @@ SOLVED, BUDGET, TREE_FULL, ROOT_OVER_BUDGET = 0, 1, 2, 3
 #: Expansions between two readings of the clock.
 CLOCK_EVERY = 64
 
-#: The counters of one search, slots of one int list (a list is mutable in compiled and interpreted code
+#: The counters of one search, named slots of one int list (mutable in compiled and interpreted code
 #: alike): nodes generated, expansions, the table's largest size, a drawn end seen (0/1), the budget ran
 #: out (0/1), the most children held on df-pn's path.
-COUNTERS = ("nodes", "expansions", "table_peak", "drawn", "aborted", "arena_peak")
-NODES, EXPANSIONS, TABLE_PEAK, DRAWN, ABORTED, ARENA_PEAK = range(len(COUNTERS))
+COUNTER, COUNTER_SLOTS = layout("Counter", "nodes expansions table_peak drawn aborted arena_peak")
 
 
 class Tree(NamedTuple):
@@ -178,7 +178,7 @@ def leaf(state: Any, prover: int, option: int) -> tuple[int, int, bool]:
 
 def bounded_store(table: Any, key: Any, value: Any, limit: int, counters: list[int]) -> None:
     """`table[key] = value` in a table of at most `limit` entries: a full table first drops its older half,
-    in insertion order (dicts keep it, compiled too); counters[TABLE_PEAK] keeps the most it held."""
+    in insertion order (dicts keep it, compiled too); counters[COUNTER.table_peak] keeps the most it held."""
     if len(table) >= limit and key not in table:
         drop = max(len(table) // 2, 1)
         old = [key]
@@ -190,8 +190,8 @@ def bounded_store(table: Any, key: Any, value: Any, limit: int, counters: list[i
         for k in old:
             table.pop(k)
     table[key] = value
-    if len(table) > counters[TABLE_PEAK]:
-        counters[TABLE_PEAK] = len(table)
+    if len(table) > counters[COUNTER.table_peak]:
+        counters[COUNTER.table_peak] = len(table)
 
 
 # -- PN search and PN² ------------------------------------------------------------------------------
@@ -262,12 +262,12 @@ def expand(tree: Tree, node: int, prover: int, option: int, table: Any, outer: T
     children = legal_moves(state)
     if len(tree.states) + len(children) > tree_limit:
         return TREE_FULL, False
-    if counters[NODES] + len(children) > node_limit:
+    if counters[COUNTER.nodes] + len(children) > node_limit:
         return BUDGET, False
-    counters[EXPANSIONS] += 1
-    if counters[EXPANSIONS] % CLOCK_EVERY == 0 and clock() >= deadline:
+    counters[COUNTER.expansions] += 1
+    if counters[COUNTER.expansions] % CLOCK_EVERY == 0 and clock() >= deadline:
         return BUDGET, False
-    counters[NODES] += len(children)
+    counters[COUNTER.nodes] += len(children)
     tree.first[node] = len(tree.states)
     tree.count[node] = len(children)
     drawn = False
@@ -330,7 +330,7 @@ def grow(tree: Tree, prover: int, option: int, table: Any, outer: Tree, outer_no
     (status, a drawn end seen)."""
     pn, dn = tree.pn, tree.dn
     drawn = False
-    while pn[0] and dn[0] and counters[NODES] < stop_at:
+    while pn[0] and dn[0] and counters[COUNTER.nodes] < stop_at:
         node = select(tree, current)
         status, seen = expand(tree, node, prover, option, table, outer, outer_node, counters, tree_limit,
                               node_limit, deadline, cyclic)
@@ -342,9 +342,9 @@ def grow(tree: Tree, prover: int, option: int, table: Any, outer: Tree, outer_no
 
 
 def new_counters() -> list[int]:
-    """The `COUNTERS` of a search that has paid for its root."""
-    counters = [0] * len(COUNTERS)
-    counters[NODES] = 1
+    """The counters (`COUNTER`) of a search that has paid for its root."""
+    counters = [0] * COUNTER_SLOTS
+    counters[COUNTER.nodes] = 1
     return counters
 
 
@@ -363,8 +363,8 @@ def pn_search(root: Any, prover: int, option: int, tree_limit: int, node_limit: 
     length = -1
     if tree.pn[0] == 0:
         length = proof_length(tree.first, tree.count, tree.pn, tree.is_or, tree.keys)
-    return PNResult(status, tree.pn[0] == 0, counters[NODES], len(tree.states), drawn or seen, best_root_move(tree),
-                    0, 0, length, len(tree.states) + counters[TABLE_PEAK])
+    return PNResult(status, tree.pn[0] == 0, counters[COUNTER.nodes], len(tree.states), drawn or seen, best_root_move(tree),
+                    0, 0, length, len(tree.states) + counters[COUNTER.table_peak])
 
 
 def proof_length(first: list[int], count: list[int], pn: list[int], is_or: list[bool], keys: list[Any]) -> int:
@@ -444,7 +444,7 @@ def pn2_search(root: Any, prover: int, option: int, tree_limit: int, node_limit:
         if len(states) + len(legal_moves(states[node])) > tree_limit:
             status = TREE_FULL
             break
-        before = counters[NODES]
+        before = counters[COUNTER.nodes]
         inner = rooted_tree(states[node], tree.keys[node], pn[node], dn[node], prover)
         status, seen = expand(inner, 0, prover, option, table, tree, tree.parent[node], counters, INF, node_limit,
                               deadline, cyclic)
@@ -454,7 +454,7 @@ def pn2_search(root: Any, prover: int, option: int, tree_limit: int, node_limit:
                                 deadline, cyclic, 0, before + len(states), tree_limit)
             seen = seen or more
         drawn = drawn or seen
-        inner_nodes += counters[NODES] - before
+        inner_nodes += counters[COUNTER.nodes] - before
         searches += 1
         inner_peak = max(inner_peak, len(inner.states))
         if status != SOLVED:
@@ -465,8 +465,8 @@ def pn2_search(root: Any, prover: int, option: int, tree_limit: int, node_limit:
                       inner.ghi[c], prover)
         tree.first[node], tree.count[node] = len(states) - (hi - lo), hi - lo
         current = update(tree, node, table, counters, tree_limit)
-    return PNResult(status, pn[0] == 0, counters[NODES], len(states), drawn, best_root_move(tree), inner_nodes,
-                    searches, -1, len(states) + inner_peak + counters[TABLE_PEAK])
+    return PNResult(status, pn[0] == 0, counters[COUNTER.nodes], len(states), drawn, best_root_move(tree), inner_nodes,
+                    searches, -1, len(states) + inner_peak + counters[COUNTER.table_peak])
 
 
 def best_root_move(tree: Tree) -> int:
@@ -508,14 +508,14 @@ def dfpn_expand(stack: list[Frame], arena: Arena, state: Any, key: Any, phi_th: 
                 above2: int, prover: int, option: int, cyclic: bool, table: Any, path: Any, counters: list[int],
                 tt_size: int, node_limit: int, deadline: float) -> bool:
     """The first half of MID: charge for `state`'s children, push its frame and its children on the arena.
-    False (counters[ABORTED] set) when the budget ran out."""
+    False (counters[COUNTER.aborted] set) when the budget ran out."""
     moves = legal_moves(state)
-    if counters[NODES] + len(moves) > node_limit or (
-            (counters[EXPANSIONS] + 1) % CLOCK_EVERY == 0 and clock() >= deadline):
-        counters[ABORTED] = 1
+    if counters[COUNTER.nodes] + len(moves) > node_limit or (
+            (counters[COUNTER.expansions] + 1) % CLOCK_EVERY == 0 and clock() >= deadline):
+        counters[COUNTER.aborted] = 1
         return False
-    counters[NODES] += len(moves)
-    counters[EXPANSIONS] += 1
+    counters[COUNTER.nodes] += len(moves)
+    counters[COUNTER.expansions] += 1
     below1, below2 = above1 + member_hash(key, 1), above2 + member_hash(key, 2)
     # a repetition is a draw: from the child's mover's side a loss if that is the prover, else a win
     rphi, rdelta = (0, INF) if to_move(state) == prover else (INF, 0)
@@ -528,7 +528,7 @@ def dfpn_expand(stack: list[Frame], arena: Arena, state: Any, key: Any, phi_th: 
         tainted = table_key(ck, True, below1, below2)
         if ck in path or ck == key:
             p, d, ghi = rphi, rdelta, True
-            counters[DRAWN] = 1
+            counters[COUNTER.drawn] = 1
         elif plain in table:
             p, d = table[plain]
         elif cyclic and tainted in table:
@@ -537,7 +537,7 @@ def dfpn_expand(stack: list[Frame], arena: Arena, state: Any, key: Any, phi_th: 
         else:
             lp, ld, drawn = leaf(child, prover, option)
             if drawn:
-                counters[DRAWN] = 1
+                counters[COUNTER.drawn] = 1
             p, d = (lp, ld) if to_move(child) == prover else (ld, lp)
             bounded_store(table, plain if not cyclic or p == 0 or d == 0 else tainted, (p, d), tt_size, counters)
         arena.states.append(child)
@@ -545,8 +545,8 @@ def dfpn_expand(stack: list[Frame], arena: Arena, state: Any, key: Any, phi_th: 
         arena.phis.append(p)
         arena.deltas.append(d)
         arena.ghis.append(ghi)
-    if len(arena.states) > counters[ARENA_PEAK]:
-        counters[ARENA_PEAK] = len(arena.states)
+    if len(arena.states) > counters[COUNTER.arena_peak]:
+        counters[COUNTER.arena_peak] = len(arena.states)
     path[key] = True
     stack.append(Frame(state, key, phi_th, delta_th, above1, above2, below1, below2, base, len(moves)))
     return True
@@ -628,7 +628,7 @@ def dfpn_search(root: Any, prover: int, option: int, tt_size: int, node_limit: i
     path.pop(key)
     lp, ld, drawn = leaf(root, prover, option)
     if drawn:
-        counters[DRAWN] = 1
+        counters[COUNTER.drawn] = 1
     mover_is_prover = to_move(root) == prover
     phi, delta = (lp, ld) if mover_is_prover else (ld, lp)
     arena = Arena([root], [key], [0], [0], [False])     # one element each types the lists
@@ -640,7 +640,7 @@ def dfpn_search(root: Any, prover: int, option: int, tt_size: int, node_limit: i
     if phi and delta:
         phi, delta = dfpn_mid(root, key, prover, option, cyclic, table, path, counters, tt_size, node_limit,
                               deadline, arena)
-    status = BUDGET if counters[ABORTED] else SOLVED
+    status = BUDGET if counters[COUNTER.aborted] else SOLVED
     proved = (phi == 0) if mover_is_prover else (delta == 0)
     move = -1
     if len(arena.deltas):     # the root's children head the arena
@@ -656,5 +656,5 @@ def dfpn_search(root: Any, prover: int, option: int, tt_size: int, node_limit: i
                 if deltas[i] == 0:
                     best = i
         move = moves[best]
-    return DFPNResult(status, proved, counters[NODES], counters[EXPANSIONS], len(table), counters[DRAWN] == 1, move,
-                      counters[TABLE_PEAK] + counters[ARENA_PEAK])
+    return DFPNResult(status, proved, counters[COUNTER.nodes], counters[COUNTER.expansions], len(table), counters[COUNTER.drawn] == 1, move,
+                      counters[COUNTER.table_peak] + counters[COUNTER.arena_peak])
