@@ -6,8 +6,9 @@ Three bindings of the same code objects, so the same answers, moves and node cou
   compiled by numba over the game's compiled rules (once per game, cached on disk);
 - interpreted over the rules: a game with a kernel and `PLYGROUND_JIT=0`: the same functions run as Python
   over the game's plain rule functions (the kernel state's words as Python ints);
-- through an adapter: any other game (`framework.kernel_adapter.KernelAdapter` interns its states and
-  moves as ints, one adapter per binary search).
+- through an adapter: any other game, its own states and moves passed through
+  (`framework.kernel_adapter.PassThroughAdapter`: the searches keep states only in Python lists and dicts,
+  so nothing needs interning, and a bounded table keeps the memory bounded).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Callable, NamedTuple
 
 from framework import jit
-from framework.kernel_adapter import KernelAdapter
+from framework.kernel_adapter import PassThroughAdapter
 from framework.protocols import Game, Move, State
 from plugins.agents.proofnumber import search
 
@@ -28,7 +29,7 @@ class Binding(NamedTuple):
 
     searches: Any                          # pn_search, pn2_search, dfpn_search, ... bound
     to_kernel: Callable[[State], Any]      # a game state as the searches take it
-    move: Callable[[int], Move]            # a move the searches return, as the game's
+    move: Callable[[Any], Move]            # a move the searches return, as the game's
     option: int                            # the one int of game options `outcome` takes
     cyclic: bool                           # the game can repeat a state (it declares a repetition limit)
 
@@ -52,5 +53,5 @@ def bind(game: Game) -> Binding:
         to_kernel = kernel.to_kernel
         return Binding(searches.interpreted, lambda state: tuple(int(w) for w in to_kernel(state)), int,
                        kernel.option, cyclic)
-    adapter = KernelAdapter(game)
+    adapter = PassThroughAdapter(game)
     return Binding(jit.bind(search, adapter.functions()), adapter.to_kernel, adapter.move, 0, cyclic)

@@ -37,7 +37,7 @@ def dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt_size: in
     extra = {"stopped_by": "solved" if solved else "budget", "expansions": int(result.expansions),
              "tt_entries": int(result.tt_entries)}
     return BinaryResult(bool(result.proved) if solved else None,
-                        None if result.move < 0 else binding.move(int(result.move)), bool(result.drawn), extra,
+                        binding.move(result.move) if result.expansions else None, bool(result.drawn), extra,
                         int(result.peak_entries))
 
 

@@ -49,7 +49,7 @@ def pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: i
     elif result.proved:
         extra["proof_length"] = int(result.proof_length) if result.proof_length >= 0 else None
     return BinaryResult(bool(result.proved) if result.status == search.SOLVED else None,
-                        None if result.move < 0 else binding.move(int(result.move)), bool(result.drawn), extra,
+                        binding.move(result.move) if result.tree_nodes > 1 else None, bool(result.drawn), extra,
                         int(result.peak_entries))
 
 

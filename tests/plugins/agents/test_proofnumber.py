@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from framework import Budget, ConfigError
+from framework import Budget, ConfigError, jit
+from framework.kernel_adapter import KernelAdapter, PassThroughAdapter
 from framework.protocols import UNLIMITED, Proof
 from plugins.agents.proofnumber import search
 from plugins.agents.proofnumber.dfpn import DFPNAgent
@@ -145,6 +146,19 @@ def test_the_thesis_position_is_lost_for_o_in_17_nodes_with_one_search(solver):
     result = solver(TTT).solve(TTT, state, UNLIMITED)
     assert result.value is Proof.LOSS and result.stats.nodes == 17
     assert result.stats.extra["searches"] == 1
+
+
+@pytest.mark.parametrize("name", ["pn_search", "pn2_search", "dfpn_search"])
+def test_the_searches_run_through_the_interning_adapter_as_through_the_pass_through_one(name):
+    """A search written once needs nothing of the game but the kernel interface: over interned int states
+    (`KernelAdapter`, what a compiled search would need) it finds what it finds over the game's own."""
+    answers = []
+    for adapter in (KernelAdapter(TTT), PassThroughAdapter(TTT)):
+        searches = jit.bind(search, adapter.functions())
+        result = getattr(searches, name)(adapter.to_kernel(TTT.initial_state()), 1, 0, 1_000_000, 1 << 40,
+                                         float("inf"), False)
+        answers.append(result._replace(move=adapter.move(result.move)))
+    assert answers[0] == answers[1] and answers[0].status == search.SOLVED and not answers[0].proved
 
 
 def test_node_counts_on_the_empty_board_are_fixed_and_pn_tree_counts_equal_tree_sizes():
