@@ -88,14 +88,14 @@ COUNTER, COUNTER_SLOTS = layout("Counter", "nodes expansions table_peak drawn ab
 
 class Tree(NamedTuple):
     """A PN tree as parallel lists indexed by node id (node 0 the root; the children of a node are the
-    `count[n]` nodes from `first[n]`, `count` 0 while unexpanded)."""
+    `children[n]` nodes from `first[n]`, `children` 0 while unexpanded)."""
 
     states: list[Any]
     keys: list[Any]          # search_key of each state
     moves: list[Any]         # the move from the parent (-1 at the root)
     parent: list[int]
     first: list[int]
-    count: list[int]
+    children: list[int]      # how many children (0: unexpanded)
     pn: list[int]
     dn: list[int]
     ghi: list[bool]          # its numbers rest on a repetition (never stored as final)
@@ -130,8 +130,8 @@ class Frame(NamedTuple):
     above2: int
     below1: int
     below2: int
-    base: int
-    count: int
+    base: int                # its first child's slot on the arena
+    children: int
 
 
 class Arena(NamedTuple):
@@ -222,7 +222,7 @@ def rooted_tree(root: Any, key: Any, pn0: int, dn0: int, or_node: bool) -> Tree:
 
 def select(tree: Tree, node: int) -> int:
     """From `node` down to the most-proving node: the first child of least (dis)proof number."""
-    first, count, pn, dn, is_or = tree.first, tree.count, tree.pn, tree.dn, tree.is_or
+    first, count, pn, dn, is_or = tree.first, tree.children, tree.pn, tree.dn, tree.is_or
     while count[node]:
         lo = first[node]
         best = lo
@@ -246,7 +246,7 @@ def add_child(tree: Tree, node: int, move: int, child: Any, key: Any, cpn: int, 
     tree.moves.append(move)
     tree.parent.append(node)
     tree.first.append(0)
-    tree.count.append(0)
+    tree.children.append(0)
     tree.pn.append(cpn)
     tree.dn.append(cdn)
     tree.ghi.append(cghi)
@@ -272,8 +272,8 @@ def expand(tree: Tree, node: int, prover: int, option: int, table: Any, outer: T
         return BUDGET, False
     counters[COUNTER.nodes] += len(children)
     tree.first[node] = len(states)
-    tree.count[node] = len(children)
-    keys, moves, parent, first, count = tree.keys, tree.moves, tree.parent, tree.first, tree.count
+    tree.children[node] = len(children)
+    keys, moves, parent, first, count = tree.keys, tree.moves, tree.parent, tree.first, tree.children
     pn, dn, ghi, is_or = tree.pn, tree.dn, tree.ghi, tree.is_or
     drawn = False
     for move in children:
@@ -304,7 +304,7 @@ def expand(tree: Tree, node: int, prover: int, option: int, table: Any, outer: T
 
 def update(tree: Tree, node: int, table: Any, counters: list[int], table_limit: int) -> int:
     """Recompute the numbers of `node` and its ancestors; returns the first whose numbers did not change."""
-    first, count, pn, dn, ghi, is_or = tree.first, tree.count, tree.pn, tree.dn, tree.ghi, tree.is_or
+    first, count, pn, dn, ghi, is_or = tree.first, tree.children, tree.pn, tree.dn, tree.ghi, tree.is_or
     while True:
         lo, hi = first[node], first[node] + count[node]
         if is_or[node]:
@@ -378,7 +378,7 @@ def pn_search(root: Any, prover: int, option: int, tree_limit: int, node_limit: 
                         0, INF, tree_limit)
     length = -1
     if tree.pn[0] == 0:
-        length = proof_length(tree.first, tree.count, tree.pn, tree.is_or, tree.keys)
+        length = proof_length(tree.first, tree.children, tree.pn, tree.is_or, tree.keys)
     return PNResult(status, tree.pn[0] == 0, counters[COUNTER.nodes], len(tree.states), drawn or seen, best_root_move(tree),
                     0, 0, length, len(tree.states) + counters[COUNTER.table_peak])
 
@@ -476,11 +476,11 @@ def pn2_search(root: Any, prover: int, option: int, tree_limit: int, node_limit:
         inner_peak = max(inner_peak, len(inner.states))
         if status != SOLVED:
             break
-        lo, hi = inner.first[0], inner.first[0] + inner.count[0]
+        lo, hi = inner.first[0], inner.first[0] + inner.children[0]
         for c in range(lo, hi):
             add_child(tree, node, inner.moves[c], inner.states[c], inner.keys[c], inner.pn[c], inner.dn[c],
                       inner.ghi[c], inner.is_or[c])
-        tree.first[node], tree.count[node] = len(states) - (hi - lo), hi - lo
+        tree.first[node], tree.children[node] = len(states) - (hi - lo), hi - lo
         current = update(tree, node, table, counters, tree_limit)
     return PNResult(status, pn[0] == 0, counters[COUNTER.nodes], len(states), drawn, best_root_move(tree), inner_nodes,
                     searches, -1, len(states) + inner_peak + counters[COUNTER.table_peak])
@@ -488,7 +488,7 @@ def pn2_search(root: Any, prover: int, option: int, tree_limit: int, node_limit:
 
 def best_root_move(tree: Tree) -> Any:
     """The (dis)proving root move, else the most promising; -1 when the root is unexpanded."""
-    first, count, pn, dn = tree.first, tree.count, tree.pn, tree.dn
+    first, count, pn, dn = tree.first, tree.children, tree.pn, tree.dn
     if not count[0]:
         return -1
     lo, hi = first[0], first[0] + count[0]
@@ -584,7 +584,7 @@ def dfpn_mid(root: Any, key: Any, prover: int, option: int, cyclic: bool, table:
     phis, deltas, ghis = arena.phis, arena.deltas, arena.ghis
     while True:
         frame = stack[-1]
-        base, count = frame.base, frame.count
+        base, count = frame.base, frame.children
         best, best_delta, second, total = base, INF + 1, INF, 0     # phi is the least delta (best_delta)
         for i in range(base, base + count):
             d = deltas[i]
