@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any
+from typing import Any, Mapping
 
 from framework.playouts import random_positions
 from framework.protocols import Budget
@@ -26,7 +26,7 @@ ALL_ON = {name: True for name in ALL_OFF}
 BUDGET = Budget(nodes=10**12)
 
 
-def measure(game: Any, heuristic: Any, depth: int | None, options: dict, states: list) -> tuple[int, float, list]:
+def measure(game: Any, heuristic: Any, depth: int | None, options: Mapping[str, bool], states: list) -> tuple[int, float, list]:
     agent = AlphaBetaAgent(game, depth=depth, heuristic=heuristic, **options)
     nodes, elapsed, scores = 0, 0.0, []
     for state in states:
@@ -43,7 +43,7 @@ def run(name: str, depth: int | None, count: int) -> None:
     game = registry.create_game(name)
     heuristic = registry.create_heuristic(game)
     states = [game.initial_state(), *random_positions(game, count - 1, seed=1, min_plies=4, max_plies=16)]
-    rows = [("every enhancement on", ALL_ON)]
+    rows: list[tuple[str, Mapping[str, bool]]] = [("every enhancement on", ALL_ON)]
     rows += [(f"without {switch}", {**ALL_ON, switch: False}) for switch in ALL_OFF]
     rows.append(("every enhancement off", ALL_OFF))
     base_nodes, _, base_scores = measure(game, heuristic, depth, ALL_ON, states)

@@ -40,7 +40,8 @@ class EasyAIGame:
     """Our game and state seen through easyAI's TwoPlayerGame interface (make/unmake on a stack)."""
 
     def __init__(self, game: Any, state: Any) -> None:
-        self.game, self.state, self.stack = game, state, []
+        self.game, self.state = game, state
+        self.stack: list[Any] = []
 
     def possible_moves(self) -> list:
         return list(self.game.legal_moves(self.state))

@@ -17,10 +17,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import cast
 from collections import defaultdict
 from pathlib import Path
 
-from framework.protocols import Budget, Proof
+from framework.protocols import Budget, Proof, Solver
 from framework.registry import Registry
 
 POSITIONS = Path(__file__).parent / "positions" / "solver_endgames.txt"
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         state = game.from_text(text)
         answers = {}
         for solver in args.solvers:
-            agent = registry.create_agent(solver, game)
+            agent = cast(Solver, registry.create_agent(solver, game))  # --solvers names solvers
             t0 = time.perf_counter()
             result = agent.solve(game, state, budget)
             elapsed = time.perf_counter() - t0

@@ -27,7 +27,7 @@ from framework.registry import Registry
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
 from framework.tournament.scheduler import schedule
-from framework.tournament.tasks import derive_seed
+from framework.tournament.tasks import GameTask, derive_seed
 
 RANDOM = """\
 name: overhead
@@ -50,6 +50,7 @@ def plain_loop(config) -> float:
     tasks = schedule(config)
     start = time.perf_counter()
     for task in tasks:
+        assert isinstance(task, GameTask)  # a tournament of games schedules game tasks
         agents = [registry.create_agent(p.agent, game, p.params, seed=derive_seed(task.seed, i))
                   for i, p in enumerate(task.players)]
         play_game(game, agents, players=(task.first.id, task.second.id))
@@ -76,8 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu-games", type=int, default=16, help="minimax games for the speed-up measurement (even)")
     parser.add_argument("--repeat", type=int, default=1, help="keep the best of N runs of each measurement")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
         config = load(tmp, RANDOM, args.games)
         best = lambda f: min(f() for _ in range(args.repeat))
         runs = iter(range(1_000_000))

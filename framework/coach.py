@@ -45,9 +45,9 @@ class Verdict:
         best = game.format_move(state, self.best_move) if self.best_move is not None else None
         if self.exact:
             if self.optimal:
-                return f"{played}: optimal — the position was a {self.best_value.value} and stays one"
-            keeps = f"; {best} keeps the {self.best_value.value}" if best else ""
-            return f"{played}: mistake — turns a {self.best_value.value} into a {self.played_value.value}{keeps}"
+                return f"{played}: optimal — the position was a {_fmt(self.best_value)} and stays one"
+            keeps = f"; {best} keeps the {_fmt(self.best_value)}" if best else ""
+            return f"{played}: mistake — turns a {_fmt(self.best_value)} into a {_fmt(self.played_value)}{keeps}"
         where = f" at depth {self.depth}" if self.depth else ""
         if self.optimal is None:
             return f"{played}: no verdict — the coach neither proved nor scored the moves within its budget"
@@ -57,7 +57,10 @@ class Verdict:
                 f"against {_fmt(self.best_value)} for {best}")
 
 
-def _fmt(value: float | None) -> str:
+def _fmt(value: Proof | float | None) -> str:
+    """A proven value by name ("win"), a score as a number."""
+    if isinstance(value, Proof):
+        return value.value
     return "unknown" if value is None else f"{value:g}"
 
 

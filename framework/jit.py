@@ -151,19 +151,16 @@ def _wrap64(value: Any) -> Any:
 
 
 def _compiled_value(name: str, value: Any, bitboards: frozenset[str]) -> Any:
-    """The global as compiled code sees it: bitboards as uint64, other int tables as int64 arrays;
-    a namedtuple (`framework.layout`'s slot names) stays one, read by numba as constants.
+    """The global as compiled code sees it: bitboards as uint64, other int tables as int64 arrays.
 
     An int64 table may still hold masks (e.g. a mask beside an index in one row): they keep
     their 64 bits, and `&` with a uint64 bitboard followed by `bit_count` reads them right.
     """
-    if isinstance(value, tuple) and hasattr(value, "_fields"):
-        return value
     if name in bitboards:
         return np.array(value, dtype=np.uint64) if isinstance(value, tuple) else np.uint64(value)
-    if isinstance(value, tuple) and _int_leaves(value):
+    if isinstance(value, tuple) and not hasattr(value, "_fields") and _int_leaves(value):
         return np.array(_wrap64(value), dtype=np.int64)
-    return value
+    return value    # a namedtuple of ints (`framework.layout`) stays: numba reads it as constants
 
 
 class Kernel:

@@ -14,7 +14,7 @@ from framework.protocols import Game, State
 def random_positions(game: Game, count: int, seed: int, min_plies: int = 0, max_plies: int = 60) -> list[State]:
     """`count` non-terminal states, each reached from the start by a uniformly random playout of
     between `min_plies` and `max_plies - 1` plies (cut short where the game ends: such playouts are redrawn)."""
-    rng, out = random.Random(seed), []
+    rng, out = random.Random(seed), list[State]()
     while len(out) < count:
         state = game.initial_state()
         for _ in range(rng.randrange(min_plies, max_plies)):
@@ -30,7 +30,7 @@ def playout_positions(game: Game, count: int, seed: int, every: int = 3, max_pli
                       starts: Sequence[State] = ()) -> list[State]:
     """Every `every`-th state of seeded random games, each played to its end or `max_plies`, terminal
     states included; the games start from `starts` in turn (default: the initial state)."""
-    rng, out = random.Random(seed), []
+    rng, out = random.Random(seed), list[State]()
     starts = tuple(starts) or (game.initial_state(),)
     while len(out) < count:
         state = starts[len(out) % len(starts)]
@@ -48,7 +48,7 @@ def final_positions(game: Game, count: int, seed: int, first: int = 10, last: in
                     max_plies: int = 400) -> list[State]:
     """From seeded random games that end within `max_plies`, the states `first` down to `last` plies
     before the end (where solvers find proofs)."""
-    rng, out = random.Random(seed), []
+    rng, out = random.Random(seed), list[State]()
     while len(out) < count:
         line = [game.initial_state()]
         while not game.is_terminal(line[-1]) and len(line) < max_plies:

@@ -37,7 +37,8 @@ def pentanomial(pair_points: list[float]) -> tuple[int, int, int, int, int]:
     counts = [0] * 5
     for points in pair_points:
         counts[round(points * 2)] += 1
-    return tuple(counts)
+    zero, half, one, one_half, two = counts
+    return zero, half, one, one_half, two
 
 
 def pair_stats(ptnml: tuple[int, int, int, int, int]) -> PairStats:
@@ -59,4 +60,4 @@ def pair_stats(ptnml: tuple[int, int, int, int, int]) -> PairStats:
     else:
         nelo = 0.0 if score == 0.5 else math.copysign(math.inf, score - 0.5)
         los = 0.5 if score == 0.5 else float(score > 0.5)
-    return PairStats(tuple(ptnml), score, elo, error, nelo, los)
+    return PairStats(ptnml, score, elo, error, nelo, los)

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any, Iterable
 
 from framework.params import Param
-from framework.registry import Registry
-from framework.specs import GameFileSpec
+from framework.registry import Registered, Registry
+from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
 
 
 def _params(params: tuple[Param, ...]) -> list[str]:
     return [f"      {p.name}: {p.describe()}, default {p.default!r} — {p.help}" for p in params]
 
 
-def _details(spec: object) -> list[str]:
+def _details(spec: GameSpec | AgentSpec | HeuristicSpec | GameFileSpec) -> list[str]:
     """Declared parameters of a game, agent or heuristic; the file of a game file."""
     if isinstance(spec, GameFileSpec):
         return [f"      file: {spec.path}"]
@@ -22,7 +23,7 @@ def _details(spec: object) -> list[str]:
 
 def run_list(args: argparse.Namespace) -> int:
     registry = Registry()
-    sections = (("games", registry.games.items()), ("agents", registry.agents.items()),
+    sections: tuple[tuple[str, Iterable[tuple[str, Registered[Any]]]], ...] = (("games", registry.games.items()), ("agents", registry.agents.items()),
                 ("heuristics", ((f"{g}/{n}", r) for (g, n), r in registry.heuristics.items())),
                 ("game files (for 'plyground nash NAME')", registry.game_files.items()))
     for title, items in sections:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from itertools import product
+from typing import cast
 
 from framework.errors import ConfigError
 from framework.gametheory.normal_form import NormalFormGame
@@ -44,6 +45,16 @@ class Node:
     @property
     def is_terminal(self) -> bool:
         return self.player is None
+
+    @property
+    def mover(self) -> int:
+        """The player choosing at this decision node (read only where `not is_terminal`)."""
+        return cast(int, self.player)
+
+    @property
+    def value(self) -> Payoffs:
+        """The payoffs of this terminal node (read only where `is_terminal`)."""
+        return cast(Payoffs, self.payoffs)
 
 
 @dataclass(frozen=True)
@@ -107,12 +118,12 @@ class ExtensiveFormGame:
     def outcome(self, strategies: tuple[tuple[str, ...], tuple[str, ...]]) -> Payoffs:
         """Payoffs of the pure profile: follow each mover's choice from the root to a leaf."""
         where = self._positions
-        node, path = self.root, ()
+        node, path = self.root, Path()
         while not node.is_terminal:
-            label = strategies[node.player][where[node.player][path]]
+            label = strategies[node.mover][where[node.mover][path]]
             index = next(i for i, (name, _) in enumerate(node.actions) if name == label)
             node, path = node.actions[index][1], path + (index,)
-        return node.payoffs
+        return node.value
 
     def to_normal_form(self, max_cells: int = 1_000_000) -> NormalFormGame:
         """The induced normal form; strategies are labelled like the thesis' (1,7,9).
@@ -141,8 +152,8 @@ class ExtensiveFormGame:
         paths = (self.decision_paths(0), self.decision_paths(1))
         profiles = []
         for _, choice in _enumerate(self.root, ()):
-            profiles.append(tuple(tuple(self.node_at(p).actions[choice[p]][0] for p in paths[player])
-                                  for player in (0, 1)))
+            first, second = (tuple(self.node_at(p).actions[choice[p]][0] for p in paths[player]) for player in (0, 1))
+            profiles.append((first, second))
         return profiles
 
 
@@ -166,16 +177,16 @@ def tree_size(root: Node) -> int:
 def _enumerate(node: Node, path: Path) -> list[tuple[Payoffs, dict[Path, int]]]:
     """All SPE of the subtree at `node`: (outcome, action index at every decision path below)."""
     if node.is_terminal:
-        return [(node.payoffs, {})]
+        return [(node.value, {})]
     children = [_enumerate(child, path + (i,)) for i, (_, child) in enumerate(node.actions)]
     found = []
     for combo in product(*children):
-        best = max(payoffs[node.player] for payoffs, _ in combo)
+        best = max(payoffs[node.mover] for payoffs, _ in combo)
         merged: dict[Path, int] = {}
         for _, choices in combo:
             merged.update(choices)
         for index, (payoffs, _) in enumerate(combo):
-            if payoffs[node.player] == best:
+            if payoffs[node.mover] == best:
                 found.append((payoffs, {**merged, path: index}))
     return found
 
@@ -189,16 +200,16 @@ def count_subgame_perfect(root: Node) -> dict[Payoffs, int]:
         if key in memo:
             return memo[key]
         if node.is_terminal:
-            result = {node.payoffs: 1}
+            result = {node.value: 1}
         else:
             result = {}
             for combo in product(*(count(child).items() for _, child in node.actions)):
-                best = max(payoffs[node.player] for payoffs, _ in combo)
+                best = max(payoffs[node.mover] for payoffs, _ in combo)
                 ways = 1
                 for _, n in combo:
                     ways *= n
                 for payoffs, _ in combo:
-                    if payoffs[node.player] == best:
+                    if payoffs[node.mover] == best:
                         result[payoffs] = result.get(payoffs, 0) + ways
         memo[key] = result
         return result
@@ -215,10 +226,10 @@ def backward_induction(root: Node) -> SubgamePerfect:
         key = id(node)
         if key not in values:
             if node.is_terminal:
-                values[key] = node.payoffs
+                values[key] = node.value
             else:
                 outcomes = [solve(child) for _, child in node.actions]
-                best = max(range(len(outcomes)), key=lambda i: outcomes[i][node.player])  # first maximum
+                best = max(range(len(outcomes)), key=lambda i: outcomes[i][node.mover])  # first maximum
                 choices[key] = best
                 values[key] = outcomes[best]
         return values[key]

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import csv
 import re
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,8 @@ def _normal_form(rows: Any, name: str, players: tuple[str, str], strategies: Any
     where = f"{source}: 'payoffs'"
     if not isinstance(rows, list) or not rows:
         raise ConfigError(f"{where} must be a non-empty list of rows of [u1, u2] cells, got {rows!r}")
-    a, b = [], []
+    a: list[list[Fraction]] = []
+    b: list[list[Fraction]] = []
     for i, row in enumerate(rows):
         if not isinstance(row, list) or not row:
             raise ConfigError(f"{where} row {i + 1} must be a non-empty list of [u1, u2] cells, got {row!r}")
@@ -141,7 +143,9 @@ def _from_csv(text: str, path: Path) -> NormalFormGame:
     if len(rows) < 2:
         raise ConfigError(f"'{path}': expected a header row of column strategies and at least one row of payoffs")
     columns = [c.strip() for c in rows[0][1:]]
-    a, b, labels = [], [], []
+    a: list[list[Fraction]] = []
+    b: list[list[Fraction]] = []
+    labels: list[str] = []
     for i, row in enumerate(rows[1:], start=2):
         if len(row) - 1 != len(columns):
             raise ConfigError(f"'{path}' line {i}: {len(row) - 1} payoff cells but the header names "

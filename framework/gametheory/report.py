@@ -135,9 +135,9 @@ def position_report(game: ExtensiveFormGame, mover_names: tuple[str, str]) -> st
                + ("" if len(counts) == 1 else f", with {len(counts)} different outcomes"))
     if not root.is_terminal:
         values = {label: backward_induction(child).payoffs for label, child in root.actions}
-        best = max(v[root.player] for v in values.values())
-        out += ["", f"Moves of {mover_names[root.player]} (to move), each followed by subgame-perfect play:"]
+        best = max(v[root.mover] for v in values.values())
+        out += ["", f"Moves of {mover_names[root.mover]} (to move), each followed by subgame-perfect play:"]
         out.append(table(["move", mover_names[0], mover_names[1], "best"],
-                         [[label, format_number(v[0]), format_number(v[1]), "*" if v[root.player] == best else ""]
+                         [[label, format_number(v[0]), format_number(v[1]), "*" if v[root.mover] == best else ""]
                           for label, v in values.items()]))
     return "\n".join(out)

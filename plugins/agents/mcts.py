@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import cast
 
 from framework.errors import ConfigError
 from framework.hookspecs import hookimpl
@@ -65,12 +66,12 @@ class Node:
         self.children: list[Node] = []
         self.visits, self.total = 0, 0.0
         self.winner: int | None = None        # the player proven to win from here
+        self.result: tuple[float, float] | None = None
         if game.is_terminal(state):
             self.result = game.returns(state)
             self.untried: list = []
             self.winner = 0 if self.result[0] > self.result[1] else 1 if self.result[1] > self.result[0] else None
         else:
-            self.result = None
             self.untried = list(reversed(game.legal_moves(state)))
 
 
@@ -90,7 +91,7 @@ class MCTSAgent:
 
     # -- one search ----------------------------------------------------------------
 
-    def search(self, game: Game, state: State, budget: Budget) -> tuple[Node, int, int]:
+    def search(self, game: Game, state: State, budget: Budget) -> tuple[Node | None, int, int]:
         """Run iterations until the budget, the iteration cap or a proof at the root; return (root, nodes, iterations).
 
         `self.tree_nodes` is left holding the size of the tree."""
@@ -147,7 +148,7 @@ class MCTSAgent:
             value = child.total / child.visits + c * math.sqrt(log_n / child.visits)
             if value > best_value:
                 best, best_value = child, value
-        return best
+        return cast(Node, best)  # a node still open has a child that is not a proven loss (else it is proven)
 
     def play_out(self, state: State) -> tuple[float, float]:
         game, rng = self.game, self.rng
@@ -169,7 +170,7 @@ class MCTSAgent:
 
     def best_successor(self, state: State, moves) -> State:
         """The successor the heuristic scores best for the mover (each one scored is a visited node)."""
-        game, heuristic = self.game, self.heuristic
+        game, heuristic = self.game, cast(Heuristic, self.heuristic)  # heuristic playouts come with one
         mover = game.to_move(state)
         best, best_value = None, -math.inf
         for move in moves:
@@ -178,9 +179,9 @@ class MCTSAgent:
             value = heuristic.terminal(child, mover, 1) if game.is_terminal(child) else heuristic.evaluate(child, mover)
             if value > best_value:
                 best, best_value = child, value
-        return best
+        return best  # `moves` is not empty: a state
 
-    def back_up(self, node: Node, result: tuple[float, float]) -> None:
+    def back_up(self, node: Node | None, result: tuple[float, float]) -> None:
         solver = self.solver
         while node is not None:
             node.visits += 1
@@ -205,7 +206,7 @@ class MCTSAgent:
         return max(candidates, key=lambda c: c.visits, default=None)
 
     def principal_variation(self, root: Node) -> tuple:
-        pv, node = [], root
+        pv, node = [], cast(Node | None, root)
         while node is not None and node.children:
             node = self.best_child(node)
             if node is None or not node.visits:
@@ -218,7 +219,7 @@ class MCTSAgent:
         root, nodes, done = self.search(game, state, budget)
         best = self.best_child(root) if root is not None else None
         me = game.to_move(state)
-        if best is None:
+        if root is None or best is None:
             move, score = game.legal_moves(state)[0], None
         else:
             move = best.move

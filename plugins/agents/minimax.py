@@ -8,6 +8,8 @@ to the first move in the game's move order.
 
 from __future__ import annotations
 
+from typing import cast
+
 from framework.errors import ConfigError
 from framework.hookspecs import hookimpl
 from framework.params import HeuristicRef, Param
@@ -61,14 +63,14 @@ class MinimaxAgent:
         if game.is_terminal(state):
             return terminal_value(game, self.heuristic, state, self.max_player, ply), ()
         if depth == 0:
-            return self.heuristic.evaluate(state, self.max_player), ()
+            return cast(Heuristic, self.heuristic).evaluate(state, self.max_player), ()  # depth limits come with one
         maximizing = game.to_move(state) == self.max_player
         best, best_pv, best_move = None, (), None
         for move in game.legal_moves(state):
             value, pv = self._minimax(game.apply(state, move), depth - 1, ply + 1)
             if best is None or (value > best if maximizing else value < best):
                 best, best_pv, best_move = value, pv, move
-        return best, (best_move, *best_pv)
+        return cast(float, best), (best_move, *best_pv)  # a state that is not over has a move
 
     def __repr__(self) -> str:
         return f"MinimaxAgent(depth={self.depth}, heuristic={self.heuristic!r})"

@@ -84,7 +84,7 @@ class MaterialHeuristic(BaseHeuristic):
         #: The parameters `material_score` takes (compiled searches pass them as this tuple, by value).
         self.weights = (float(king_value),)
 
-    def evaluate(self, state: State, player: int) -> float:
+    def evaluate(self, state, player: int) -> float:
         score = material_score(state, self.weights)
         return score if player == BLACK else -score
 
@@ -104,7 +104,7 @@ class PositionalHeuristic(BaseHeuristic):
         super().__init__(game)
         self.weights = (float(king_value), float(guard), float(centre), float(advance), float(edge_king))
 
-    def evaluate(self, state: State, player: int) -> float:
+    def evaluate(self, state, player: int) -> float:
         score = positional_score(state, self.weights)
         return score if player == BLACK else -score
 
@@ -121,7 +121,7 @@ class MobilityHeuristic(BaseHeuristic):
         super().__init__(game)
         self.weights = (float(king_value), float(step), float(jump))
 
-    def evaluate(self, state: State, player: int) -> float:
+    def evaluate(self, state, player: int) -> float:
         score = mobility_score(state, self.weights)
         return score if player == BLACK else -score
 

@@ -127,7 +127,7 @@ def is_connected(pieces: int) -> bool:
         group = grown
 
 
-def winner(black: int, white: int, mover: int, simultaneous_win: bool) -> int:
+def winner(black: int, white: int, mover: int, simultaneous_win: int) -> int:
     """BLACK or WHITE when that side is connected, DRAW, or ONGOING.
 
     `mover` is the side to move, so the side that just moved is `1 - mover`; when a move
@@ -200,7 +200,7 @@ def move_rank(state: tuple[int, int, int], move: int) -> int:
     return 0 if is_capture(state, move) else 1
 
 
-def _line_tables() -> tuple[tuple[int, ...], ...]:
+def _line_tables() -> tuple[tuple, ...]:
     """Tables of the 46 lines (8 ranks, 8 files, 15 diagonals each way) for counting moves per line.
 
     A line's pieces are gathered into a compact pattern (bit i = the line's i-th square) by
