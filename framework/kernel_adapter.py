@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Hashable, Sequence
 
+from framework.capabilities import capabilities
 from framework.jit import DRAW, LOSS, ONGOING, WIN
 from framework.protocols import Game, Heuristic, State
 
@@ -69,9 +70,10 @@ class KernelAdapter:
         states, moves, move_ids, state_ids = self.states, self.moves, self.move_ids, self.state_ids
         game_moves, game_apply, game_to_move = game.legal_moves, game.apply, game.to_move
         is_terminal, returns = game.is_terminal, game.returns
-        hints = getattr(game, "ordered_moves", None) or game_moves
-        noisy = getattr(game, "is_noisy", None)
-        hash_key: Callable[[State], int] = getattr(game, "hash_key", None) or hash
+        offered = capabilities(game)
+        hints = offered.ordered_moves or game_moves
+        noisy = offered.is_noisy
+        hash_key: Callable[[State], int] = offered.hash_key or hash
         intern_move = self.move_id
 
         def ids_of(game_moves_list: Sequence[Hashable]) -> list[int]:
@@ -162,9 +164,10 @@ class PassThroughAdapter(KernelAdapter):
         game, heuristic = self.game, self.heuristic
         game_moves = game.legal_moves
         is_terminal, returns = game.is_terminal, game.returns
-        hints = getattr(game, "ordered_moves", None) or game_moves
-        noisy = getattr(game, "is_noisy", None)
-        hash_key: Callable[[State], int] = getattr(game, "hash_key", None) or hash
+        offered = capabilities(game)
+        hints = offered.ordered_moves or game_moves
+        noisy = offered.is_noisy
+        hash_key: Callable[[State], int] = offered.hash_key or hash
 
         def move_count(state: State) -> int:
             return len(game_moves(state))

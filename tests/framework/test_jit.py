@@ -40,3 +40,29 @@ def test_a_float_kept_as_its_bits_in_an_int_array_reads_back_the_same_float_both
     bits = np.array([value]).view(np.int64)
     assert jit.float_of_bits(int(bits[0])) == KERNEL.margin(bits) == jit_sample.margin(bits) == value
     assert np.signbit(KERNEL.margin(bits)) == np.signbit(value)
+
+
+@pytest.mark.parametrize("table, expected", [
+    ((1, 2, 3), [1, 2, 3]),
+    (((1 << 63, 1), (2, 3)), [[-(1 << 63), 1], [2, 3]]),      # a mask keeps its 64 bits beside small ints
+    (((1 << 64) - 1, -1), [-1, -1]),
+    ((1.5, 2), None), ((True, False), None), ((), None), ("ab", None),
+])
+def test_int_tables_become_int64_arrays_of_their_bit_patterns(table, expected):
+    converted = jit._int_table(table)
+    assert (converted is None if expected is None
+            else converted.dtype == np.int64 and converted.tolist() == expected)
+
+
+def test_a_compile_is_announced_once_on_stderr_with_an_estimate(tmp_path, monkeypatch, capsys):
+    """numba fires its compile event only on a cache miss: a fresh module always compiles."""
+    (tmp_path / "fresh_rules.py").write_text("def double(x):\n    return add(x, x)\n\n\n"
+                                             "def add(x, y):\n    return x + y\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import fresh_rules
+
+    kernel = jit.Kernel(fresh_rules, tag="fresh")
+    assert kernel.double(21) == 42 and kernel.double(2) == 4
+    err = capsys.readouterr().err
+    assert err.count("compiling") == 1, err
+    assert f"compiling fresh_rules for fresh.double (first use, ~{2 * jit.SECONDS_PER_FUNCTION:.0f} s" in err

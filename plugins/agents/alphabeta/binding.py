@@ -21,17 +21,16 @@ from typing import Any, Callable, Hashable, NamedTuple
 import numpy as np
 
 from framework import jit
+from framework.capabilities import capabilities
 from framework.kernel_adapter import KernelAdapter
 from framework.kernel_api import PRIMITIVES
 from framework.protocols import Budget, Game, Heuristic, State
 from framework.search import SearchLimits
 from plugins.agents.alphabeta import negamax
-from plugins.agents.alphabeta.settings import Settings
+from plugins.agents.alphabeta.settings import MAX_DEPTH, Settings
 
 #: Largest table for which `negamax.table_slot` cannot overflow 64 bits compiled.
 MAX_TT_SIZE = (1 << 31) - 1
-#: Deepest root search run compiled (its per-ply arrays are allocated per root search).
-MAX_DEPTH = 256
 #: An adapter's move space: beyond any interned move id, so every move has a history score.
 ADAPTER_SPACE = 1 << 40
 #: The compiled search of each game and heuristic function (compiled on first use, then cached on disk).
@@ -55,7 +54,7 @@ class Binding(NamedTuple):
 
 def kernel_fits(game: Game) -> bool:
     """Whether the game has a kernel that fits `negamax` (`fits`), whether compiled kernels are on or not."""
-    kernel = getattr(game, "kernel", None)
+    kernel = capabilities(game).kernel
     if kernel is None:
         return False
     fit = _FITS.get(kernel)

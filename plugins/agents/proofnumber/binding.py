@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Callable, NamedTuple
 
 from framework import jit
+from framework.capabilities import capabilities
 from framework.kernel_adapter import PassThroughAdapter
 from framework.protocols import Game, Move, State
 from plugins.agents.proofnumber import search
@@ -44,8 +45,9 @@ def kernel_searches(kernel: jit.GameKernel) -> jit.Kernel:
 
 def bind(game: Game) -> Binding:
     """The binding a search of `game` runs in now (compiled kernels can be turned off between searches)."""
-    cyclic = hasattr(game, "repetition_limit")
-    kernel: jit.GameKernel | None = getattr(game, "kernel", None)
+    offered = capabilities(game)
+    cyclic = offered.offers("repetition_limit")
+    kernel = offered.kernel
     if kernel is not None:
         searches = kernel_searches(kernel)
         if jit.enabled():
