@@ -164,13 +164,14 @@ class CompiledTable:
         return self.stamp
 
 
-def warmup(game: Game) -> None:
-    """Compile (or load) the compiled searches of `game` now (once per process), so no timed move pays for it."""
+def warmup(game: Game, heuristic: Heuristic | None) -> None:
+    """Compile (or load) the compiled search of `game` that `heuristic` runs now (once per process), so no timed
+    move pays for it: the one of its function, else the first function's, which a solve runs (`kernel_of`).
+    Only that one: each heuristic's search compiles apart, and a run uses the ones of its agents."""
     from plugins.agents.alphabeta.search import AlphaBetaSearch
     kernel = game.kernel
-    for heuristic_class, name in kernel.scores.items():
-        if (kernel.tag, name) not in _COMPILED:
-            heuristic = heuristic_class(game)
-            settings = Settings.resolve({"transposition_table": False})     # a table of one row: compiles the same
-            search = AlphaBetaSearch(game, heuristic, settings, SearchLimits.start(Budget(nodes=2)))
-            search.deepen(game.initial_state(), 1, True)
+    heuristic_class = type(heuristic) if type(heuristic) in kernel.scores else next(iter(kernel.scores))
+    if (kernel.tag, kernel.scores[heuristic_class]) not in _COMPILED:
+        settings = Settings.resolve({"transposition_table": False})     # a table of one row: compiles the same
+        search = AlphaBetaSearch(game, heuristic_class(game), settings, SearchLimits.start(Budget(nodes=2)))
+        search.deepen(game.initial_state(), 1, True)
