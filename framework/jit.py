@@ -68,6 +68,24 @@ def next_after(x: float, toward: float) -> float:
     return math.nextafter(x, toward)
 
 
+def sort_by_scores(items: Any, scores: Any, at: int, bound: int) -> None:
+    """Sort the int `items` in place by `scores[at + item]` (0 for an item >= `bound`), highest first, stable:
+    Python's own sort interpreted (one key read per item), an insertion sort compiled (no allocation).
+    A search orders its moves by a table this way (alpha-beta's history)."""
+    items.sort(key=lambda item: scores[at + item] if item < bound else 0, reverse=True)
+
+
+def to_front(items: Any, item: int, front: int) -> int:
+    """Move `item`, if it is among items[front:], to index `front` (the others keep their order) and return
+    `front + 1`, else `front`: list methods interpreted, a loop compiled."""
+    if item in items:
+        i = items.index(item)
+        if i >= front:
+            items.insert(front, items.pop(i))
+            return front + 1
+    return front
+
+
 def enabled() -> bool:
     """Whether compiled kernels are used (set `PLYGROUND_JIT=0` to run everything interpreted)."""
     return os.environ.get("PLYGROUND_JIT", "1") != "0"
@@ -124,6 +142,43 @@ def _numba() -> Any:
     @overload(next_after)
     def compiled_next_after(x, toward):
         return lambda x, toward: np.nextafter(x, toward)
+
+    @overload(sort_by_scores)
+    def compiled_sort_by_scores(items, scores, at, bound):
+        def impl(items, scores, at, bound):
+            n = len(items)
+            if n < 2:
+                return
+            item = items[0]
+            previous = scores[at + item] if item < bound else 0   # the score of items[i - 1], kept by an insertion
+            for i in range(1, n):
+                item = items[i]
+                score = scores[at + item] if item < bound else 0
+                if score <= previous:
+                    previous = score
+                    continue
+                j = i - 1
+                while j > 0:
+                    before = items[j - 1]
+                    if (scores[at + before] if before < bound else 0) >= score:
+                        break
+                    items[j + 1] = items[j]
+                    j -= 1
+                items[j + 1] = items[j]
+                items[j] = item
+        return impl
+
+    @overload(to_front)
+    def compiled_to_front(items, item, front):
+        def impl(items, item, front):
+            for i in range(front, len(items)):
+                if items[i] == item:
+                    for j in range(i, front, -1):
+                        items[j] = items[j - 1]
+                    items[front] = item
+                    return front + 1
+            return front
+        return impl
 
     @overload_method(nbtypes.Integer, "bit_count")
     def bit_count(x):

@@ -55,13 +55,15 @@ class KernelAdapter:
         return self._intern(state) if found is None else self._kernel[found]
 
     def _intern(self, state: State) -> tuple[int]:
-        """Intern a state not seen before: its id is the next one."""
-        kernel = (len(self.states),)
+        """Intern a state not seen before: its id is the next one (the answer lists grow by doubling)."""
+        states = self.states
+        kernel = (len(states),)
         self.state_ids[state] = kernel[0]
-        self.states.append(state)
+        states.append(state)
         self._kernel.append(kernel)
-        for answers in self._answers:
-            answers.append(None)
+        if kernel[0] == len(self._answers[0]):
+            for answers in self._answers:
+                answers.extend([None] * (kernel[0] + 64))
         return kernel
 
     def state(self, kernel_state: Sequence[int]) -> State:

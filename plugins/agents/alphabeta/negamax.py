@@ -30,7 +30,7 @@ searched first.
 
 from __future__ import annotations
 
-from framework.jit import ONGOING, as_int64, as_uint64, clock, float_of_bits, next_after
+from framework.jit import ONGOING, as_int64, as_uint64, clock, float_of_bits, next_after, sort_by_scores, to_front
 from framework.kernel_api import (apply_move, evaluate, is_capture, legal_moves, ordered_moves, outcome, search_key,
                                   terminal_score, to_move)
 from framework.layout import layout
@@ -76,17 +76,6 @@ def table_slot(state, work) -> int:
     return as_int64(total % size)
 
 
-def to_front(moves, move, front: int) -> int:
-    """Move `move`, if among moves[front:], to index `front` (the others keep their order); the new front."""
-    for i in range(front, len(moves)):
-        if moves[i] == move:
-            for j in range(i, front, -1):
-                moves[j] = moves[j - 1]
-            moves[front] = move
-            return front + 1
-    return front
-
-
 def order(moves, first: int, ply: int, mover: int, work) -> None:
     """Move ordering in place: history-sorted (stable, so equal scores keep the hints' order), then `first`
     (the TT move, if legal) and the killers in front. A quiet cut-off move gains depth^2 of history and
@@ -94,22 +83,9 @@ def order(moves, first: int, ply: int, mover: int, work) -> None:
 
     A move's history score is 0 beyond the move space, where only moves that are never quiet lie
     (`GameKernel.move_space`), and which so never gain any; a move that captures here but is quiet
-    elsewhere (LOA's from-to moves) reads its score. The scores are read inline (a function per read
-    was measured at a tenth of an interpreted node)."""
+    elsewhere (LOA's from-to moves) reads its score."""
     if work[WORK.use_history]:
-        space = work[WORK.space]
-        at = CONTROL_SIZE + mover * space
-        for i in range(1, len(moves)):           # insertion sort, descending and stable
-            m = moves[i]
-            score_m = work[at + m] if m < space else 0
-            j = i
-            while j > 0:
-                before = moves[j - 1]
-                if (work[at + before] if before < space else 0) >= score_m:
-                    break
-                moves[j] = before
-                j -= 1
-            moves[j] = m
+        sort_by_scores(moves, work, CONTROL_SIZE + mover * work[WORK.space], work[WORK.space])
     front = 0
     if first >= 0:
         front = to_front(moves, first, front)
