@@ -64,7 +64,8 @@ def test_a_person_is_the_agent_its_plugin_declares_interactive_not_one_with_an_a
     class Probe:
         interactive = True   # not a declaration: an engine that happens to have this attribute
 
-    registry = _registry(AgentSpec("typist", Probe, "a person", interactive=True), AgentSpec("probe", Probe, "an engine"))
+    registry = _registry(AgentSpec("typist", Probe, "a person", interactive=True),
+                         AgentSpec("probe", Probe, "an engine"))
     assert parse_seat(registry, "typist", "first").human
     assert not parse_seat(registry, "probe", "first").human
     assert Registry().agent_spec("human").interactive
