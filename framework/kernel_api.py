@@ -106,6 +106,11 @@ def ordered_moves(state: KernelState) -> MutableSequence[int]:
     return moves
 
 
+def move_count(state: KernelState) -> int:
+    """How many legal moves a state that is not over has (a proof-number search's mobility)."""
+    return len(legal_moves(state))
+
+
 def evaluate(state: KernelState, player: int, weights: Any) -> float:
     """A heuristic's value of a state that is not over, for `player`: `score` negated for the second seat
     (heuristics are zero-sum)."""
@@ -124,4 +129,4 @@ PRIMITIVES = ("legal_moves", "apply_move", "to_move", "outcome", "search_key", "
 #: The game's functions a search of chance nodes or n seats calls besides (`to_move` gives CHANCE, -1, at a
 #: chance node, whose `legal_moves` are the outcomes).
 DICE_AND_SEATS = ("chance_probability", "player_return", "pass_to")
-DERIVED = ("ordered_moves", "evaluate", "terminal_score")
+DERIVED = ("ordered_moves", "move_count", "evaluate", "terminal_score")

@@ -42,6 +42,8 @@ class AgentSpec:
     one of its nodes counts. `default_for`: the command-line options it is the default of (see GameSpec).
     `chance` and `multiplayer`: whether it plays games with chance nodes and with more than two players;
     the registry refuses to build it for a game it cannot play, so `validate` names the mismatch.
+    `interactive`: a person chooses its moves, so `plyground play` asks it in its own process with no time
+    budget, `plyground serve` takes its moves from the page, and tournaments (unattended) refuse it.
     """
 
     name: str
@@ -54,6 +56,7 @@ class AgentSpec:
     default_for: tuple[str, ...] = ()
     chance: bool = False
     multiplayer: bool = False
+    interactive: bool = False
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,8 @@ from typing import Any, Callable, Hashable, NamedTuple
 import numpy as np
 
 from framework import jit
-from framework.kernel_adapter import KernelAdapter
 from framework.capabilities import capabilities
+from framework.kernel_adapter import KernelAdapter
 from framework.kernel_api import PRIMITIVES
 from framework.protocols import Budget, Game, Heuristic, State
 from framework.search import SearchLimits
@@ -171,8 +171,7 @@ def warmup(game: Game, heuristic: Heuristic | None) -> None:
     from plugins.agents.alphabeta.search import AlphaBetaSearch
     kernel = game.kernel
     heuristic_class = type(heuristic) if type(heuristic) in kernel.scores else next(iter(kernel.scores))
-    name = kernel.scores[heuristic_class]
-    if (kernel.tag, name) not in _COMPILED:
+    if (kernel.tag, kernel.scores[heuristic_class]) not in _COMPILED:
         settings = Settings.resolve({"transposition_table": False})     # a table of one row: compiles the same
         search = AlphaBetaSearch(game, heuristic_class(game), settings, SearchLimits.start(Budget(nodes=2)))
         search.deepen(game.initial_state(), 1, True)

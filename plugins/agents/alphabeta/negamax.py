@@ -30,7 +30,7 @@ searched first.
 
 from __future__ import annotations
 
-from framework.jit import ONGOING, as_int64, as_uint64, clock, float_of_bits, next_after
+from framework.jit import ONGOING, as_int64, as_uint64, clock, float_of_bits, next_after, sort_by_scores, to_front
 from framework.kernel_api import (apply_move, evaluate, is_capture, legal_moves, ordered_moves, outcome, search_key,
                                   terminal_score, to_move)
 from framework.layout import layout
@@ -76,39 +76,16 @@ def table_slot(state, work) -> int:
     return as_int64(total % size)
 
 
-def to_front(moves, move, front: int) -> int:
-    """Move `move`, if among moves[front:], to index `front` (the others keep their order); the new front."""
-    for i in range(front, len(moves)):
-        if moves[i] == move:
-            for j in range(i, front, -1):
-                moves[j] = moves[j - 1]
-            moves[front] = move
-            return front + 1
-    return front
-
-
-def history_score(work, at: int, move: int) -> int:
-    """A move's history score (the player's row starts at `at`), as the interpreted defaultdict reads it:
-    0 beyond the move space, where only moves that are never quiet lie (`GameKernel.move_space`), and
-    which so never gain any. A move that captures here but is quiet elsewhere (LOA's from-to moves)
-    reads its score."""
-    return work[at + move] if move < work[WORK.space] else 0
-
-
 def order(moves, first: int, ply: int, mover: int, work) -> None:
     """Move ordering in place: history-sorted (stable, so equal scores keep the hints' order), then `first`
     (the TT move, if legal) and the killers in front. A quiet cut-off move gains depth^2 of history and
-    becomes the ply's first killer (`negamax`)."""
+    becomes the ply's first killer (`negamax`).
+
+    A move's history score is 0 beyond the move space, where only moves that are never quiet lie
+    (`GameKernel.move_space`), and which so never gain any; a move that captures here but is quiet
+    elsewhere (LOA's from-to moves) reads its score."""
     if work[WORK.use_history]:
-        at = CONTROL_SIZE + mover * work[WORK.space]
-        for i in range(1, len(moves)):           # insertion sort, descending and stable
-            m = moves[i]
-            score_m = history_score(work, at, m)
-            j = i
-            while j > 0 and history_score(work, at, moves[j - 1]) < score_m:
-                moves[j] = moves[j - 1]
-                j -= 1
-            moves[j] = m
+        sort_by_scores(moves, work, CONTROL_SIZE + mover * work[WORK.space], work[WORK.space])
     front = 0
     if first >= 0:
         front = to_front(moves, first, front)

@@ -122,10 +122,10 @@ def test_games_and_heuristics_without_a_compiled_twin_run_interpreted():
     assert binding.supported(Checkers(), WinLossEvaluation(Checkers()), thesis, 1.0)
     class Tuned(MobilityHeuristic):            # a plugin's variant: its evaluate is not the compiled twin's
         pass
-    # configuration refuses such a table (tt_size <= 2^24); Settings built in code can still ask for one
     assert not binding.supported(GAME, Tuned(GAME), thesis, None)
     assert binding.supported(GAME, MobilityHeuristic(GAME), thesis, None)
     assert binding.supported(GAME, GroupsHeuristic(GAME), thesis, None)
+    # configuration refuses such a table (tt_size <= 2^24); Settings built in code can still ask for one
     assert not binding.supported(GAME, WIN_LOSS, dataclasses.replace(thesis, tt_size=1 << 31), 1.0)
 
 
