@@ -53,7 +53,7 @@ def test_the_multiplayer_report_decides_the_claim_from_the_numbers(tmp_path):
           - {id: maxn, agent: maxn, params: {depth: 1}}
         """, "rolit")
     text = write_multiplayer_report([results], tmp_path / "report").read_text()
-    assert "## 3 players (`rolit`: 3 games)" in text and "The paper's claim, BRS wins most: **" in text
+    assert "## 3 players (`rolit`: 3 games)" in text and "The paper's claim, BRS wins most (of BRS, paranoid and max^n): **" in text
 
 
 def test_the_verdict_needs_brs_on_top_and_says_whether_the_intervals_part():
@@ -61,7 +61,8 @@ def test_the_verdict_needs_brs_on_top_and_says_whether_the_intervals_part():
         return pd.DataFrame(rows, columns=["participant", "games", "wins", "win_ci95"])
     clear = table([("brs", 100, 70, "60.4-77.9%"), ("maxn", 100, 20, "13.3-28.9%")])
     close = table([("brs", 100, 40, "30.9-49.8%"), ("maxn", 100, 35, "26.4-44.7%")])
-    behind = table([("brs", 100, 20, "13.3-28.9%"), ("paranoid", 100, 50, "40.4-59.6%")])
+    behind = table([("brs", 100, 20, "13.3-28.9%"), ("paranoid", 100, 50, "40.4-59.6%"),
+                    ("mcts", 100, 90, "82.6-94.5%")])       # not one of the compared searches
     assert verdict(clear).startswith("**Holds here**") and "clears the runner-up's" in verdict(clear)
     assert "intervals overlap" in verdict(close)
     assert verdict(behind).startswith("**Does not hold here**: paranoid won most (50.0%")
