@@ -38,6 +38,10 @@ def verdict(standings: pd.DataFrame) -> str:
     if CLAIMANT not in set(ranked["participant"]):
         return "BRS did not play."
     best, second = ranked.iloc[0], ranked.iloc[1]
+    leaders = ranked[ranked["win_pct"] == best["win_pct"]]["participant"].tolist()
+    if CLAIMANT in leaders and len(leaders) > 1:
+        return (f"**Undecided here**: BRS tied for most wins with {', '.join(p for p in leaders if p != CLAIMANT)} "
+                f"({best['win_pct']:.1f}% of their games).")
     if best["participant"] != CLAIMANT:
         return (f"**Does not hold here**: {best['participant']} won most ({best['win_pct']:.1f}% of its games); "
                 f"BRS won {ranked.set_index('participant').loc[CLAIMANT, 'win_pct']:.1f}%.")

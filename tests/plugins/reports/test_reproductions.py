@@ -66,3 +66,5 @@ def test_the_verdict_needs_brs_on_top_and_says_whether_the_intervals_part():
     assert verdict(clear).startswith("**Holds here**") and "clears the runner-up's" in verdict(clear)
     assert "intervals overlap" in verdict(close)
     assert verdict(behind).startswith("**Does not hold here**: paranoid won most (50.0%")
+    tied = table([("brs", 100, 30, "22.0-39.4%"), ("paranoid", 100, 30, "22.0-39.4%")])
+    assert verdict(tied) == "**Undecided here**: BRS tied for most wins with paranoid (30.0% of their games)."
