@@ -33,7 +33,7 @@ SWITCHES = (("plain", False, False), ("star1", True, False), ("star1+star2", Tru
 
 
 def positions(game: Any, count: int, seed: int) -> list:
-    rng, found = random.Random(seed), []
+    rng, found = random.Random(seed), []  # type: tuple[random.Random, list]
     while len(found) < count:
         state = game.initial_state()
         while not game.is_terminal(state) and len(found) < count:
@@ -44,14 +44,16 @@ def positions(game: Any, count: int, seed: int) -> list:
 
 
 def star_rows(game: Any, heuristic: Any, depth: int, states: list) -> list[str]:
-    rows, plain_nodes, plain_scores = [], 0, []
+    rows: list[str] = []
+    plain_nodes, plain_scores = 0, []  # type: tuple[int, list[float]]
     for label, star1, star2 in SWITCHES:
         agent = ExpectiminimaxAgent(game, depth=depth, star1=star1, star2=star2, heuristic=heuristic)
-        nodes, start, scores = 0, time.perf_counter(), []
+        nodes, start = 0, time.perf_counter()
+        scores: list[float] = []
         for state in states:
             decision = agent.select_move(game, state, Budget())
             nodes += decision.stats.nodes
-            scores.append(decision.stats.score)
+            scores.append(decision.stats.score or 0.0)
         seconds = time.perf_counter() - start
         if label == "plain":
             plain_nodes, plain_scores = nodes, scores
@@ -68,7 +70,7 @@ def openspiel_row(depth: int, ours_depth: int, count: int) -> str | None:
         from open_spiel.python.algorithms import minimax
     except ImportError:
         return None
-    game = Pig()
+    game: Any = Pig()
     heuristic = RaceHeuristic(game)
     spiel_game = pyspiel.load_game("pig", {"players": 2, "winscore": 100})
     states = positions(game, count, seed=11)
@@ -121,7 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print("| game | heuristic | depth | search | nodes | / plain | seconds | nodes/s |")
     print("|---|---|---:|---|---:|---:|---:|---:|")
-    for game, heuristic_class, depths in ((EinStein(), ProgressHeuristic, (3, 5)), (Pig(), RaceHeuristic, (6, 8))):
+    cases: list[tuple[Any, Any, tuple[int, ...]]] = [(EinStein(), ProgressHeuristic, (3, 5)),
+                                                     (Pig(), RaceHeuristic, (6, 8))]
+    for game, heuristic_class, depths in cases:
         states = positions(game, args.positions, seed=7)
         for depth in depths:
             for row in star_rows(game, heuristic_class(game), depth, states):

@@ -254,7 +254,8 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
     if len(agents) != seats:
         raise ConfigError(f"{game.name} is played by {seats} players, got {len(agents)} agents")
     budgets = tuple(budgets) if budgets is not None else (UNLIMITED,) * seats
-    players = tuple(players) if players is not None else tuple(_ORDINALS[i] if i < len(_ORDINALS) else f"seat {i}" for i in range(seats))
+    players = tuple(players) if players is not None else tuple(
+        _ORDINALS[i] if i < len(_ORDINALS) else f"seat {i}" for i in range(seats))
     dice = random.Random(seed)
     state = game.initial_state() if start is None else start
     start_text = game.to_text(state)

@@ -229,8 +229,9 @@ def _write_seats_report(results: Results, folder: Path) -> Path:
     config = results.config
     text = f"""# {config['name']}
 
-{len(results.games)} games of {', '.join(results.game_names)}, {config['format']}, {config['games_per_pairing']} games per
-group of players, every participant in every seat equally often, seed {config['seed']}.
+{len(results.games)} games of {', '.join(results.game_names)}, {config['format']}, \
+{config['games_per_pairing']} games per group of players, every participant in every seat equally often, \
+seed {config['seed']}.
 
 ## Standings
 

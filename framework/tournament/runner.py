@@ -132,14 +132,15 @@ def _run(config: TournamentConfig, quiet: bool, registry: Registry | None,
         standings = Standings([p.id for p in config.participants])
         for players, points in _stored_outcomes(store):
             standings.add(players, points)
-        watch = SprtWatch(config.sprt, pairings(config)) if config.sprt else None
+        # an SPRT compares two players: config refuses it for games of more
+        watch = SprtWatch(config.sprt, [(p[0], p[1]) for p in pairings(config)]) if config.sprt else None
         if watch is not None:
             for a, b, index, winner in store.conn.execute(
                     "SELECT pairing_a, pairing_b, game_index, winner FROM games WHERE termination != ?",
                     (Termination.VOID.value,)):
                 watch.add((a, b), index, winner)
         pending: list = [t for t in tasks if t.key not in done
-                         and not (watch and isinstance(t, GameTask) and watch.decided(t.pairing))]
+                         and not (watch and isinstance(t, GameTask) and watch.decided((t.pairing[0], t.pairing[1])))]
         stored = sum(t.key in done for t in tasks)
         if not pending:
             return RunSummary(len(tasks), stored, 0, sprt=tuple(watch.lines()) if watch else ())

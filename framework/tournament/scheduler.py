@@ -30,7 +30,8 @@ def pairings(config: TournamentConfig) -> list[tuple[str, ...]]:
     ids = [p.id for p in config.participants]
     if config.format == "gauntlet":
         others = [pid for pid in ids if pid != config.champion]
-        return [(config.champion, *group) for group in combinations(others, config.seats - 1)]  # type: ignore[misc]
+        champion = str(config.champion)
+        return [(champion, *group) for group in combinations(others, config.seats - 1)]
     return list(combinations(ids, config.seats))
 
 
@@ -59,7 +60,8 @@ def schedule(config: TournamentConfig) -> list[GameTask] | list[SolveTask]:
                 start = positions[index // seats % len(positions)] if positions else None
                 key = f"{game}: {game_key(pairing, index)}" if several else game_key(pairing, index)
                 tasks.append(GameTask(key=key, pairing=pairing, index=index, game=game, first=first,
-                                      second=second, others=tuple(others), start=start, seed=derive_seed(config.seed, key),
+                                      second=second, others=tuple(others), start=start,
+                                      seed=derive_seed(config.seed, key),
                                       max_plies=config.max_plies, move_time_limit=config.move_time_limit,
                                       game_options=dict(options), plugins=config.plugins,
                                       adjudication=config.adjudication, random_plies=opening.random_plies,

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from typing import Any
 
 from framework.errors import MoveParseError, PositionError
 from framework.hookspecs import hookimpl
@@ -150,7 +151,8 @@ class EinStein:
 
     def render(self, state: State) -> str:
         cells, player, die = state
-        rows = [f"{r + 1} " + " ".join(_PIECES[cells[r * SIZE + c]] for c in range(SIZE)) for r in range(SIZE - 1, -1, -1)]
+        rows = [f"{r + 1} " + " ".join(_PIECES[cells[r * SIZE + c]] for c in range(SIZE))
+                for r in range(SIZE - 1, -1, -1)]
         rows.append("  a b c d e")
         won = winner(cells)
         rows.append(f"{self.player_names[won]} wins" if won is not None else
@@ -185,7 +187,7 @@ class ProgressHeuristic(BaseHeuristic):
 
     name = "progress"
 
-    def evaluate(self, state: State, player: int) -> float:
+    def evaluate(self, state: Any, player: int) -> float:
         cells = state[0]
         return 100.0 * (_progress(cells, player) - _progress(cells, 1 - player))
 
@@ -196,7 +198,7 @@ class LeadHeuristic(BaseHeuristic):
 
     name = "lead"
 
-    def evaluate(self, state: State, player: int) -> float:
+    def evaluate(self, state: Any, player: int) -> float:
         cells = state[0]
         mine, theirs = cube_cells(cells, player), cube_cells(cells, 1 - player)
         return 10.0 * (len(mine) - len(theirs)) + 100.0 * (_nearest(theirs, 1 - player) - _nearest(mine, player))

@@ -20,6 +20,7 @@ empty and R, Y, G, B, then the mover's colour in lower case: the start is
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from framework.errors import ConfigError, MoveParseError, PositionError, quoted
 from framework.hookspecs import hookimpl
@@ -205,8 +206,9 @@ class DiscsHeuristic(BaseHeuristic):
     """Discs: the player's balls minus the players' mean, times 1000 / 64 (zero-sum over the seats)."""
 
     name = "discs"
+    game: Any    # a Rolit
 
-    def evaluate(self, state: State, player: int) -> float:
+    def evaluate(self, state: Any, player: int) -> float:
         counts = self.game.counts(state)
         return 1000.0 / 64 * (counts[player] - sum(counts) / len(counts))
 
@@ -215,8 +217,9 @@ class CornersHeuristic(BaseHeuristic):
     """Corners: balls plus 10 per corner held (corners never turn), minus the players' mean, times 1000 / 100."""
 
     name = "corners"
+    game: Any    # a Rolit
 
-    def evaluate(self, state: State, player: int) -> float:
+    def evaluate(self, state: Any, player: int) -> float:
         boards = state[0]
         worth = [boards[s].bit_count() + 10 * (boards[s] & CORNERS).bit_count() for s in range(self.game.num_players)]
         return 10.0 * (worth[player] - sum(worth) / len(worth))

@@ -51,7 +51,8 @@ def plot_boundary(goal: int, path: Path) -> np.ndarray:
     for j in (0, 30, 60, 90):
         right.plot(range(goal), boundary[:, j], label=f"opponent {j}")
     right.plot(range(goal), [20] * goal, "k:", label="hold at 20")
-    right.set(xlabel="player's score i", ylabel="turn total where it holds", title="the boundary at some opponent scores")
+    right.set(xlabel="player's score i", ylabel="turn total where it holds",
+              title="the boundary at some opponent scores")
     right.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -124,8 +125,8 @@ turn; near its own goal it holds as soon as the turn total finishes the game.
 
 ## Tournament
 
-{len(results.games)} games, gauntlet of the optimal policy against the others, seat-swapped pairs, each game with its own
-dice (`tournaments/pig.yaml`): the champion's win rate with its 95% Wilson interval.
+{len(results.games)} games, gauntlet of the optimal policy against the others, seat-swapped pairs, each game with \
+its own dice (`tournaments/pig.yaml`): the champion's win rate with its 95% Wilson interval.
 
 | champion | opponent | games | champion's win rate | 95% interval |
 |---|---|---:|---:|---:|

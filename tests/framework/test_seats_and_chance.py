@@ -45,3 +45,11 @@ def test_mcts_backs_up_each_seats_reward_in_three_player_pig():
     decision = MCTSAgent(game, seed=2, iterations=300).select_move(game, game.from_text("0,0,9 t=0 p3 goal=10"),
                                                                   Budget())
     assert decision.stats.extra["proof"] == "unknown" and decision.stats.score > 0.5
+
+
+def test_game_trees_for_game_theory_refuse_dice_and_more_players():
+    from framework.gametheory.from_game import tree_from_game
+    from plugins.games.rolit import Rolit
+    for game in (Pig(goal=3), Rolit(3)):
+        with pytest.raises(ConfigError, match="has dice or more than two players"):
+            tree_from_game(game, game.initial_state())

@@ -8,9 +8,9 @@ nodes; at a chance node the window passes down only with Star1 or Star2.
 Star1 (B. W. Ballard, "The *-minimax search procedure for trees containing chance nodes", Artificial
 Intelligence 21, 1983; in the form of Hauk, Buro & Schaeffer, "Rediscovering *-Minimax Search", CG 2004):
 every value lies in [lo, hi] = [-win_score, win_score]: an end scores seat 0's return times win_score
-and the heuristic is clamped into the bounds (the tighter they are, the more Star1 prunes). After the outcomes searched so
-far (sum S of p*v), the outcomes not yet searched lie between their lower and upper bounds, so outcome i
-needs only the window (alpha_i, beta_i) with
+and the heuristic is clamped into the bounds (the tighter they are, the more Star1 prunes). After the
+outcomes searched so far (sum S of p*v), the outcomes not yet searched lie between their lower and upper
+bounds, so outcome i needs only the window (alpha_i, beta_i) with
 
     alpha_i = (alpha - S - sum_{k>i} p_k upper_k) / p_i,   beta_i = (beta - S - sum_{k>i} p_k lower_k) / p_i
 

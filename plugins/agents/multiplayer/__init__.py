@@ -11,7 +11,8 @@ game's `pass_to` (the opponents it skips pass) and no dice.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from framework import jit
 from framework.capabilities import capabilities, player_count

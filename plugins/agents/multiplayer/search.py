@@ -29,8 +29,16 @@ slots WORK names (an int64 array compiled).
 from __future__ import annotations
 
 from framework.jit import ONGOING, clock
-from framework.kernel_api import (apply_move, chance_probability, evaluate, legal_moves, outcome, pass_to,
-                                  player_return, to_move)
+from framework.kernel_api import (
+    apply_move,
+    chance_probability,
+    evaluate,
+    legal_moves,
+    outcome,
+    pass_to,
+    player_return,
+    to_move,
+)
 from framework.layout import layout
 
 INF = float("inf")

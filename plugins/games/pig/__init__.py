@@ -50,7 +50,8 @@ class Pig:
 
     def __init__(self, players: int = 2, goal: int = 100) -> None:
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
-            raise ConfigError(f"game 'pig': 'players' must be an integer from 2 to {MAX_PLAYERS}, got {quoted(players)}")
+            raise ConfigError(f"game 'pig': 'players' must be an integer from 2 to {MAX_PLAYERS}, "
+                              f"got {quoted(players)}")
         if isinstance(goal, bool) or not isinstance(goal, int) or not 1 <= goal <= MAX_GOAL:
             raise ConfigError(f"game 'pig': 'goal' must be an integer from 1 to {MAX_GOAL}, got {quoted(goal)}")
         self.num_players = players
@@ -163,7 +164,8 @@ class Pig:
 
 @hookimpl
 def plyground_games() -> list[GameSpec]:
-    return [GameSpec("pig", Pig, "Dice: roll to add to your turn total (a 1 loses it) or hold; first to the goal wins", (
+    return [GameSpec("pig", Pig, "Dice: roll to add to your turn total (a 1 loses it) or hold; first to the goal "
+                                 "wins", (
         Param("players", int, 2, "the number of players", minimum=2, maximum=MAX_PLAYERS),
         Param("goal", int, 100, "the score that wins", minimum=1, maximum=MAX_GOAL),
     ))]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from framework.errors import ConfigError
-from framework.protocols import BaseHeuristic, State
+from framework.protocols import BaseHeuristic
 
 #: Scale of heuristic values (inside +-WIN_SCORE, as every heuristic's).
 SCALE = 1000.0
@@ -15,7 +17,9 @@ class RaceHeuristic(BaseHeuristic):
 
     name = "race"
 
-    def evaluate(self, state: State, player: int) -> float:
+    game: Any    # a Pig
+
+    def evaluate(self, state: Any, player: int) -> float:
         scores, total, turn, _ = state
         goal = self.game.goal
         progress = [min(score + (total if seat == turn else 0), goal) / goal for seat, score in enumerate(scores)]
@@ -28,11 +32,13 @@ class OptimalHeuristic(BaseHeuristic):
 
     name = "optimal"
 
-    def __init__(self, game) -> None:
+    game: Any    # a Pig
+
+    def __init__(self, game: Any) -> None:
         super().__init__(game)
         if game.num_players != 2:
             raise ConfigError(f"pig heuristic 'optimal' is exact for two players; this game has {game.num_players}"
                               "; use 'race'")
 
-    def evaluate(self, state: State, player: int) -> float:
+    def evaluate(self, state: Any, player: int) -> float:
         return SCALE * (2.0 * self.game.exact_values(state)[player] - 1.0)

@@ -3,9 +3,11 @@ optimal policy of the exact two-player solution (solver.py), for tournaments and
 
 from __future__ import annotations
 
+from typing import Any
+
 from framework.errors import ConfigError
 from framework.params import Param
-from framework.protocols import Budget, Decision, Game, SearchStats, State
+from framework.protocols import Budget, Decision, Game, SearchStats
 from framework.search import Stopwatch
 from framework.specs import AgentSpec
 from plugins.games.pig import solver
@@ -23,7 +25,7 @@ class PigPolicyAgent:
                               f"{game.num_players} players: use policy hold_at")  # type: ignore[attr-defined]
         self.policy, self.total, self.goal = policy, total, game.goal  # type: ignore[attr-defined]
 
-    def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
+    def select_move(self, game: Game, state: Any, budget: Budget) -> Decision:
         watch = Stopwatch()
         scores, total, player, _ = state
         if scores[player] + total >= self.goal:
@@ -40,6 +42,7 @@ class PigPolicyAgent:
 
 
 SPEC = AgentSpec("pig_policy", PigPolicyAgent, "Pig only: hold at a turn total, or the exact optimal policy", (
-    Param("policy", str, "optimal", "optimal (the exact two-player solution) or hold_at", choices=("optimal", "hold_at")),
+    Param("policy", str, "optimal", "optimal (the exact two-player solution) or hold_at",
+          choices=("optimal", "hold_at")),
     Param("total", int, 20, "hold_at: the turn total to hold at", minimum=1, maximum=1000)),
     algorithm="fixed policy", nodes="one per decision", chance=True, multiplayer=True)

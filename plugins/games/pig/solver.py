@@ -95,8 +95,8 @@ def matchup(goal: int, a_rolls: np.ndarray, b_rolls: np.ndarray) -> Matchup:
     for _ in (a_rolls, b_rolls):
         w = np.zeros((goal, goal, goal + FACES))
         k_index = np.arange(goal + FACES)
-        for i in range(goal):
-            w[i, :, k_index[i + k_index >= goal]] = 1.0
+        for score in range(goal):
+            w[score, :, k_index[score + k_index >= goal]] = 1.0
         wins.append(w)
     wa, wb = wins
     scratch = np.zeros((goal, goal, goal), dtype=bool)

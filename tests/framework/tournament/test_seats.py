@@ -24,7 +24,9 @@ README = Path(__file__).parents[3] / "README.md"
 
 def readme_three_players() -> str:
     section = README.read_text().split("### Three or more players", 1)[1]
-    return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+    found = re.search(r"```yaml\n(.*?)```", section, re.S)
+    assert found is not None
+    return found.group(1)
 
 
 def write(tmp_path, text, name="t.yaml"):

@@ -53,7 +53,8 @@ def test_the_multiplayer_report_decides_the_claim_from_the_numbers(tmp_path):
           - {id: maxn, agent: maxn, params: {depth: 1}}
         """, "rolit")
     text = write_multiplayer_report([results], tmp_path / "report").read_text()
-    assert "## 3 players (`rolit`: 3 games)" in text and "The paper's claim, BRS wins most (of BRS, paranoid and max^n): **" in text
+    assert "## 3 players (`rolit`: 3 games)" in text
+    assert "The paper's claim, BRS wins most (of BRS, paranoid and max^n): **" in text
 
 
 def test_the_verdict_needs_brs_on_top_and_says_whether_the_intervals_part():
@@ -67,4 +68,5 @@ def test_the_verdict_needs_brs_on_top_and_says_whether_the_intervals_part():
     assert "intervals overlap" in verdict(close)
     assert verdict(behind).startswith("**Does not hold here**: paranoid won most (50.0%")
     tied = table([("brs", 100, 30, "22.0-39.4%"), ("paranoid", 100, 30, "22.0-39.4%")])
-    assert verdict(tied) == "**Undecided here**: BRS tied for most wins with paranoid (30.0% of their games)."
+    assert verdict(tied) == ("**Undecided here**: BRS tied for most wins with paranoid "
+                             "(30.0% of their games).")
