@@ -1,5 +1,5 @@
-"""Expectiminimax with and without Ballard's Star1 / Star2: nodes and time on seeded positions, and nodes/s
-beside OpenSpiel's Python `expectiminimax` on Pig.
+"""Expectiminimax with and without Ballard's Star1 / Star2: nodes and time on seeded positions; nodes/s
+beside OpenSpiel's Python `expectiminimax` on Pig, and Pig's random playouts per second beside OpenSpiel's.
 
     python benchmarks/expectiminimax_star.py [--positions N]
 
@@ -13,6 +13,10 @@ OpenSpiel row: `open_spiel.python.algorithms.minimax.expectiminimax` (plain, no 
 decision plies only) on its `pig` at goal 100 from the same scores, with our race heuristic read off its
 state, nodes counted as calls of its recursive function; beside it our plain expectiminimax through the
 KernelAdapter at the depth reaching about as many nodes. Only nodes/s compare (the trees differ).
+
+Playouts: uniformly random games of two-player Pig to 100 (rolls drawn uniformly: every face has 1/6),
+ours over the Game protocol in Python, OpenSpiel's C++ game driven from Python (`legal_actions`,
+`apply_action`), the same number of games each.
 """
 
 from __future__ import annotations
@@ -117,9 +121,37 @@ def openspiel_row(depth: int, ours_depth: int, count: int) -> str | None:
             f"{nodes / seconds:,.0f} |")
 
 
+def playout_rows(games: int) -> str:
+    """Random playouts per second of two-player Pig to 100: ours and, when installed, OpenSpiel's."""
+    game = Pig()
+    rng = random.Random(1)
+    start, plies = time.perf_counter(), 0
+    for _ in range(games):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+            plies += 1
+    ours = time.perf_counter() - start
+    rows = f"| ours (Python, Game protocol) | {games} | {plies:,} | {games / ours:,.0f} | {plies / ours:,.0f} |"
+    try:
+        import pyspiel
+    except ImportError:
+        return rows
+    spiel_game = pyspiel.load_game("pig", {"players": 2, "winscore": 100})
+    start, plies = time.perf_counter(), 0
+    for _ in range(games):
+        spiel = spiel_game.new_initial_state()
+        while not spiel.is_terminal():
+            spiel.apply_action(rng.choice(spiel.legal_actions()))
+            plies += 1
+    theirs = time.perf_counter() - start
+    return rows + f"\n| OpenSpiel (C++ from Python) | {games} | {plies:,} | {games / theirs:,.0f} | {plies / theirs:,.0f} |"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=50, help="positions per game (default 50)")
+    parser.add_argument("--playouts", type=int, default=2000, help="random Pig games each side (default 2000)")
     args = parser.parse_args(argv)
     print("| game | heuristic | depth | search | nodes | / plain | seconds | nodes/s |")
     print("|---|---|---:|---|---:|---:|---:|---:|")
@@ -134,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     if spiel is not None:
         print("\n| game | search | nodes | seconds | nodes/s |\n|---|---|---:|---:|---:|")
         print(spiel)
+    print("\n| Pig random playouts | games | plies | games/s | plies/s |\n|---|---:|---:|---:|---:|")
+    print(playout_rows(args.playouts))
     return 0
 
 
