@@ -41,7 +41,8 @@ class AgentSpec:
     (e.g. "proof-number search"); `memory_bound`, the parameter bounding its memory; `nodes`, what
     one of its nodes counts. `default_for`: the command-line options it is the default of (see GameSpec).
     `chance` and `multiplayer`: whether it plays games with chance nodes and with more than two players;
-    the registry refuses to build it for a game it cannot play, so `validate` names the mismatch.
+    `needs`: the game capabilities it cannot do without (framework/capabilities.py); the registry refuses to
+    build it for a game it cannot play, so `validate` names the mismatch.
     `interactive`: a person chooses its moves, so `plyground play` asks it in its own process with no time
     budget, `plyground serve` takes its moves from the page, and tournaments (unattended) refuse it.
     """
@@ -56,6 +57,7 @@ class AgentSpec:
     default_for: tuple[str, ...] = ()
     chance: bool = False
     multiplayer: bool = False
+    needs: tuple[str, ...] = ()
     interactive: bool = False
 
 

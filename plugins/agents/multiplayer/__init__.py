@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from framework import jit
-from framework.capabilities import capabilities, player_count
+from framework.capabilities import player_count
 from framework.errors import ConfigError
 from framework.hookspecs import hookimpl
 from framework.kernel_adapter import KernelAdapter
@@ -135,16 +135,10 @@ class ParanoidAgent(SeatSearchAgent):
 
 
 class BestReplyAgent(SeatSearchAgent):
-    """Best-reply search: the root's seat against the single best reply of any opponent at each min layer."""
+    """Best-reply search: the root's seat against the single best reply of any opponent at each min layer (the
+    game's `pass_to` lets the others pass: its spec `needs` it)."""
 
     algorithm = "brs"
-
-    def __init__(self, game: Game, seed: int = 0, depth: int = 3, heuristic: Heuristic | None = None,
-                 win_score: float = DEFAULT_WIN_SCORE) -> None:
-        if capabilities(game).pass_to is None:
-            raise ConfigError(f"brs lets the opponents it skips pass, and {game.name} has no pass_to(state, seat): "
-                              "use maxn or paranoid")
-        super().__init__(game, seed, depth, heuristic, win_score)
 
     def child_value(self, bound: Any, child: tuple[int], depth: int, best: float, root: int, work: list,
                     deadline: float) -> float:
@@ -153,8 +147,8 @@ class BestReplyAgent(SeatSearchAgent):
 
 
 def _spec(name: str, factory: Callable[..., Any], help: str, params: tuple[Param, ...], algorithm: str,
-          chance: bool) -> AgentSpec:
-    return AgentSpec(name, factory, help, params, algorithm=algorithm, chance=chance, multiplayer=True,
+          chance: bool, needs: tuple[str, ...] = ()) -> AgentSpec:
+    return AgentSpec(name, factory, help, params, algorithm=algorithm, chance=chance, multiplayer=True, needs=needs,
                      nodes="a state visited, the root and leaves included")
 
 
@@ -170,5 +164,5 @@ def plyground_agents() -> list[AgentSpec]:
         _spec("paranoid", ParanoidAgent, "paranoid search (Sturtevant & Korf 2000): alpha-beta against the coalition",
               COMMON, "paranoid", chance=True),
         _spec("brs", BestReplyAgent, "best-reply search (Schadd & Winands 2011): one opponent replies per layer",
-              COMMON, "best-reply search", chance=False),
+              COMMON, "best-reply search", chance=False, needs=("pass_to",)),
     ]

@@ -140,8 +140,9 @@ def test_shallow_pruning_refuses_a_heuristic_outside_its_bounds():
 
 
 def test_brs_needs_pass_to_and_no_dice(registry):
-    with pytest.raises(ConfigError, match="tictactoe has no pass_to"):
-        BestReplyAgent(TicTacToe(), heuristic=RaceHeuristic(Pig()))
+    with pytest.raises(ConfigError, match="agent 'brs' needs the game capability 'pass_to' and tictactoe has none: "
+                                          "pass_to"):
+        registry.create_agent("brs", TicTacToe())
     with pytest.raises(ConfigError, match="agent 'brs' cannot search chance nodes and pig has them"):
         registry.create_agent("brs", Pig(players=3))
     assert isinstance(registry.create_agent("maxn", Pig(players=3)), MaxnAgent)
@@ -155,3 +156,10 @@ def test_the_three_searches_play_rolit_to_the_end(registry, players):
               for i, name in enumerate(names)]
     record = play_game(game, agents, seed=0)
     assert record.termination.value == "normal" and record.plies == 60 and sum(record.result) == pytest.approx(0)
+
+
+def test_the_searches_need_a_heuristic(registry):
+    class Bare(Rolit):          # a game that names no default heuristic
+        default_heuristic = None
+    with pytest.raises(ConfigError, match="paranoid needs a heuristic, and rolit names no default: give 'heuristic'"):
+        registry.create_agent("paranoid", Bare(3))
