@@ -279,7 +279,10 @@ class Registry:
     def check_plays(self, spec: AgentSpec, game: Game, where: str) -> None:
         """A ConfigError when the agent cannot play `game`: the game has chance nodes or more than two players
         and the agent's spec does not declare it plays such games (`AgentSpec.chance`, `multiplayer`), or the
-        game lacks a capability the agent needs (`AgentSpec.needs`)."""
+        game lacks a capability the agent needs (`AgentSpec.needs`), or the agent plays only other games
+        (`AgentSpec.games`)."""
+        if spec.games and game.name not in spec.games:
+            raise ConfigError(f"{where} plays {', '.join(spec.games)} only, not {game.name}")
         seats = player_count(game)
         if seats > 2 and not spec.multiplayer:
             able = ", ".join(sorted(r.spec.name for r in self.agents.values() if r.spec.multiplayer))

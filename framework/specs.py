@@ -41,7 +41,8 @@ class AgentSpec:
     (e.g. "proof-number search"); `memory_bound`, the parameter bounding its memory; `nodes`, what
     one of its nodes counts. `default_for`: the command-line options it is the default of (see GameSpec).
     `chance` and `multiplayer`: whether it plays games with chance nodes and with more than two players;
-    `needs`: the game capabilities it cannot do without (framework/capabilities.py); the registry refuses to
+    `needs`: the game capabilities it cannot do without (framework/capabilities.py); `games`: the only games
+    it plays (a game's own strategy; empty: any game); the registry refuses to
     build it for a game it cannot play, so `validate` names the mismatch.
     `interactive`: a person chooses its moves, so `plyground play` asks it in its own process with no time
     budget, `plyground serve` takes its moves from the page, and tournaments (unattended) refuse it.
@@ -58,6 +59,7 @@ class AgentSpec:
     chance: bool = False
     multiplayer: bool = False
     needs: tuple[str, ...] = ()
+    games: tuple[str, ...] = ()
     interactive: bool = False
 
 

@@ -18,8 +18,6 @@ class PigPolicyAgent:
     `optimal` plays the exact solution's decision (two players)."""
 
     def __init__(self, game: Game, seed: int = 0, policy: str = "optimal", total: int = 20) -> None:
-        if getattr(game, "name", None) != "pig":
-            raise ConfigError(f"agent 'pig_policy' plays pig only, not {game.name}")
         if policy == "optimal" and game.num_players != 2:  # type: ignore[attr-defined]
             raise ConfigError(f"pig_policy 'optimal' is the two-player solution; this game has "
                               f"{game.num_players} players: use policy hold_at")  # type: ignore[attr-defined]
@@ -45,4 +43,4 @@ SPEC = AgentSpec("pig_policy", PigPolicyAgent, "Pig only: hold at a turn total, 
     Param("policy", str, "optimal", "optimal (the exact two-player solution) or hold_at",
           choices=("optimal", "hold_at")),
     Param("total", int, 20, "hold_at: the turn total to hold at", minimum=1, maximum=1000)),
-    algorithm="fixed policy", nodes="one per decision", chance=True, multiplayer=True)
+    algorithm="fixed policy", nodes="one per decision", chance=True, multiplayer=True, games=("pig",))

@@ -194,3 +194,14 @@ def test_a_matchup_agrees_with_plain_value_iteration():
     a, b = solve(goal).rolls, hold_at(goal, 4)
     result = matchup(goal, a, b)
     assert (result.a_first, result.b_first) == pytest.approx(evaluate_by_iteration(goal, a, b), abs=1e-10)
+
+
+def test_the_policy_agent_plays_pig_only_and_optimal_for_two(registry):
+    with pytest.raises(ConfigError, match="agent 'pig_policy' plays pig only, not tictactoe"):
+        registry.create_agent("pig_policy", registry.create_game("tictactoe"))
+    with pytest.raises(ConfigError, match="pig_policy 'optimal' is the two-player solution; this game has 3"):
+        registry.create_agent("pig_policy", Pig(players=3))
+    hold = registry.create_agent("pig_policy", Pig(players=3), {"policy": "hold_at", "total": 10})
+    game = Pig(players=3)
+    assert hold.select_move(game, game.from_text("1,2,3 t=9 p1 goal=100"), None).move == "roll"
+    assert hold.select_move(game, game.from_text("1,2,3 t=10 p1 goal=100"), None).move == "hold"
