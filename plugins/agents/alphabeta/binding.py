@@ -33,7 +33,7 @@ MAX_TT_SIZE = (1 << 31) - 1
 #: Deepest root search run compiled (its per-ply arrays are allocated per root search).
 MAX_DEPTH = 256
 #: An adapter's move space: beyond any interned move id, so every move has a history score.
-ADAPTER_SPACE = 1 << 40
+ADAPTER_SPACE = 1 << 26
 #: The compiled search of each game and heuristic function (compiled on first use, then cached on disk).
 _COMPILED: dict[tuple[str, str], jit.Kernel] = {}
 #: `fits(game)` per game kernel, computed once (it builds the initial state).
