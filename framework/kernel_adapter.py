@@ -29,10 +29,9 @@ class KernelAdapter:
     """`game` (and optionally the `heuristic` a search evaluates with) behind `framework.kernel_api`.
 
     What the game answers of a state is asked once and kept by the state's id: its mover and whether and
-    how it ended when it is interned (a search visits every state it makes), its key, legal moves, hints
-    and children when first asked. A search meets the same states again (iterative deepening,
-    transpositions), and a list read costs less than a call into the game (measured: an interpreted
-    alpha-beta over tic-tac-toe runs about twice as fast as through an adapter asking the game each time)."""
+    how it ended when it is interned (a search visits every state it makes), its key, legal moves and
+    hints when first asked. A search meets the same states again (iterative deepening, transpositions),
+    and a list read costs less than a call into the game."""
 
     def __init__(self, game: Game, heuristic: Heuristic | None = None) -> None:
         self.game = game
@@ -79,34 +78,29 @@ class KernelAdapter:
         noisy = getattr(game, "is_noisy", None)
         hash_key: Callable[[State], int] = getattr(game, "hash_key", None) or hash
         intern_move = self.move_id
-        # Per state id: its kernel state (id,), mover, returns (None while the game goes on), then, None
-        # until first asked (grown by doubling), its search key, legal moves, hints and children by move.
-        kernels: list[tuple[int]] = []
+        # Per state id: its mover, returns (None while the game goes on), then, None until first asked
+        # (grown by doubling), its search key, legal moves and hints.
         movers: list[int] = []
         results: list[Sequence[float] | None] = []
         keys: list[tuple[int] | None] = []
         legal: list[list[int] | None] = []
         hinted: list[list[int] | None] = []
-        children: list[dict[int, tuple[int]] | None] = []
 
         def intern(state: State) -> tuple[int]:
-            kernel = (len(states),)
-            state_ids[state] = kernel[0]
+            at = state_ids[state] = len(states)
             states.append(state)
-            kernels.append(kernel)
             movers.append(game_to_move(state))
             results.append(returns(state) if is_terminal(state) else None)
-            if kernel[0] == len(keys):
-                grow = [None] * (kernel[0] + 64)
+            if at == len(keys):
+                grow = [None] * (at + 64)
                 keys.extend(grow)
                 legal.extend(grow)
                 hinted.extend(grow)
-                children.extend(grow)
-            return kernel
+            return (at,)
 
         def to_kernel(state: State) -> tuple[int]:
             found = state_ids.get(state)
-            return intern(state) if found is None else kernels[found]
+            return intern(state) if found is None else (found,)
 
         def ids_of(game_moves_list: Sequence[Hashable]) -> list[int]:
             try:
@@ -127,17 +121,9 @@ class KernelAdapter:
             return found[:]
 
         def apply_move(state: tuple[int], move: int) -> tuple[int]:
-            known = children[state[0]]
-            if known is None:
-                known = children[state[0]] = {}
-            else:
-                found = known.get(move)
-                if found is not None:
-                    return found
             child = game_apply(states[state[0]], moves[move])
-            at = state_ids.get(child)
-            found = known[move] = intern(child) if at is None else kernels[at]
-            return found
+            found = state_ids.get(child)
+            return intern(child) if found is None else (found,)
 
         def to_move(state: tuple[int]) -> int:
             return movers[state[0]]
