@@ -28,7 +28,7 @@ from framework.search import SearchLimits
 from plugins.agents.alphabeta import negamax
 from plugins.agents.alphabeta.settings import Settings
 
-#: Largest table for which `negamax.table_slot` cannot overflow 64 bits compiled.
+#: Largest table for which the probe in `negamax.negamax` cannot overflow 64 bits compiled.
 MAX_TT_SIZE = (1 << 31) - 1
 #: Deepest root search run compiled (its per-ply arrays are allocated per root search).
 MAX_DEPTH = 256

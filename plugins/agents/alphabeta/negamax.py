@@ -64,18 +64,6 @@ PLY, PLY_COLUMNS = layout("Ply", "nodes pv_len killer*2")
 FULL, PROBE, REDUCED = 0, 1, 2
 
 
-def table_slot(state, work) -> int:
-    """`hash_key(state) % size`: the sum of search_key's words shifted, `sum(key[i] << shift[i])`, reduced
-    in 64-bit arithmetic from size and each 2**shift[i] % size (size < 2**31: no overflow)."""
-    key = search_key(state) + (0, 0, 0, 0)       # zero-padded to KEY_WORDS, indexed statically
-    size = as_uint64(work[WORK.size])
-    total = as_uint64(key[0]) % size * as_uint64(work[WORK.shifts])       # each term < 2**62, the sum < 2**64
-    total += as_uint64(key[1]) % size * as_uint64(work[WORK.shifts + 1])
-    total += as_uint64(key[2]) % size * as_uint64(work[WORK.shifts + 2])
-    total += as_uint64(key[3]) % size * as_uint64(work[WORK.shifts + 3])
-    return as_int64(total % size)
-
-
 def order(moves, first: int, ply: int, mover: int, work) -> None:
     """Move ordering in place: history-sorted (stable, so equal scores keep the hints' order), then `first`
     (the TT move, if legal) and the killers in front. A quiet cut-off move gains depth^2 of history and
@@ -176,12 +164,21 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
 
     tt_move = -1
     slot = 0
-    words = state + (0, 0, 0, 0, 0)               # zero-padded to STATE_WORDS, indexed statically
-    w0, w1, w2, w3, w4 = (as_int64(words[0]), as_int64(words[1]), as_int64(words[2]), as_int64(words[3]),
-                          as_int64(words[4]))
+    w0 = w1 = w2 = w3 = w4 = 0
     stamp = work[WORK.stamp]
     if work[WORK.use_table]:
-        slot = table_slot(state, work)
+        # The probe at hash_key(state) % size: the sum of search_key's words shifted, `sum(key[i] << shift[i])`,
+        # reduced in 64-bit arithmetic from size and each 2**shift[i] % size (size < 2**31: each term is
+        # below 2**62, the sum below 2**64).
+        key = search_key(state) + (0, 0, 0, 0)       # zero-padded to KEY_WORDS, indexed statically
+        size = as_uint64(work[WORK.size])
+        slot = as_int64((as_uint64(key[0]) % size * as_uint64(work[WORK.shifts])
+                         + as_uint64(key[1]) % size * as_uint64(work[WORK.shifts + 1])
+                         + as_uint64(key[2]) % size * as_uint64(work[WORK.shifts + 2])
+                         + as_uint64(key[3]) % size * as_uint64(work[WORK.shifts + 3])) % size)
+        words = state + (0, 0, 0, 0, 0)           # zero-padded to STATE_WORDS, indexed statically
+        w0, w1, w2, w3, w4 = (as_int64(words[0]), as_int64(words[1]), as_int64(words[2]), as_int64(words[3]),
+                              as_int64(words[4]))
         entry = rows[slot]
         if (entry[ROW.stamp] == stamp and entry[0] == w0 and entry[1] == w1 and entry[2] == w2
                 and entry[3] == w3 and entry[4] == w4):

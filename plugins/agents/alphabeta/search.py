@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Callable, Hashable, Sequence
 
 import numpy as np
@@ -165,7 +166,7 @@ class AlphaBetaSearch:
             table = self.compiled_table
             entries = int(np.count_nonzero(table.rows[:, nm.ROW.stamp] == self.work[WORK.stamp]))
         if self._dict_work is not None:
-            entries += sum(1 for row in self._rows.values() if row[nm.ROW.stamp])
+            entries += len(self._rows) - list(map(itemgetter(nm.ROW.stamp), self._rows.values())).count(0)
         return entries
 
     def _delta(self, before: list[int]) -> list[int]:
@@ -210,12 +211,19 @@ class AlphaBetaSearch:
             self._fill(work, binding, 1)
             head = nm.CONTROL_SIZE + 2 * binding.space
             work[WORK.plies_at], work[WORK.pv_at], work[WORK.pv_stride] = head, head + plies * nm.PLY_COLUMNS, plies
-            for ply in range(plies):
-                work[head + ply * nm.PLY_COLUMNS + PLY.killer] = work[head + ply * nm.PLY_COLUMNS + PLY.killer + 1] = -1
+            self._killer_plies = 0
             self._rows: defaultdict = defaultdict(lambda: [0] * nm.ROW_SIZE)
             self._values: defaultdict = defaultdict(float)
         work[WORK.nodes], work[WORK.leaves], work[WORK.aborted], work[WORK.root_move] = self.nodes, self.horizon, 0, -1
         work[WORK.root_depth] = self.root_depth
+        # Killers (-1: none) on every ply this root search may reach (as `_compiled_root` sizes its rows).
+        reach = min(plies, (2 * depth if self.settings.singular else depth) + 2
+                    + (self.settings.quiescence_depth if self.quiescence else 0))
+        if self.settings.killers and self._killer_plies < reach:
+            head = work[WORK.plies_at] + PLY.killer
+            for ply in range(self._killer_plies, reach):
+                work[head + ply * nm.PLY_COLUMNS] = work[head + ply * nm.PLY_COLUMNS + 1] = -1
+            self._killer_plies = reach
         try:
             score = binding.negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option, self._rows,
                                     self._values, work, binding.weights, self.limits.deadline)

@@ -17,7 +17,7 @@ are bitboards packed side by side (LOA: Black's board in the low 64 bits), so a 
 modulus would keep only the low bits of the first board: measured, the 1,705 states within 3
 plies of a LOA endgame all fell in one of 65,536 slots, and 65,521 slots (a prime) spread them
 over 1,652. Reduction by a prime mixes every bit of the key, and computes the same slot as
-cheaply compiled (`negamax.table_slot`).
+cheaply compiled (the probe in `negamax.negamax`).
 
 An entry records the remaining depth *and* the ply it was searched at, and a flag: EXACT,
 LOWER (value >= the true value's lower bound, a fail-high) or UPPER (a fail-low), plus the
