@@ -235,6 +235,8 @@ class Kernel:
     bitboard never meet a stale compiled twin.
     """
 
+    prefix: str
+
     def __init__(self, module: types.ModuleType, bitboards: tuple[str, ...] = (),
                  rules: "Kernel | None" = None, tag: str = "", aliases: dict[str, str] | None = None) -> None:
         self.module = module

@@ -24,7 +24,6 @@ ignored. Frames are a 4-byte big-endian length and a pickle of (stamp, limit, pr
 from __future__ import annotations
 
 import fcntl
-import math
 import os
 import pickle
 import struct

@@ -53,6 +53,12 @@ class Binding(NamedTuple):
     compiled: bool
 
 
+def game_kernel(game: Game) -> jit.GameKernel:
+    """The game's compiled kernel: its optional `kernel` capability, which `kernel_fits` tests for."""
+    kernel: jit.GameKernel = getattr(game, "kernel")
+    return kernel
+
+
 def kernel_fits(game: Game) -> bool:
     """Whether the game has a kernel that fits `negamax` (`fits`), whether compiled kernels are on or not."""
     kernel = getattr(game, "kernel", None)
@@ -73,10 +79,11 @@ def fits(game: Game) -> bool:
     """Whether `game.kernel` gives what `negamax` needs within its fixed limits: a search key of at most
     KEY_WORDS words packed at `key_shifts`, a kernel state of at most STATE_WORDS words (more would be
     compared in part), a `move_space` (the history rows), compiled heuristics and the kernel functions."""
-    kernel = game.kernel
+    kernel = game_kernel(game)
     if kernel.heuristics is None or not kernel.scores:
         return False
-    modules, chain = set(), kernel.heuristics
+    modules: set[str] = set()
+    chain: jit.Kernel | None = kernel.heuristics
     while chain is not None:
         modules |= set(vars(chain.module))
         chain = chain.rules
@@ -91,7 +98,7 @@ def on_kernel(game: Game, heuristic: Heuristic | None, settings: Settings, proof
     if not kernel_fits(game):
         return False
     if proof_score is None:
-        evaluation = heuristic is not None and type(heuristic) in game.kernel.scores
+        evaluation = heuristic is not None and type(heuristic) in game_kernel(game).scores
     else:
         evaluation = proof_score == 1.0 and type(heuristic) is WinLossEvaluation
     return evaluation and settings.tt_size <= MAX_TT_SIZE
@@ -104,7 +111,7 @@ def supported(game: Game, heuristic: Heuristic | None, settings: Settings, proof
 
 def kernel_of(game: Game, heuristic: Heuristic | None) -> jit.Kernel:
     """`negamax` over `game`'s kernel with `score` bound to the heuristic's function (any, in solver mode)."""
-    kernel = game.kernel
+    kernel = game_kernel(game)
     scores = kernel.scores
     name = scores[type(heuristic)] if type(heuristic) in scores else next(iter(scores.values()))
     search = _COMPILED.get((kernel.tag, name))
@@ -117,14 +124,14 @@ def kernel_of(game: Game, heuristic: Heuristic | None) -> jit.Kernel:
 def _weights(game: Game, heuristic: Heuristic | None) -> tuple[float, ...]:
     """The heuristic's parameters as a tuple (passed by value compiled); in solver mode `score` is never
     called, but compiles for the weights of the function bound."""
-    scores = game.kernel.scores
-    scored = heuristic if type(heuristic) in scores else next(iter(scores))(game)
+    scores = game_kernel(game).scores
+    scored: Any = heuristic if type(heuristic) in scores else next(iter(scores))(game)
     return tuple(float(w) for w in scored.weights)
 
 
 def kernel_binding(game: Game, heuristic: Heuristic | None, compiled: bool) -> Binding:
     """`negamax` over the game's kernel: compiled, or the same code over the plain rules."""
-    kernel = game.kernel
+    kernel = game_kernel(game)
     search = kernel_of(game, heuristic)
     if compiled:
         return Binding(search.negamax, kernel.to_kernel, int, kernel.option, kernel.move_space,
@@ -168,7 +175,7 @@ class CompiledTable:
 def warmup(game: Game) -> None:
     """Compile (or load) the compiled searches of `game` now (once per process), so no timed move pays for it."""
     from plugins.agents.alphabeta.search import AlphaBetaSearch
-    kernel = game.kernel
+    kernel = game_kernel(game)
     for heuristic_class, name in kernel.scores.items():
         if (kernel.tag, name) not in _COMPILED:
             heuristic = heuristic_class(game)

@@ -97,9 +97,9 @@ class AlphaBetaSearch:
             if compiled_table is None or len(compiled_table.values) != self.size:
                 compiled_table = CompiledTable(self.size)
             self.compiled_table = compiled_table
-            self.work = np.zeros(nm.CONTROL_SIZE + 2 * self.binding.space, np.int64)
+            self.work: np.ndarray = np.zeros(nm.CONTROL_SIZE + 2 * self.binding.space, np.int64)
             self._fill(self.work, self.binding, compiled_table.renew())
-            self.killers = np.full((64, 2), -1, np.int64)
+            self.killers: np.ndarray = np.full((64, 2), -1, np.int64)
         self._dict_work: defaultdict | None = None
 
     def _fill(self, work, binding: Binding, stamp: int) -> None:
@@ -162,8 +162,8 @@ class AlphaBetaSearch:
         if not self.settings.transposition_table:
             return 0
         entries = 0
-        if self.binding.compiled:
-            table = self.compiled_table
+        table = self.compiled_table
+        if self.binding.compiled and table is not None:
             entries = int(np.count_nonzero(table.rows[:, nm.ROW.stamp] == self.work[WORK.stamp]))
         if self._dict_work is not None:
             entries += len(self._rows) - list(map(itemgetter(nm.ROW.stamp), self._rows.values())).count(0)
@@ -248,9 +248,9 @@ class AlphaBetaSearch:
         reach = 2 * depth if self.settings.singular else depth
         size = reach + 2 + (self.settings.quiescence_depth if self.quiescence else 0)
         if len(self.killers) < size:        # killers outlive iterations; the other per-ply columns do not
-            grown = np.full((2 * size, 2), -1, np.int64)
-            grown[:len(self.killers)] = self.killers
-            self.killers = grown
+            killers = np.full((2 * size, 2), -1, np.int64)
+            killers[:len(self.killers)] = self.killers
+            self.killers = killers
         head = nm.CONTROL_SIZE + 2 * binding.space
         pv_at = head + size * nm.PLY_COLUMNS
         end = pv_at + size * size
@@ -266,6 +266,7 @@ class AlphaBetaSearch:
         work[WORK.nodes], work[WORK.leaves], work[WORK.aborted], work[WORK.root_move] = self.nodes, self.horizon, 0, -1
         work[WORK.root_depth] = self.root_depth
         table = self.compiled_table
+        assert table is not None      # made with the compiled binding
         score = binding.negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option, table.rows,
                                 table.values, work, binding.weights, self.limits.deadline)
         self.killers[:size] = plies[:, PLY.killer:]
