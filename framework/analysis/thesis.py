@@ -309,7 +309,7 @@ claims (checked before this report is written; a disagreement stops it with Solv
   to hold here; the node and time ratios on the positions every solver solved are the fairer comparison.
 - *Times compare implementations as much as algorithms.* The nodes/s column shows how fast each solver
   ran. Alpha-beta (with only exact enhancements, as here), `pns`, `pn2` and `dfpn` have numba-compiled
-  paths for games with a kernel such as LOA (`plugins/agents/alphabeta/compiled_search.py`,
+  paths for games with a kernel such as LOA (`plugins/agents/alphabeta/negamax.py`,
   `plugins/agents/proofnumber/compiled.py`) that give identical values and node counts; a solver without
   one runs interpreted Python, so set the nodes/s column beside the node totals.
 - *Our positions are easier.* The budget was {_budget_text(budget)} per position, but the set was chosen

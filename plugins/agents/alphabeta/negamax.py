@@ -3,7 +3,7 @@
 Fail-soft negamax (Knuth & Moore 1975) with the switchable enhancements of `settings.py`: the
 transposition table of Greenblatt et al. (1967) with the "Deep" replacement of Breuker et al. (1994,
 `table.py`); the game's move hints; killers (Akl & Newborn 1977) and history (Schaeffer 1989,
-`ordering.py`); quiescence (Beal 1990); principal-variation search (Reinefeld 1983); late-move reductions
+`order`); quiescence (Beal 1990); principal-variation search (Reinefeld 1983); late-move reductions
 (Heinz 2000); singular extensions (Anantharaman et al. 1990). `search.AlphaBetaSearch` drives it
 (iterative deepening, aspiration windows) one root search at a time. See framework/SEARCH_DESIGN.md.
 
