@@ -18,7 +18,7 @@ import argparse
 import math
 import sys
 
-from framework.analysis.branching import SEARCHES, fitted_branching, nodes_by_depth
+from plugins.reports.branching import SEARCHES, fitted_branching, nodes_by_depth
 from framework.registry import Registry
 
 def run(name: str, max_depth: int) -> None:

@@ -1,6 +1,6 @@
 """Perft speed of our games against OpenSpiel's C++ games driven from Python, in the same run.
 
-    python benchmarks/perft_vs_openspiel.py [GAME ...] [--depth N] [--repeat N]
+    python benchmarks/perft_vs_openspiel.py [GAME ...] [--depth N] [--repeat N] [--whole-process]
 
 For each row of ROWS it counts the leaves of perft(depth) from the initial state with
 `framework.perft.perft` (the game's own fast perft if it has one) and with OpenSpiel through
@@ -12,16 +12,20 @@ moves into several actions by the same player (checkers multi-jumps), a row sets
 are ours leaf for leaf. A leaf-count mismatch is printed and makes the exit status 1.
 Peers that are not installed (`pip install -e '.[bench]'`) are skipped with a note.
 Figures are noisy on a shared machine; compare ratios from one run, take the best of
-`--repeat` runs.
+`--repeat` runs. `--whole-process` also times `plyground perft GAME DEPTH` as a whole process
+(start-up, plugin loading and kernel loading included) for rows without game options, and sets it
+against OpenSpiel's in-process count.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from framework.perft import perft
 from framework.registry import Registry
@@ -83,6 +87,14 @@ def best_time(count: Callable[[], int], repeat: int) -> tuple[int, float]:
     return leaves, best
 
 
+def whole_process_seconds(row: Row, depth: int, repeat: int) -> float | None:
+    """Best wall time of `plyground perft GAME DEPTH` as a fresh process (None for a row with game options)."""
+    if row.options:
+        return None
+    command = [sys.executable, "-m", "framework.cli", "perft", row.ours, str(depth)]
+    return best_time(lambda: subprocess.run(command, check=True, capture_output=True).returncode, repeat)[1]
+
+
 def measure(row: Row, depth: int, repeat: int, registry: Registry, pyspiel: Any | None) -> dict[str, Any]:
     game = registry.create_game(row.ours, row.options)
     state = game.initial_state()
@@ -124,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games", nargs="*", help="our game names to run (default: every row)")
     parser.add_argument("--depth", type=int, help="override every row's depth")
     parser.add_argument("--repeat", type=int, default=1, help="runs per measurement; the best time counts")
+    parser.add_argument("--whole-process", action="store_true",
+                        help="also time `plyground perft GAME DEPTH` as a whole process against OpenSpiel")
     args = parser.parse_args(argv)
     rows = [row for row in ROWS if not args.games or row.ours in args.games]
     unknown = sorted(set(args.games) - {row.ours for row in ROWS})
@@ -135,6 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     registry = Registry()
     results = [measure(row, args.depth or row.depth, args.repeat, registry, pyspiel) for row in rows]
     print(table(results))
+    if args.whole_process:
+        for row, result in zip(rows, results):
+            seconds = whole_process_seconds(row, result["depth"], args.repeat)
+            if seconds is not None:
+                peer = f"; OpenSpiel in-process {result['peer_s']:.2f} s, ratio {result['peer_s'] / seconds:.1f}x" \
+                    if result["peer_s"] else ""
+                print(f"plyground perft {row.ours} {result['depth']} as a whole process: {seconds:.2f} s{peer}")
     return 1 if any(r["peer"] is not None and r["peer"] != r["ours"] for r in results) else 0
 
 

@@ -50,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from perft_vs_openspiel import import_pyspiel, spiel_perft_actions, spiel_perft_turns  # noqa: E402
 from spiel_search import random_line, replay, spiel_alphabeta, twin  # noqa: E402
 
+from framework.capabilities import capabilities  # noqa: E402
 from framework.perft import perft  # noqa: E402
 from framework.playouts import final_positions  # noqa: E402
 from framework.protocols import Budget  # noqa: E402
@@ -114,7 +115,7 @@ def perft_rows(registry: Registry, pyspiel: Any, quick: bool, min_seconds: float
         state = game.initial_state()
         row: dict[str, Any] = {"what": f"perft {name} d{depth}"}
         row["py"] = best_time(interpreted(lambda: perft(game, state, depth)), min_seconds)
-        if hasattr(game, "warmup"):
+        if capabilities(game).warmup is not None:
             game.warmup()
             row["jit"] = best_time(lambda: perft(game, state, depth), min_seconds)
         if pyspiel is not None:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
-
 from framework.errors import ConfigError
+from framework.safeyaml import load_yaml
 
 
 def parse_key_values(items: list[str] | str, where: str) -> dict[str, Any]:
@@ -19,8 +18,8 @@ def parse_key_values(items: list[str] | str, where: str) -> dict[str, Any]:
         if not sep or not key.strip():
             raise ConfigError(f"{where}: '{item}' is not of the form key=value")
         try:
-            out[key.strip()] = yaml.safe_load(value) if value.strip() else None
-        except yaml.YAMLError:
+            out[key.strip()] = load_yaml(value, f"{where}: '{item}'") if value.strip() else None
+        except ConfigError:
             out[key.strip()] = value
     return out
 

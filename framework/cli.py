@@ -3,27 +3,42 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from importlib import metadata
 
-from framework.commands import list_plugins, make_endgames, nash, perft, play, report, run, spe, validate, warmup
 from framework.errors import PlygroundError
 
-COMMANDS = (list_plugins, play, perft, warmup, run, validate, report, nash, spe, make_endgames)
+#: The module of `framework.commands` defining each command, in help order. A run imports only its
+#: own command's module: `--version` and `perft` never pay for pandas, scipy or the game-theory code.
+COMMANDS = {"list": "list_plugins", "plugins": "list_plugins", "play": "play", "perft": "perft",
+            "warmup": "warmup", "run": "run", "validate": "validate", "report": "report", "nash": "nash",
+            "spe": "spe", "make-endgames": "make_endgames", "serve": "serve", "export": "export",
+            "replay": "replay"}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None, version_only: bool = False) -> argparse.ArgumentParser:
+    """The parser of `command` alone, of none for `--version`, or of every command (for help and errors)."""
     parser = argparse.ArgumentParser(prog="plyground", description="Games, search agents and tournaments.")
     parser.add_argument("--version", action="version", version=f"plyground {metadata.version('plyground')}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in COMMANDS:
-        command.add_parser(subparsers)
+    modules = [] if version_only else COMMANDS.values() if command is None else [COMMANDS[command]]
+    for module in dict.fromkeys(modules):
+        importlib.import_module(f"framework.commands.{module}").add_parser(subparsers)
     return parser
 
 
+def _command(argv: list[str]) -> str | None:
+    """The command `argv` names (its first word that is not an option), if it is one."""
+    first = next((word for word in argv if not word.startswith("-")), None)
+    return first if first in COMMANDS else None
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    command = _command(argv)
+    args = build_parser(command, version_only=command is None and "--version" in argv).parse_args(argv)
     try:
         code = args.func(args)
         sys.stdout.flush()  # inside the try, so a closed pipe is reported here and not at exit

@@ -52,20 +52,43 @@ class Verdict:
         if self.optimal is None:
             return f"{played}: no verdict — the coach neither proved nor scored the moves within its budget"
         if self.optimal:
-            return f"{played}: optimal by the coach's search{where} (score {_fmt(self.played_value)})"
-        return (f"{played}: inaccuracy by the coach's search{where} — score {_fmt(self.played_value)} "
+            return f"{played}: optimal by the coach's search{where} ({_fmt(self.played_value)})"
+        # a search score beyond FORCED_SCORE is a result the search saw to the end: changing it is a mistake
+        kind = ("mistake" if _forced(self.played_value) != _forced(self.best_value) else "inaccuracy")
+        return (f"{played}: {kind} by the coach's search{where} — {_fmt(self.played_value)} "
                 f"against {_fmt(self.best_value)} for {best}")
 
 
+#: Search scores at least this far from 0 are terminal results the search reached (+-WIN_SCORE, perhaps
+#: less a distance in plies), not heuristic judgements, which stay well inside WIN_SCORE.
+FORCED_SCORE = WIN_SCORE / 2
+
+
+def _forced(value: Proof | float | None) -> int:
+    """+1 / -1 for a score that is a forced win / loss of the mover, 0 otherwise."""
+    if not isinstance(value, (int, float)) or abs(value) < FORCED_SCORE:
+        return 0
+    return 1 if value > 0 else -1
+
+
 def _fmt(value: Proof | float | None) -> str:
-    """A proven value by name ("win"), a score as a number."""
+    """A proven value by name ("win"), a forced result as "a forced win" / "a forced loss", a score as a number."""
     if isinstance(value, Proof):
         return value.value
-    return "unknown" if value is None else f"{value:g}"
+    if value is None:
+        return "unknown"
+    forced = _forced(value)
+    if forced:
+        return "a forced win" if forced > 0 else "a forced loss"
+    return f"score {value + 0.0:g}"  # + 0.0 turns -0.0 into 0
+
+
+#: The most searches `coach_move` runs, each within the budget: two solves, then three move choices.
+SEARCHES = 5
 
 
 def coach_move(game: Game, state: State, move: Move, coach: Agent, budget: Budget) -> Verdict:
-    """Judge `move` played in `state`; `budget` applies to each search the coach runs (two or three)."""
+    """Judge `move` played in `state`; `budget` applies to each search the coach runs (at most SEARCHES)."""
     mover = game.to_move(state)
     child = game.apply(state, move)
     nodes = 0

@@ -36,6 +36,7 @@ import inspect
 import random
 from typing import Any, Callable, Mapping, Sequence
 
+from framework.capabilities import capabilities
 from framework.errors import MoveParseError, PositionError
 from framework.perft import generic_perft, perft
 from framework.protocols import Game, State
@@ -83,7 +84,7 @@ def check_text_round_trip(game: Game, state: State) -> None:
         _fail(game, state, "the text round trip changed the side to move")
     if game.to_text(again) != text:
         _fail(game, state, f"to_text is not stable: '{text}' then '{game.to_text(again)}'")
-    hash_key = getattr(game, "hash_key", None)
+    hash_key = capabilities(game).hash_key
     if hash_key is not None and hash_key(again) != hash_key(state):
         _fail(game, state, "hash_key differs between equal states")
 
@@ -120,7 +121,7 @@ def check_state(game: Game, state: State) -> list:
         return moves
     if len(set(moves)) != len(moves):
         _fail(game, state, "legal_moves contains duplicates")
-    ordered = getattr(game, "ordered_moves", None)
+    ordered = capabilities(game).ordered_moves
     if ordered is not None and sorted(map(repr, ordered(state))) != sorted(map(repr, moves)):
         _fail(game, state, "ordered_moves is not a permutation of legal_moves")
     snapshot, snapshot_hash, snapshot_text = copy.deepcopy(state), hash(state), game.to_text(state)
@@ -166,7 +167,7 @@ def check_perft(game: Game, start: State, counts: Mapping[int, int], cross_check
         got = perft(game, start, depth)
         if got != expected:
             _fail(game, start, f"perft({depth}) is {got:,}, expected {expected:,}")
-        if hasattr(game, "perft") and expected <= cross_check_leaves:
+        if capabilities(game).perft is not None and expected <= cross_check_leaves:
             generic = generic_perft(game, start, depth)
             if generic != got:
                 _fail(game, start, f"the game's perft({depth}) = {got:,} disagrees with generic perft = {generic:,}")

@@ -4,34 +4,37 @@ Why: the thesis' LOA comparison (Winands, Uiterwijk & van den Herik, "PDS-PN: A 
 Search Algorithm", CG 2002) used 488 endgame positions that are not public, so we build our own
 set the same way in spirit and never call it theirs:
 
-1. Game `i` is played from the initial state between two agents (`player`, by default alpha-beta:
-   any registered agent with `depth` and `heuristic` parameters) whose depth, heuristic (any
+1. Game `i` is played from the initial state between two agents (`player`: any registered agent
+   with `depth` and `heuristic` parameters) whose depth, heuristic (any
    heuristic registered for the game) and share of random moves are drawn from a seed derived
    from (seed, i); the random moves come from the same seed, so the game is a function of (seed, i).
 2. Going back from the end of a decisive game, the positions where the eventual winner is to move
    (1, 3, 5, ... plies before the end) are candidates; each is given to the `solver` (any registered
-   agent with the Solver capability that reports `proof_length`, by default Allis' proof-number
-   search `pns`) with a node budget only (no clock, so the answer is deterministic). Candidates are
-   tried nearest the end first, and a game's first candidate not proven a win ends its list (deeper
-   ones would mostly fail too and cost a full budget each).
+   agent with the Solver capability that reports `proof_length`, e.g. Allis' proof-number search)
+   with a node budget only (no clock, so the answer is deterministic). Candidates are tried nearest
+   the end first, and a game's first candidate not proven a win ends its list (deeper ones would
+   mostly fail too and cost a full budget each).
 3. A proven win is kept unless its position was kept before, and unless its difficulty bucket (the
    proof's node count: below `easy`, below `medium`, up to the budget) already holds its quota; the
-   quotas split `count` 1 : 2 : 2, so most positions need real search.
+   quotas split `count` 1 : 2 : 2, so most positions need real search. On a small game the harder
+   buckets may never fill (every tic-tac-toe proof is easy): `quotas=False` keeps any proven win, and
+   generation stops with an error when `patience` games in a row kept nothing.
 
 Games are consumed strictly in index order, so the set depends only on the seed and the budget,
 never on the number of worker processes. Each kept line records the position, the proven result,
-the proof length the solver reports (for `pns` the deepest line of its proof tree, the winner
-choosing the shortest proved move and the defender the longest: a forced win in at most that many
-plies), the proof's nodes and the provenance (seed, game, ply, the two agents).
+the proof length the solver reports (for proof-number search the deepest line of its proof tree, the
+winner choosing the shortest proved move and the defender the longest: a forced win in at most that
+many plies), the proof's nodes and the provenance (seed, game, ply, the two agents).
 """
 
 from __future__ import annotations
 
 import random
 import shlex
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+
 
 from framework.agentspec import parse_agent_spec
 from framework.errors import ConfigError
@@ -64,24 +67,33 @@ class Proved:
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything that determines the generated file. `solver` is NAME or NAME:key=value,... (agent parameters)."""
+    """Everything that determines the generated file. `solver` is NAME or NAME:key=value,... (agent parameters).
 
-    game: str = "loa"
-    player: str = "alphabeta"
-    solver: str = "pns"
+    The game and the agents have no defaults here: `plyground make-endgames` takes the ones plugins
+    declare for its options (`Registry.default_for`), and the file's header names all three."""
+
+    game: str
+    player: str
+    solver: str
     count: int = 488
     seed: int = 2002
     budget: int = 50_000
     easy: int = 1_000
     medium: int = 5_000
+    quotas_on: bool = True
+    patience: int = 200
 
     def quotas(self) -> tuple[int, int, int]:
+        if not self.quotas_on:
+            return self.count, 0, 0  # one bucket holding everything
         total = sum(BUCKET_SHARES)
         first = self.count * BUCKET_SHARES[0] // total
         second = self.count * BUCKET_SHARES[1] // total
         return first, second, self.count - first - second
 
     def bucket(self, nodes: int) -> int:
+        if not self.quotas_on:
+            return 0
         return 0 if nodes < self.easy else 1 if nodes < self.medium else 2
 
 
@@ -91,7 +103,7 @@ def create_solver(registry: Registry, game: Game, spec: str, seed: int = 0) -> S
     agent = registry.create_agent(name, game, params, seed=seed, where="solver")
     if not isinstance(agent, Solver):
         raise ConfigError(f"solver '{spec}': agent '{name}' cannot solve positions (it has no solve method); "
-                          f"name an agent that can, such as the default '{Settings.solver}'")
+                          f"name an agent that can ('plyground list' shows the agents)")
     return agent
 
 
@@ -107,7 +119,7 @@ def prove_win(solver: Solver, game: Game, state: State, budget: int) -> tuple[in
     if "proof_length" not in result.stats.extra:
         raise ConfigError(f"solver {solver!r} proved a win but reports no proof length "
                           f"(stats.extra['proof_length']); the endgame set records one for every position: "
-                          f"use a solver that reports it, such as the default '{Settings.solver}'")
+                          f"use a solver that reports it")
     length = result.stats.extra["proof_length"]
     return None if length is None else (length, result.stats.nodes)
 
@@ -170,23 +182,30 @@ def _batch(settings: Settings, indices: range, workers: int, pool: ProcessPoolEx
     return pool.map(play_and_prove, [settings] * len(indices), indices)
 
 
-def generate(settings: Settings, workers: int = 1, progress=None) -> list[Proved]:
-    """The set: proven wins from games 0, 1, 2, ... in order until every difficulty quota is full."""
+def generate(settings: Settings, workers: int = 1,
+             progress: Callable[[int, int], None] | None = None) -> list[Proved]:
+    """The set: proven wins from games 0, 1, 2, ... in order until every difficulty quota is full.
+
+    `progress(kept, games)` is called after every game. Raises ConfigError when `patience` games in a
+    row added nothing (the quotas cannot fill for this game), saying how full each bucket is.
+    """
     if settings.count < 1:
         raise ConfigError(f"the number of positions must be at least 1, got {settings.count}")
     if not 0 < settings.easy < settings.medium <= settings.budget:
         raise ConfigError(f"expected 0 < easy < medium <= budget nodes, got easy={settings.easy}, "
                           f"medium={settings.medium}, budget={settings.budget}")
+    if settings.patience < 1:
+        raise ConfigError(f"patience must be at least 1 game, got {settings.patience}")
     _check_plugins(settings)
     quotas = list(settings.quotas())
     kept: list[Proved] = []
     seen: set[str] = set()
     pool = ProcessPoolExecutor(workers) if workers > 1 else None
     try:
-        start = 0
+        start, last_kept = 0, -1
         while any(quotas):
             indices = range(start, start + 4 * workers)
-            for candidates in _batch(settings, indices, workers, pool):
+            for index, candidates in zip(indices, _batch(settings, indices, workers, pool)):
                 for proved in candidates:
                     bucket = settings.bucket(proved.nodes)
                     if proved.position in seen or not quotas[bucket]:
@@ -194,8 +213,13 @@ def generate(settings: Settings, workers: int = 1, progress=None) -> list[Proved
                     seen.add(proved.position)
                     quotas[bucket] -= 1
                     kept.append(proved)
-                    if progress is not None:
-                        progress(len(kept))
+                    last_kept = index
+                if progress is not None:
+                    progress(len(kept), index + 1)
+                if not any(quotas):
+                    break
+                if index - last_kept >= settings.patience:
+                    raise ConfigError(_stalled(settings, quotas, index + 1))
             start = indices.stop
     finally:
         if pool is not None:
@@ -204,11 +228,18 @@ def generate(settings: Settings, workers: int = 1, progress=None) -> list[Proved
     return kept
 
 
+def _stalled(settings: Settings, left: list[int], games: int) -> str:
+    full = ", ".join(f"{name} {quota - rest}/{quota}" for name, quota, rest in
+                     zip(("easy", "medium", "hard") if settings.quotas_on else ("any",), settings.quotas(), left))
+    return (f"stopped after {games} games of {settings.game}: the last {settings.patience} kept no new position "
+            f"(kept so far: {full}); the difficulty quotas may never fill for this game: turn them off "
+            f"(--no-quotas), lower --count, move --easy/--medium, or allow more games without progress (--patience)")
+
+
 def header(settings: Settings) -> list[str]:
-    """Two comment lines: the command that makes the file (naming game, player and solver where not the
-    defaults) and what a line holds."""
-    named = "".join(f" --{option} {shlex.quote(getattr(settings, option))}" for option in ("game", "player", "solver")
-                    if getattr(settings, option) != getattr(Settings, option))
+    """Two comment lines: the command that makes the file and what a line holds."""
+    named = "".join(f" --{option} {shlex.quote(getattr(settings, option))}" for option in ("game", "player", "solver"))
+    named += "" if settings.quotas_on else " --no-quotas"
     solver = parse_agent_spec(settings.solver, "solver")[0]
     return [f"# {settings.count} {settings.game} positions, each a proven win for the side to move "
             f"(plyground make-endgames{named} --seed {settings.seed} --count {settings.count} "

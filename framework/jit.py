@@ -27,10 +27,12 @@ import hashlib
 import inspect
 import math
 import os
+import sys
 import time
 import types
+from collections.abc import Callable
 from functools import cached_property
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -97,6 +99,8 @@ def _numba() -> Any:
     import numba
     if _REGISTERED:
         return numba
+    _load_numpy_support_without_blas()
+    _announce_compiles(numba)
     from numba import types as nbtypes
     from numba.core import cgutils
     from numba.extending import intrinsic, overload, overload_method
@@ -192,16 +196,90 @@ def _numba() -> Any:
     return numba
 
 
+def _load_numpy_support_without_blas() -> None:
+    """Import numba's NumPy support with SciPy's BLAS hidden, unless SciPy is loaded already.
+
+    numba checks for SciPy's BLAS (for `np.dot` and `np.linalg` in compiled code) when it first
+    loads or compiles a function, which imports `scipy.linalg`: a quarter of a second on every
+    run that kernels over ints never use. Hidden, numba's linear algebra is off for this process.
+    """
+    blas = "scipy.linalg.cython_blas"
+    if blas in sys.modules:
+        return
+    sys.modules[blas] = None  # type: ignore[assignment]  # makes `import` raise ImportError
+    try:
+        import numba.np.arraymath  # noqa: F401  (decides `_HAVE_BLAS` at import)
+    finally:
+        del sys.modules[blas]
+
+
+#: Set while a compile is announced: the functions it compiles on the way need no line of their own.
+_COMPILING: list[Any] = []
+#: The label of each compiled twin (a numba dispatcher, by id: twins live as long as their kernel), set by `Kernel`.
+_LABELS: dict[int, str] = {}
+#: Seconds numba takes to compile one function of a kernel, on average (LOA and checkers, 2026), to estimate.
+SECONDS_PER_FUNCTION = 1.0
+
+
+def _uncompiled_reach(dispatcher: Any) -> int:
+    """How many twins a call of `dispatcher` compiles: itself and the twins it calls, transitively, not yet
+    compiled or loaded in this process (a twin's globals are its kernel's namespace)."""
+    seen: set[int] = set()
+    todo, count = [dispatcher], 0
+    while todo:
+        twin = todo.pop()
+        if id(twin) in seen:
+            continue
+        seen.add(id(twin))
+        count += not twin.signatures
+        names = twin.py_func.__globals__
+        todo.extend(names[n] for n in twin.py_func.__code__.co_names if n in names and id(names[n]) in _LABELS)
+    return count
+
+
+def _announce_compiles(numba: Any) -> None:
+    """Say on stderr, for each compile not nested in another, that a kernel compiles and about how long it
+    takes: a first run is otherwise silent for seconds. numba fires `numba:compile` only on a cache miss."""
+    from numba.core import event
+
+    class Announcer(event.Listener):
+        def on_start(self, ev: Any) -> None:
+            dispatcher = ev.data["dispatcher"]
+            _COMPILING.append(dispatcher)
+            if len(_COMPILING) == 1 and id(dispatcher) in _LABELS:
+                seconds = SECONDS_PER_FUNCTION * _uncompiled_reach(dispatcher)
+                print(f"compiling {_LABELS[id(dispatcher)]}.{dispatcher.py_func.__name__} "
+                      f"(first use, ~{max(seconds, 1):.0f} s; cached on disk afterwards)...",
+                      file=sys.stderr, flush=True)
+
+        def on_end(self, ev: Any) -> None:
+            _COMPILING.pop()
+
+    event.register("numba:compile", Announcer())
+
+
+def _int_table(value: Any) -> np.ndarray | None:
+    """A (nested) tuple of ints as an int64 array, masks keeping their 64 bits; None when it is not one."""
+    return np.array(_wrap64(value), dtype=np.int64) if isinstance(value, tuple) and _int_leaves(value) else None
+
+
+def _flat_ints(value: tuple) -> bool:
+    """A tuple of ints alone (checked at C speed: the LOA tables hold 87,381 entries)."""
+    return set(map(type, value)) == {int}
+
+
 def _int_leaves(value: Any) -> bool:
     """True for an int or a non-empty tuple nesting only ints (a table numba can hold as an array)."""
     if type(value) is int:
         return True
-    return isinstance(value, tuple) and bool(value) and all(_int_leaves(v) for v in value)
+    return isinstance(value, tuple) and bool(value) and (_flat_ints(value) or all(_int_leaves(v) for v in value))
 
 
 def _wrap64(value: Any) -> Any:
     """Ints as int64 bit patterns: a mask with bit 63 set becomes negative, keeping its 64 bits."""
     if isinstance(value, tuple):
+        if value and _flat_ints(value) and max(value) < 1 << 63:
+            return value
         return [_wrap64(v) for v in value]
     return value - (1 << 64) if value >= 1 << 63 else value
 
@@ -214,9 +292,10 @@ def _compiled_value(name: str, value: Any, bitboards: frozenset[str]) -> Any:
     """
     if name in bitboards:
         return np.array(value, dtype=np.uint64) if isinstance(value, tuple) else np.uint64(value)
-    if isinstance(value, tuple) and not hasattr(value, "_fields") and _int_leaves(value):
-        return np.array(_wrap64(value), dtype=np.int64)
-    return value    # a namedtuple of ints (`framework.layout`) stays: numba reads it as constants
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return value    # a namedtuple of ints (`framework.layout`) stays: numba reads it as constants
+    table = _int_table(value)
+    return value if table is None else table
 
 
 class Kernel:
@@ -238,7 +317,7 @@ class Kernel:
     prefix: str
 
     def __init__(self, module: types.ModuleType, bitboards: tuple[str, ...] = (),
-                 rules: "Kernel | None" = None, tag: str = "", aliases: dict[str, str] | None = None) -> None:
+                 rules: Kernel | None = None, tag: str = "", aliases: dict[str, str] | None = None) -> None:
         self.module = module
         self.bitboards = frozenset(bitboards)
         self.rules = rules
@@ -251,6 +330,9 @@ class Kernel:
         digest = hashlib.sha1(source.encode()).hexdigest()[:10]
         named = "".join(f"_{alias}_{target}" for alias, target in sorted(self.aliases.items()))
         self.prefix = f"{tag}{named}_{digest}."
+        #: How the announcement of a compile names this kernel.
+        self.label = module.__name__ + (f" for {tag}" if tag else "") + "".join(
+            f", {alias}={target}" for alias, target in sorted(self.aliases.items()))
 
     @cached_property
     def _namespace(self) -> dict[str, Any]:
@@ -259,7 +341,9 @@ class Kernel:
         def compile_twin(f: types.FunctionType, env: dict[str, Any]) -> Any:
             twin = _twin(f, env)
             twin.__qualname__ = self.prefix + f.__qualname__
-            return numba.njit(cache=True)(twin)
+            dispatcher = numba.njit(cache=True)(twin)
+            _LABELS[id(dispatcher)] = self.label
+            return dispatcher
 
         chain = self.rules._namespace if self.rules is not None else {}
         return _bind(self.module, chain, self.aliases, compile_twin,

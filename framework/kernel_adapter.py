@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Hashable, Sequence
 
+from framework.capabilities import capabilities
 from framework.jit import DRAW, LOSS, ONGOING, WIN
 from framework.protocols import Game, Heuristic, State
 
@@ -74,9 +75,10 @@ class KernelAdapter:
         states, moves, state_ids, move_ids = self.states, self.moves, self.state_ids, self.move_ids
         game_moves, game_apply, game_to_move = game.legal_moves, game.apply, game.to_move
         is_terminal, returns = game.is_terminal, game.returns
-        hints = getattr(game, "ordered_moves", None) or game_moves
-        noisy = getattr(game, "is_noisy", None)
-        hash_key: Callable[[State], int] = getattr(game, "hash_key", None) or hash
+        offered = capabilities(game)
+        hints = offered.ordered_moves or game_moves
+        noisy = offered.is_noisy
+        hash_key: Callable[[State], int] = offered.hash_key or hash
         intern_move = self.move_id
         # Per state id: its mover, returns (None while the game goes on), then, None until first asked
         # (grown by doubling), its search key, legal moves and hints.
@@ -120,6 +122,10 @@ class KernelAdapter:
                 found = hinted[state[0]] = ids_of(hints(states[state[0]]))
             return found[:]
 
+        def move_count(state: tuple[int]) -> int:
+            found = legal[state[0]]
+            return len(game_moves(states[state[0]])) if found is None else len(found)
+
         def apply_move(state: tuple[int], move: int) -> tuple[int]:
             child = game_apply(states[state[0]], moves[move])
             found = state_ids.get(child)
@@ -161,5 +167,71 @@ class KernelAdapter:
 
         return {"legal_moves": legal_moves, "apply_move": apply_move, "to_move": to_move, "outcome": outcome,
                 "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
-                "ordered_moves": ordered_moves, "evaluate": evaluate, "terminal_score": terminal_score,
+                "ordered_moves": ordered_moves, "move_count": move_count, "evaluate": evaluate, "terminal_score": terminal_score,
                 "to_kernel": to_kernel}
+
+
+class PassThroughAdapter(KernelAdapter):
+    """`game` behind `framework.kernel_api` with nothing interned: its own states and moves pass through.
+
+    For a search that only runs as Python here and keeps states in Python containers (the proof-number
+    family: trees and tables of states, never int arrays): it pays no interning and holds no state beyond
+    what the search itself keeps, so a search bounded in memory stays bounded (an interning adapter keeps
+    every state it met). Same answers as `KernelAdapter`: states compare as the game's do, `search_key`
+    is the same 1-tuple. The move lists are the game's own sequences: not for a search that reorders them.
+    """
+
+    def to_kernel(self, state: State) -> State:  # type: ignore[override]
+        return state
+
+    def state(self, kernel_state: Any) -> State:
+        return kernel_state
+
+    def move_id(self, move: Hashable) -> Any:
+        return move
+
+    def move(self, move_id: Any) -> Hashable:
+        return move_id
+
+    def functions(self) -> dict[str, Callable[..., Any]]:
+        game, heuristic = self.game, self.heuristic
+        game_moves = game.legal_moves
+        is_terminal, returns = game.is_terminal, game.returns
+        offered = capabilities(game)
+        hints = offered.ordered_moves or game_moves
+        noisy = offered.is_noisy
+        hash_key: Callable[[State], int] = offered.hash_key or hash
+
+        def move_count(state: State) -> int:
+            return len(game_moves(state))
+
+        def outcome(state: State, player: int, option: int) -> int:
+            if not is_terminal(state):
+                return ONGOING
+            r = returns(state)[player]
+            return WIN if r > 0 else LOSS if r < 0 else DRAW
+
+        def search_key(state: State) -> tuple[int]:
+            return (hash_key(state),)
+
+        def is_capture(state: State, move: Hashable) -> bool:
+            return noisy is not None and noisy(state, move)
+
+        def move_rank(state: State, move: Hashable) -> int:
+            return list(hints(state)).index(move)
+
+        def evaluate(state: State, player: int, weights: Any) -> float:
+            return heuristic.evaluate(state, player)  # type: ignore[union-attr]
+
+        def score(state: State, weights: Any) -> float:
+            return evaluate(state, 0, weights)
+
+        def terminal_score(state: State, player: int, ply: int, result: int) -> float:
+            if heuristic is None:
+                return float(returns(state)[player])
+            return heuristic.terminal(state, player, ply)
+
+        return {"legal_moves": game_moves, "apply_move": game.apply, "to_move": game.to_move, "outcome": outcome,
+                "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
+                "ordered_moves": hints, "move_count": move_count, "evaluate": evaluate,
+                "terminal_score": terminal_score}

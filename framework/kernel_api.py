@@ -88,6 +88,11 @@ def ordered_moves(state: KernelState) -> MutableSequence[int]:
     return moves
 
 
+def move_count(state: KernelState) -> int:
+    """How many legal moves a state that is not over has (a proof-number search's mobility)."""
+    return len(legal_moves(state))
+
+
 def evaluate(state: KernelState, player: int, weights: Any) -> float:
     """A heuristic's value of a state that is not over, for `player`: `score` negated for the second seat
     (heuristics are zero-sum)."""
@@ -103,4 +108,4 @@ def terminal_score(state: KernelState, player: int, ply: int, result: int) -> fl
 
 #: The game's functions (stubs here) and the functions written here over them.
 PRIMITIVES = ("legal_moves", "apply_move", "to_move", "outcome", "search_key", "is_capture", "move_rank", "score")
-DERIVED = ("ordered_moves", "evaluate", "terminal_score")
+DERIVED = ("ordered_moves", "move_count", "evaluate", "terminal_score")

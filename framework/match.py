@@ -1,18 +1,33 @@
 """One game between two agents, move by move, with every move checked.
 
 The match runner is the checked path: each move an agent returns is compared against
-`legal_moves`; an illegal move, an exception or a blown time limit loses the game by
-forfeit with the reason recorded, and the caller carries on.
+`legal_moves`, and its statistics must be storable (`check_stats`); an illegal move, an
+exception (`sys.exit` included), an answer that is not a valid Decision or a blown time limit
+loses the game by forfeit with the reason (and the traceback of an exception) recorded, and
+the caller carries on. Nothing the agent returned is kept: the move recorded is the game's own
+legal move equal to it, and the statistics are copied into plain numbers.
 """
 
 from __future__ import annotations
 
 import enum
+import math
+import numbers
+import pickle
 import time
-from dataclasses import dataclass
-from typing import Callable, Sequence
+import traceback
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
-from framework.protocols import UNLIMITED, Agent, Budget, Decision, Game, State
+from framework.adjudication import Adjudication, Adjudicator
+from framework.capabilities import capabilities
+from framework.protocols import UNLIMITED, Agent, Budget, Decision, Game, Resign, SearchStats, State, TakeBack
+
+#: The largest integer SQLite stores (a signed 64-bit integer).
+INT64_MAX = 2**63 - 1
+#: Text quoted from an agent's objects in a reason is cut to this many characters.
+QUOTE_LIMIT = 200
 
 
 class Termination(enum.Enum):
@@ -22,12 +37,36 @@ class Termination(enum.Enum):
     REPETITION = "repetition"      # the game's repetition limit was reached: a draw
     MAX_PLIES = "max_plies"        # adjudicated a draw at the configured ply limit
     ILLEGAL_MOVE = "illegal_move"  # forfeit: the mover returned a move that is not legal
-    CRASH = "crash"                # forfeit: the mover raised an exception
+    CRASH = "crash"                # forfeit: the mover raised an exception or ended its process
     TIME = "time"                  # forfeit: the mover exceeded its time budget
+    INVALID_OUTPUT = "invalid_output"  # forfeit: the mover returned no Decision, or statistics that cannot be stored
+    VOID = "void"                  # no result: the game could not be played for a cause outside both agents
+    RESIGN = "resign"              # the mover resigned (a person typed 'resign' or left)
+    RESIGN_ADJUDICATION = "resign_adjudication"  # both engines' scores agreed one side was lost (adjudication)
+    DRAW_ADJUDICATION = "draw_adjudication"      # both engines' scores stayed near zero (adjudication)
 
     @property
     def is_forfeit(self) -> bool:
-        return self in (Termination.ILLEGAL_MOVE, Termination.CRASH, Termination.TIME)
+        return self in (Termination.ILLEGAL_MOVE, Termination.CRASH, Termination.TIME, Termination.INVALID_OUTPUT)
+
+
+class Forfeit(Exception):
+    """The mover loses with this termination (VOID: the game ends without a result); `reason` follows the
+    mover's name, `details` is a traceback or other text for the record. Raised by the checks below and by
+    agent wrappers (e.g. one that runs the agent in a guarded process, framework/tournament/engine.py)."""
+
+    def __init__(self, termination: Termination, reason: str, details: str = "") -> None:
+        super().__init__(reason)
+        self.termination = termination
+        self.reason = reason
+        self.details = details
+
+
+class InvalidOutput(Forfeit):
+    """What an agent returned cannot be played or stored; the message says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(Termination.INVALID_OUTPUT, reason)
 
 
 @dataclass(frozen=True)
@@ -58,13 +97,14 @@ class GameRecord:
     termination: Termination
     reason: str
     moves: tuple[MoveRecord, ...]
+    traceback: str = ""   # of the exception that cost a crashed agent the game ("" otherwise)
 
     @property
     def plies(self) -> int:
         return len(self.moves)
 
 
-def _pv_notation(game: Game, state: State, pv: Sequence) -> tuple[str, ...]:
+def pv_notation(game: Game, state: State, pv: Sequence) -> tuple[str, ...]:
     """The principal variation in notation, stopping quietly at the first move that does not apply."""
     out = []
     try:
@@ -78,11 +118,107 @@ def _pv_notation(game: Game, state: State, pv: Sequence) -> tuple[str, ...]:
     return tuple(out)
 
 
+def quote(obj: Any, form: Callable[[Any], str] = repr) -> str:
+    """`form(obj)` cut to QUOTE_LIMIT characters, or a placeholder when the agent's object cannot be printed."""
+    try:
+        text = form(obj)
+    except Exception:
+        return f"<unprintable {type(obj).__name__}>"
+    return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT] + "..."
+
+
+def _integer(value: Any, name: str, low: int) -> int:
+    if type(value) is int and low <= value <= INT64_MAX:  # the common case, without the ABC checks below
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= int(value) <= INT64_MAX:
+        raise InvalidOutput(f"SearchStats.{name} must be an integer from {low} to 2**63-1, got {quote(value)}")
+    return int(value)
+
+
+def _real(value: Any, name: str, low: float = -math.inf) -> float:
+    if type(value) is float and low <= value < math.inf:  # the common case (NaN fails the comparison)
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < low:
+        at_least = "" if low == -math.inf else f" >= {low:g}"
+        raise InvalidOutput(f"SearchStats.{name} must be a finite number{at_least}, got {quote(value)}")
+    return float(value)
+
+
+def check_stats(stats: Any) -> SearchStats:
+    """An agent's statistics made of plain, storable values (a copy where they were not); InvalidOutput says
+    what is wrong.
+
+    nodes and depth: integers within SQLite's 64 bits (nodes >= 0); score: None or a finite number;
+    times: finite and >= 0; extra: a mapping that pickles; peak_entries: None or an integer >= 0.
+    """
+    if not isinstance(stats, SearchStats):
+        raise InvalidOutput(f"returned stats {quote(stats)} instead of a SearchStats")
+    nodes = _integer(stats.nodes, "nodes", 0)
+    depth = _integer(stats.depth, "depth", -INT64_MAX - 1)
+    score = None if stats.score is None else _real(stats.score, "score")
+    wall_time = _real(stats.wall_time, "wall_time", 0.0)
+    cpu_time = _real(stats.cpu_time, "cpu_time", 0.0)
+    peak = None if stats.peak_entries is None else _integer(stats.peak_entries, "peak_entries", 0)
+    extra = stats.extra
+    if type(extra) is not dict and not isinstance(extra, Mapping):
+        raise InvalidOutput(f"SearchStats.extra must be a mapping, got {quote(extra)}")
+    if extra:
+        try:
+            extra = pickle.loads(pickle.dumps(dict(extra)))
+        except Exception as exc:
+            raise InvalidOutput(f"SearchStats.extra cannot be stored ({type(exc).__name__}: {quote(exc, str)})") \
+                from None
+    if (nodes is stats.nodes and depth is stats.depth and score is stats.score and wall_time is stats.wall_time
+            and cpu_time is stats.cpu_time and peak is stats.peak_entries and extra is stats.extra):
+        return stats  # already plain (each check returned the agent's own int, float or None): no copy
+    return SearchStats(nodes=nodes, depth=depth, score=score, pv=stats.pv, wall_time=wall_time, cpu_time=cpu_time,
+                       extra=extra, peak_entries=peak)
+
+
+def crash_reason(exc: BaseException) -> str:
+    """How an agent's exception reads in a forfeit's reason, after "crashed: " (`sys.exit` gives its exit code)."""
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit (exit code {quote(exc.code)})"
+    return f"{type(exc).__name__}: {quote(exc, str)}"
+
+
+def checked(legal: Sequence, decision: Any) -> tuple[Any, SearchStats]:
+    """The game's own legal move equal to the decision's and a storable copy of its statistics; raises
+    Forfeit (ILLEGAL_MOVE or INVALID_OUTPUT) with the reason when the decision is not a legal, valid one."""
+    if not isinstance(decision, Decision):
+        raise InvalidOutput(f"returned {quote(decision)} instead of a Decision")
+    move = legal_equal(legal, decision.move)
+    if move is None:
+        raise Forfeit(Termination.ILLEGAL_MOVE, f"played an illegal move {quote(decision.move)}")
+    return move, check_stats(decision.stats)
+
+
+def legal_equal(legal: Sequence, move: Any) -> Any | None:
+    """The game's own legal move equal to the agent's `move` (None: not legal), so no object of the agent's is kept."""
+    if type(move) is int or type(move) is str:  # a plain value: equal is the game's own
+        return move if move in legal else None
+    try:
+        for candidate in legal:
+            if candidate == move:
+                return candidate
+        return None
+    except Exception as exc:  # the move's own __eq__ raised
+        raise InvalidOutput(f"returned a move that cannot be compared ({type(exc).__name__}: {quote(exc, str)})") \
+            from None
+
+
 def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] = (UNLIMITED, UNLIMITED),
               start: State | None = None, players: Sequence[str] = ("first", "second"),
               max_plies: int | None = None, time_slack: float = 0.1, time_grace: float = 0.05,
-              on_move: Callable[[State, MoveRecord, State], None] | None = None) -> GameRecord:
+              on_move: Callable[[State, MoveRecord, State], None] | None = None,
+              on_take_back: Callable[[State, int], None] | None = None,
+              adjudication: Adjudication | None = None) -> GameRecord:
     """Play one game from `start` (default: the initial state); agent i plays player i.
+
+    An agent raising `Resign` loses the game; one raising `TakeBack` gets its last move and the reply
+    taken back (two plies) and is asked again; `on_take_back(state, plies)` tells with 0 when there
+    was no move of its own to take back. `adjudication` rules may end the game early on the engines'
+    scores (framework/adjudication.py).
 
     A move that takes longer than `budget.time * (1 + time_slack) + time_grace` seconds
     forfeits the game. The runner does not interrupt a hung agent; the tournament
@@ -90,19 +226,23 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
     """
     state = game.initial_state() if start is None else start
     start_text = game.to_text(state)
-    key = getattr(game, "hash_key", None) or (lambda s: s)
-    repetition_limit = getattr(game, "repetition_limit", None)
+    offered = capabilities(game)
+    key: Callable[[State], Hashable] = offered.hash_key or (lambda s: s)
+    repetition_limit = offered.repetition_limit
     seen: dict = {key(state): 1}
     moves: list[MoveRecord] = []
+    history: list[State] = []  # the state before each move, for take-backs
+    adjudicator = Adjudicator(adjudication) if adjudication is not None else None
 
     def finish(termination: Termination, result: tuple[float, float], reason: str) -> GameRecord:
         winner = 0 if result[0] > result[1] else 1 if result[1] > result[0] else None
         return GameRecord(game.name, tuple(players), start_text, game.to_text(state), tuple(result), winner,
                           termination, reason, tuple(moves))
 
-    def forfeit(mover: int, termination: Termination, reason: str) -> GameRecord:
-        result = (-1.0, 1.0) if mover == 0 else (1.0, -1.0)
-        return finish(termination, result, f"{game.player_names[mover]} ({players[mover]}) {reason}")
+    def forfeit(mover: int, termination: Termination, reason: str, details: str = "") -> GameRecord:
+        result = (0.0, 0.0) if termination is Termination.VOID else (-1.0, 1.0) if mover == 0 else (1.0, -1.0)
+        record = finish(termination, result, f"{game.player_names[mover]} ({players[mover]}) {reason}")
+        return replace(record, traceback=details)
 
     while not game.is_terminal(state):
         if max_plies is not None and len(moves) >= max_plies:
@@ -113,26 +253,46 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         wall0 = time.perf_counter()
         try:
             decision = agents[mover].select_move(game, state, budget)
-        except Exception as exc:
-            return forfeit(mover, Termination.CRASH, f"crashed: {type(exc).__name__}: {exc}")
-        wall = time.perf_counter() - wall0
-        if not isinstance(decision, Decision):
-            return forfeit(mover, Termination.CRASH, f"returned {decision!r} instead of a Decision")
-        if decision.move not in legal:
-            return forfeit(mover, Termination.ILLEGAL_MOVE, f"played an illegal move {decision.move!r}")
+            wall = time.perf_counter() - wall0
+            move, stats = checked(legal, decision)
+        except Forfeit as exc:
+            return forfeit(mover, exc.termination, exc.reason, exc.details)
+        except Resign as exc:
+            result = (-1.0, 1.0) if mover == 0 else (1.0, -1.0)
+            return finish(Termination.RESIGN, result,
+                          f"{game.player_names[mover]} ({players[mover]}) resigned" + (f": {exc}" if str(exc) else ""))
+        except TakeBack:
+            plies = 2 if len(moves) >= 2 else 0
+            for _ in range(plies):
+                if repetition_limit is not None:
+                    seen[key(state)] -= 1
+                moves.pop()
+                state = history.pop()
+            if on_take_back is not None:
+                on_take_back(state, plies)
+            continue
+        except (Exception, SystemExit) as exc:
+            return forfeit(mover, Termination.CRASH, f"crashed: {crash_reason(exc)}", traceback.format_exc())
         if budget.time is not None and wall > budget.time * (1 + time_slack) + time_grace:
             return forfeit(mover, Termination.TIME, f"took {wall:.3f}s with a budget of {budget.time}s")
-        stats = decision.stats
-        record = MoveRecord(len(moves) + 1, mover, game.format_move(state, decision.move), stats.nodes,
-                            stats.depth, stats.score, wall, stats.cpu_time, _pv_notation(game, state, stats.pv))
+        record = MoveRecord(len(moves) + 1, mover, game.format_move(state, move), stats.nodes,
+                            stats.depth, stats.score, wall, stats.cpu_time, pv_notation(game, state, stats.pv))
         moves.append(record)
-        before, state = state, game.apply(state, decision.move)
+        history.append(state)
+        before, state = state, game.apply(state, move)
         if on_move is not None:
             on_move(before, record, state)
+        verdict = adjudicator.add(mover, stats.score) if adjudicator is not None else None
+        if verdict is not None and not game.is_terminal(state):
+            winner, why = verdict
+            if winner is None:
+                return finish(Termination.DRAW_ADJUDICATION, (0.0, 0.0), f"adjudicated a draw: {why}")
+            return finish(Termination.RESIGN_ADJUDICATION, (1.0, -1.0) if winner == 0 else (-1.0, 1.0),
+                          f"adjudicated a win for {game.player_names[winner]} ({players[winner]}): {why}")
         if repetition_limit is not None:
             count = seen[key(state)] = seen.get(key(state), 0) + 1
             if count >= repetition_limit and not game.is_terminal(state):
                 return finish(Termination.REPETITION, (0.0, 0.0),
                               f"the position occurred {count} times with the same side to move")
-    end_reason = getattr(game, "end_reason", None)
+    end_reason = offered.end_reason
     return finish(Termination.NORMAL, game.returns(state), end_reason(state) if end_reason else "")

@@ -15,6 +15,7 @@ same leaves, which the conformance suite checks.
 
 from __future__ import annotations
 
+from framework.capabilities import capabilities
 from framework.errors import ConfigError
 from framework.protocols import Game, State
 
@@ -45,7 +46,7 @@ def _perft(legal_moves, apply, state: State, depth: int) -> int:
 def perft(game: Game, state: State, depth: int) -> int:
     """Perft with the game's own `perft` capability if it has one, else `generic_perft`."""
     _check_depth(depth)
-    fast = getattr(game, "perft", None)
+    fast = capabilities(game).perft
     if fast is not None:
         return fast(state, depth)
     return generic_perft(game, state, depth)

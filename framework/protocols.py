@@ -30,17 +30,29 @@ class Game(Protocol):
     """Rules of a two-player, zero-sum, perfect-information game.
 
     Required methods are pure functions of their arguments. `apply` never mutates its
-    input state. Optional capabilities are discovered with `hasattr`, never required:
+    input state. Optional capabilities are attributes a game may have; each is declared once
+    in `framework.capabilities` (with what it must agree with) and read through
+    `framework.capabilities.capabilities(game)`, never probed by name:
 
-    - `hash_key(state) -> int`: a fast hash for transposition tables;
-    - `repetition_limit: int`: the number of occurrences of a state that draws the game
-      (the match runner enforces it, since a state carries no history);
+    - `hash_key(state) -> int`: a fast exact hash for transposition tables and repetitions;
+    - `repetition_limit: int | None`: the number of occurrences of a state that draws the game
+      (the match runner enforces it, since a state carries no history); declaring it at all
+      tells solvers that positions can repeat on a path;
     - `is_noisy(state, move) -> bool`: moves a quiescence search should extend (captures);
     - `ordered_moves(state) -> Sequence[Move]`: legal moves, most promising first;
     - `perft(state, depth) -> int`: a fast count of the move paths of exactly `depth`
       plies (e.g. bulk-counting the last ply); it must count exactly what
       `framework.perft.generic_perft` counts: a state without legal moves is a leaf only
-      at exactly `depth` plies.
+      at exactly `depth` plies;
+    - `kernel: framework.jit.GameKernel`: the rules compiled, for compiled searches;
+    - `warmup() -> None`: compile or load the kernels now (`plyground warmup` calls it);
+    - `end_reason(state) -> str`: why a terminal state ended the game, for the match record;
+    - `default_heuristic: str`: the heuristic an agent uses when its parameters name none;
+    - `render_svg(state, flipped=False) -> str` and `move_clicks(state, move) -> tuple[str, ...]`:
+      the board as SVG with clickable `data-square` names, and the names a player clicks to make
+      a move (`plyground serve`; without them the page shows `render` and takes typed moves);
+    - `pdn_game_type: int`: a draughts game whose text format is PDN FEN and whose notation is PDN's
+      declares its PDN GameType (English checkers: 21); `plyground export --format pdn` needs it.
 
     The conformance suite (`framework.conformance.GameConformance`) checks every rule
     above on random playouts; a terminal state has no legal moves and a non-terminal
@@ -151,9 +163,21 @@ class Decision:
 
 @runtime_checkable
 class Agent(Protocol):
-    """A move chooser. Constructed with its parameters and a seed; same seed, same moves."""
+    """A move chooser. Constructed with its parameters and a seed; same seed, same moves.
+
+    Instead of answering, `select_move` may raise `Resign` (the mover gives the game up) or, in a game
+    at the terminal, `TakeBack` (the person asks to take back their last move).
+    """
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision: ...
+
+
+class Resign(Exception):
+    """Raised by an agent's `select_move` to resign: the mover loses, recorded as a resignation, not a crash."""
+
+
+class TakeBack(Exception):
+    """Raised by an interactive agent's `select_move` to take back its own last move (and the reply to it)."""
 
 
 class Proof(enum.Enum):

@@ -24,6 +24,7 @@ import pluggy
 
 from framework import hookspecs
 from framework.agentspec import parse_agent_spec
+from framework.capabilities import capabilities
 from framework.errors import ConfigError, PluginError
 from framework.params import AgentRef, HeuristicRef, resolve_params
 from framework.protocols import Agent, Game, Heuristic
@@ -81,6 +82,7 @@ class Registry:
         self.game_files: dict[str, Registered[GameFileSpec]] = {}
         self.plugins: dict[str, Provenance] = {}
         self.failed: dict[str, str] = {}
+        self.clashes: dict[tuple[str, str], str] = {}  # (kind, name) registered twice -> the message naming both
         self._tried: set[tuple[str, str]] = set()  # entry points loaded (or failed) already
         if autoload is None:
             self.load_entry_points()
@@ -115,7 +117,10 @@ class Registry:
             except Exception as exc:  # a broken plugin is named, the others still load
                 self._fail(ep.name, dist, f"import of '{ep.value}' failed: {type(exc).__name__}: {exc}")
                 continue
-            self.register(plugin, name=ep.name, distribution=dist, version=version)
+            try:
+                self.register(plugin, name=ep.name, distribution=dist, version=version)
+            except PluginError as exc:  # a clash: this plugin is not loaded, the rest stay usable
+                self._fail(ep.name, dist, str(exc))
 
     def _fail(self, name: str, dist: str | None, reason: str) -> None:
         who = f"plugin '{name}'" + (f" from {dist}" if dist else "")
@@ -151,6 +156,12 @@ class Registry:
             additions.append((self.heuristics, (spec.game, spec.name), spec))
         for spec in provided["plyground_game_files"]:
             additions.append((self.game_files, spec.name, spec))
+        for spec in provided["plyground_agents"]:
+            bound = spec.memory_bound
+            if bound is not None and bound.param not in {p.name for p in spec.params}:
+                self._pm.unregister(plugin)
+                raise PluginError(f"agent '{spec.name}' of {provenance} declares its memory bounded by "
+                                  f"'{bound.param}', which is not one of its parameters; name a declared one")
         staged: dict[int, set] = {}
         for table, key, spec in additions:
             clash = table.get(key)
@@ -160,8 +171,10 @@ class Registry:
                 kind = {id(self.games): "game", id(self.agents): "agent",
                         id(self.game_files): "game file"}.get(id(table), "heuristic")
                 label = key if isinstance(key, str) else f"{key[1]}' for game '{key[0]}"
-                raise PluginError(f"{kind} '{label}' is registered twice: by {other} and by {provenance}; "
-                                  "uninstall or rename one of them")
+                message = (f"{kind} '{label}' is registered twice: by {other} and by {provenance}; "
+                           "uninstall or rename one of them")
+                self.clashes[(kind, label)] = message
+                raise PluginError(message)
             staged[id(table)].add(key)
         for table, key, spec in additions:
             table[key] = Registered(spec, provenance)
@@ -178,15 +191,23 @@ class Registry:
     # -- lookup ------------------------------------------------------------------
 
     def game_spec(self, name: str) -> GameSpec:
-        return _lookup(self.games, name, "game").spec
+        return self._lookup(self.games, name, "game").spec
 
     def agent_spec(self, name: str) -> AgentSpec:
-        return _lookup(self.agents, name, "agent").spec
+        return self._lookup(self.agents, name, "agent").spec
 
     def game_file_spec(self, name: str) -> GameFileSpec:
-        return _lookup(self.game_files, name, "game file").spec
+        return self._lookup(self.game_files, name, "game file").spec
+
+    def _lookup(self, table: Mapping[str, Registered[T]], name: str, kind: str) -> Registered[T]:
+        """The entry for `name`, refused when two plugins provide it (whichever loaded first would be a guess)."""
+        if (kind, name) in self.clashes:
+            raise PluginError(self.clashes[(kind, name)])
+        return _lookup(table, name, kind)
 
     def heuristic_spec(self, game: str, name: str) -> HeuristicSpec:
+        if ("heuristic", f"{name}' for game '{game}") in self.clashes:
+            raise PluginError(self.clashes[("heuristic", f"{name}' for game '{game}")])
         key = (game, name)
         if key in self.heuristics:
             return self.heuristics[key].spec
@@ -196,6 +217,18 @@ class Registry:
             raise PluginError(f"heuristic '{name}' belongs to {', '.join(elsewhere)}, not to '{game}'; "
                               f"heuristics for {game}: {here}")
         raise PluginError(f"unknown heuristic '{name}' for game '{game}'; heuristics for {game}: {here}")
+
+    def default_for(self, option: str) -> str:
+        """The game or agent a plugin declares the default of `option` ("COMMAND --OPTION"), e.g. for
+        `plyground play` without `--second`: so the core names no built-in. None declared, or two, is an error."""
+        named = [(r.spec.name, r.provenance) for table in (self.games, self.agents) for r in table.values()
+                 if option in r.spec.default_for]
+        if not named:
+            raise ConfigError(f"no plugin declares a default for '{option}'; give the option explicitly")
+        if len(named) > 1:
+            raise PluginError(f"two plugins declare the default for '{option}': '{named[0][0]}' by {named[0][1]} "
+                              f"and '{named[1][0]}' by {named[1][1]}; give the option explicitly")
+        return named[0][0]
 
     def heuristics_for(self, game: str) -> list[HeuristicSpec]:
         return [r.spec for (g, _), r in self.heuristics.items() if g == game]
@@ -210,7 +243,7 @@ class Registry:
                          options: Mapping[str, Any] | None = None, where: str = "heuristic") -> Heuristic | None:
         """Build a heuristic for `game`; None picks the game's `default_heuristic`, if any."""
         if name is None:
-            name = getattr(game, "default_heuristic", None)
+            name = capabilities(game).default_heuristic
             if name is None:
                 return None
         spec = self.heuristic_spec(game.name, name)

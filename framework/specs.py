@@ -2,20 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from framework.params import Param
 
 
 @dataclass(frozen=True)
 class GameSpec:
-    """A game: `factory(**options)` returns a Game."""
+    """A game: `factory(**options)` returns a Game.
+
+    `default_for` names the command-line options (as `"COMMAND --OPTION"`) this game is the default
+    of, so the core names no game: `Registry.default_for` resolves them.
+    """
 
     name: str
     factory: Callable[..., object]
     help: str
     params: tuple[Param, ...] = ()
+    default_for: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MemoryBound:
+    """The parameter that bounds an agent's memory, and what its value counts (for reports)."""
+
+    param: str
+    holds: str
 
 
 @dataclass(frozen=True)
@@ -23,13 +36,23 @@ class AgentSpec:
     """An agent: `factory(game=..., seed=..., **params)` returns an Agent.
 
     Parameters of type HeuristicRef arrive resolved: the factory receives the Heuristic
-    object built for the agent's game, never the name.
+    object built for the agent's game, never the name. What reports need to know of an agent is
+    declared here, beside it: `algorithm`, the published algorithm it implements as reports name it
+    (e.g. "proof-number search"); `memory_bound`, the parameter bounding its memory; `nodes`, what
+    one of its nodes counts. `default_for`: the command-line options it is the default of (see GameSpec).
+    `interactive`: a person chooses its moves, so `plyground play` asks it in its own process with no time
+    budget, `plyground serve` takes its moves from the page, and tournaments (unattended) refuse it.
     """
 
     name: str
     factory: Callable[..., object]
     help: str
     params: tuple[Param, ...] = ()
+    algorithm: str = ""
+    memory_bound: MemoryBound | None = None
+    nodes: str = ""
+    default_for: tuple[str, ...] = ()
+    interactive: bool = False
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ def rating_bars(standings: pd.DataFrame, path: Path) -> Path:
     ax.bar(standings["participant"], standings["elo"], yerr=standings["elo_ci95"], capsize=4, color="#4c72b0")
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylabel("Elo (field mean 0), 95% CI")
+    ax.set_title("Ratings")
     ax.tick_params(axis="x", rotation=45)
     return _save(fig, path)
 
@@ -47,6 +48,7 @@ def nodes_per_move(moves: pd.DataFrame, path: Path) -> Path:
         ax.boxplot([g for _, g in groups], tick_labels=[pid for pid, _ in groups])
     ax.set_yscale("log")
     ax.set_ylabel("nodes per move")
+    ax.set_title("Nodes per move")
     ax.tick_params(axis="x", rotation=45)
     return _save(fig, path)
 
@@ -61,6 +63,7 @@ def solved_by_nodes(solves: pd.DataFrame, ids: list[str], path: Path) -> Path:
     ax.set_xscale("log")
     ax.set_xlabel("node budget")
     ax.set_ylabel("positions solved")
+    ax.set_title("Positions solved within a node budget")
     ax.legend()
     return _save(fig, path)
 

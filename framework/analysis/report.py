@@ -8,7 +8,7 @@ import pandas as pd
 
 from framework.analysis import plots
 from framework.analysis.solving import peak_mib, rss_scopes
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 
 REPORT = "report.md"
 SOLVE_COLUMNS = ["solver", "positions", "solved", "nodes", "time_ms", "common", "nodes_common", "time_ms_common",
@@ -24,6 +24,26 @@ def run_peak(tasks: pd.DataFrame) -> str:
              else "on some workers the peak of the worker process so far, over every task it ran")
     return (f"Peak memory of the run: {peak:.1f} MiB resident in the largest worker process ({scope}; "
             f"{tasks['rss_peak'].notna().sum()} of {len(tasks)} tasks recorded).")
+
+
+def crash_lines(results: Results) -> list[str]:
+    """Each crash with its reason and traceback, then the void tasks: plain text for the terminal."""
+    lines = []
+    for row in results.crashes().itertuples():
+        lines += ["", f"{row.key}: {row.reason}", *(f"    {line}" for line in row.traceback.rstrip().splitlines())]
+    if len(results.void):
+        lines += ["", f"{len(results.void)} void (no result, left out of every table):"]
+        lines += [f"{row.key}: {row.reason}" for row in results.void.itertuples()]
+    return ["", "Crashes (with the agent's traceback where it raised):", *lines[1:]] if lines else []
+
+
+def _crash_markdown(results: Results) -> str:
+    crashes = results.crashes()
+    parts = [f"### {row.key}\n\n{row.reason}\n" + (f"\n```\n{row.traceback.rstrip()}\n```\n" if row.traceback else "")
+             for row in crashes.itertuples()]
+    void = (f"\nVoid (no result: the worker was killed from outside on every try; left out of every table):\n\n"
+            f"{_markdown(results.void)}\n") if len(results.void) else ""
+    return ("\n".join(parts) if parts else "(none)\n") + void
 
 
 def _fmt(table: pd.DataFrame) -> pd.DataFrame:
@@ -46,14 +66,56 @@ def terminal_summary(results: Results) -> str:
     lines = [f"{results.config['name']}: {len(results.games)} games of {', '.join(results.game_names)}",
              "", "Standings (Elo: Bradley-Terry fit, field mean 0, ± 95% CI)",
              standings.to_string(index=False), "", "Crosstable (W-D-L and score of row against column)",
-             results.crosstable().to_string(), "", run_peak(results.games)]
+             results.crosstable().to_string(), "", "Match (per pairing: the first-named participant's results; Elo, "
+             "its 95% error and LOS from the pentanomial of complete pairs)",
+             _fmt(results.match()).to_string(index=False), *[""] * bool(results.sprt()), *results.sprt(), "",
+             run_peak(results.games), *crash_lines(results)]
     if standings.attrs.get("elo_prior_draws"):
         lines.insert(3, "(a group of participants won or lost every game against the rest, so one virtual draw per pairing keeps the Elo finite)")
     return "\n".join(lines)
 
 
 def _markdown(table: pd.DataFrame, index: bool = False) -> str:
-    return _fmt(table).to_markdown(index=index) if len(table) else "(none)"
+    """A Markdown table, numbers with thousands separators (whole-number columns without decimals)."""
+    if not len(table):
+        return "(none)"
+    table = _fmt(table).copy()
+    align = []
+    for column in table.columns:
+        values = table[column]
+        numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+        if numeric:
+            whole = bool(((values.dropna() % 1) == 0).all())
+            table[column] = values.map(lambda v: "" if pd.isna(v) else f"{v:,.0f}" if whole else f"{v:,.1f}")
+        align.append("right" if numeric else "left")
+    # disable_numparse: tabulate would read "1,234" back as a number and drop the separator
+    return table.to_markdown(index=index, disable_numparse=True,
+                             colalign=(["left"] if index else []) + align)
+
+
+#: A parameter listing longer than this is wrapped onto several lines of its table cell.
+CELL_WIDTH = 60
+
+
+def _listing(values: dict) -> str:
+    """`key=value, ...` of the values that are set, wrapped with <br> so a long listing stays readable."""
+    lines: list[str] = []
+    for item in (f"{k}={v}" for k, v in values.items() if v is not None):
+        if lines and len(lines[-1]) + len(item) + 2 <= CELL_WIDTH:
+            lines[-1] += f", {item}"
+        else:
+            lines.append(item)
+    return ",<br>".join(lines)
+
+
+def _openers(games: pd.DataFrame) -> str:
+    """Who moved first: `first` names seat 0, but a start position may give the other seat the move."""
+    seat0 = int((games["moved_first"] == games["first"]).sum())
+    seat1 = int((games["moved_first"] == games["second"]).sum())
+    if not seat1:
+        return "The participant in seat 0 (`first`) moved first in every game."
+    return (f"The participant in seat 0 (`first`) moved first in {seat0} games and the one in seat 1 (`second`) in "
+            f"{seat1} (start positions with seat 1 to move); `moved_first` in tables/games.csv says it per game.")
 
 
 def write_report(results: Results, folder: Path | None = None) -> Path:
@@ -67,11 +129,15 @@ def write_report(results: Results, folder: Path | None = None) -> Path:
     plots.rating_bars(standings, folder / "ratings.png")
     plots.nodes_per_move(results.moves, folder / "nodes_per_move.png")
     config = results.config
-    participants = pd.DataFrame([{"participant": p["id"], "agent": p["agent"],
-                                  "params": ", ".join(f"{k}={v}" for k, v in p["params"].items() if v is not None),
-                                  "budget": ", ".join(f"{k}={v}" for k, v in p["budget"].items() if v is not None)}
+    participants = pd.DataFrame([{"participant": p["id"], "agent": p["agent"], "params": _listing(p["params"]),
+                                  "budget": _listing(p["budget"])}
                                  for p in config["participants"]])
     prior = standings.attrs.get("elo_prior_draws")
+    sprt = "".join(f"\n{line}\n" for line in results.sprt())
+    if sprt:
+        sprt = ("\n## SPRT\n\nThe sequential probability ratio test of each pairing: its log-likelihood ratio (LLR), "
+                "the bounds (lower, upper) and the Elo hypotheses [elo0, elo1], over the pairs (or games) in index "
+                "order until it was decided.\n" + sprt)
     per_game = "".join(f"""## {game}
 
 {_markdown(results.standings(game))}
@@ -82,7 +148,7 @@ def write_report(results: Results, folder: Path | None = None) -> Path:
     text = f"""# {config['name']}
 
 {len(results.games)} games of {', '.join(results.game_names)}, {config['format']}, {config['games_per_pairing']} games per pairing
-in colour-swapped pairs, seed {config['seed']}.
+in colour-swapped pairs, seed {config['seed']}. {_openers(results.games)}
 
 ## Participants
 
@@ -105,7 +171,15 @@ W-D-L and score of the row participant against the column participant.
 
 ![crosstable](crosstable.png)
 
-{per_game}## Game pairs (pentanomial)
+{per_game}## Match
+
+Per pairing, the first-named participant's wins, draws and losses, score and draw ratio; Elo with its 95%
+error and the likelihood of superiority (LOS) from the pentanomial counts of complete pairs, as fastchess
+reports them.
+
+{_markdown(results.match())}
+{sprt}
+## Game pairs (pentanomial)
 
 Ptnml(0-2) counts colour-swapped pairs by the row participant's pair score [0, 0.5, 1, 1.5, 2].
 
@@ -119,6 +193,9 @@ Forfeits:
 
 {_markdown(results.forfeits())}
 
+## Crashes
+
+{_crash_markdown(results)}
 ## Search statistics
 
 {_markdown(results.search_stats())}
@@ -138,9 +215,8 @@ Plugin versions: {', '.join(f'{k}: {v}' for k, v in results.meta.get('plugin_ver
 def _write_solve_report(results: Results, folder: Path) -> Path:
     config = results.config
     plots.solved_by_nodes(results.solves, results.ids, folder / "solved_by_nodes.png")
-    solvers = pd.DataFrame([{"solver": p["id"], "agent": p["agent"],
-                             "params": ", ".join(f"{k}={v}" for k, v in p["params"].items() if v is not None),
-                             "budget": ", ".join(f"{k}={v}" for k, v in p["budget"].items() if v is not None)}
+    solvers = pd.DataFrame([{"solver": p["id"], "agent": p["agent"], "params": _listing(p["params"]),
+                             "budget": _listing(p["budget"])}
                             for p in config["participants"]])
     summary = results.solve_summary()
     bad = results.disagreements()

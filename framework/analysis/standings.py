@@ -1,6 +1,6 @@
 """Tables over a tournament's games and moves: standings, crosstable, pairs, terminations, search statistics.
 
-Every function takes the `games` / `moves` DataFrames of framework.tournament.tables and
+Every function takes the `games` / `moves` DataFrames of framework.analysis.tables and
 returns a new DataFrame; a row is always labelled with the participant it describes.
 """
 
@@ -35,7 +35,13 @@ def standings(games: pd.DataFrame, ids: list[str]) -> pd.DataFrame:
     for row in long.itertuples():
         points[index[row.participant], index[row.opponent]] += row.points
         played[index[row.participant], index[row.opponent]] += 1
-    fit = fit_elo(ids, points, played) if len(games) else None
+    # A participant without games (e.g. every one void) has no rating; the fit covers those who played.
+    active = [i for i in range(len(ids)) if played[i].sum() > 0]
+    fit = fit_elo([ids[i] for i in active], points[np.ix_(active, active)], played[np.ix_(active, active)]) \
+        if active else None
+    elo, ci95 = np.full(len(ids), np.nan), np.full(len(ids), np.nan)
+    if fit:
+        elo[active], ci95[active] = fit.elo, fit.ci95
     rows = []
     for i, pid in enumerate(ids):
         mine = long[long["participant"] == pid]
@@ -46,7 +52,7 @@ def standings(games: pd.DataFrame, ids: list[str]) -> pd.DataFrame:
         rows.append({"participant": pid, "games": n, "wins": w, "draws": d, "losses": l,
                      "points": float(mine["points"].sum()), "score_pct": 100 * mine["points"].mean() if n else np.nan,
                      "first_wdl": f"{fw}-{fd}-{fl}", "second_wdl": f"{sw}-{sd}-{sl}",
-                     "elo": fit.elo[i] if fit else np.nan, "elo_ci95": fit.ci95[i] if fit else np.nan})
+                     "elo": elo[i], "elo_ci95": ci95[i]})
     table = pd.DataFrame(rows).sort_values(["points", "elo"], ascending=False, kind="stable")
     table.attrs["elo_prior_draws"] = fit.prior_draws if fit else 0.0
     return table.reset_index(drop=True)
@@ -88,6 +94,36 @@ def pair_table(games: pd.DataFrame) -> pd.DataFrame:
                      "nelo": stats.nelo, "los_pct": 100 * stats.los, "wl_dd_ratio": wl / dd if dd else np.nan})
     return pd.DataFrame(rows, columns=["participant", "opponent", "pairs", "ptnml", "score_pct", "elo", "elo_error",
                                        "nelo", "los_pct", "wl_dd_ratio"])
+
+
+MATCH_COLUMNS = ["participant", "opponent", "games", "wins", "draws", "losses", "score_pct", "elo", "elo_error",
+                 "los_pct", "draw_pct", "pairs", "ptnml"]
+
+
+def match_table(games: pd.DataFrame) -> pd.DataFrame:
+    """Per pairing, what a chess tester reads after a match: the first-named participant's W/D/L, score,
+    draw ratio, and Elo with its 95% error and LOS from the pentanomial of its complete pairs."""
+    pairs = pair_table(games).set_index(["participant", "opponent"])
+    rows = []
+    for (a, b), group in games.groupby(["pairing_a", "pairing_b"], sort=False):
+        points = np.where(group["first"] == a, group["score_first"], 1 - group["score_first"])
+        w, d, l = _wdl(pd.Series(points))
+        stats = pairs.loc[(a, b)] if (a, b) in pairs.index else None
+        rows.append({"participant": a, "opponent": b, "games": len(group), "wins": w, "draws": d, "losses": l,
+                     "score_pct": 100 * points.mean(), "draw_pct": 100 * d / len(group),
+                     **({k: stats[k] for k in ("elo", "elo_error", "los_pct", "pairs", "ptnml")} if stats is not None
+                        else {"elo": np.nan, "elo_error": np.nan, "los_pct": np.nan, "pairs": 0,
+                              "ptnml": [0] * 5})})
+    return pd.DataFrame(rows, columns=MATCH_COLUMNS)
+
+
+def match_line(row: pd.Series) -> str:
+    """One pairing in one line, e.g. "ab vs rnd: 46 games, W-D-L 44-2-0, score 97.8%, Elo 537.0 +- 254.6, ..."."""
+    elo = "-" if pd.isna(row["elo"]) else f"{row['elo']:.1f} +- {row['elo_error']:.1f}"
+    los = "-" if pd.isna(row["los_pct"]) else f"{row['los_pct']:.1f}%"
+    return (f"{row['participant']} vs {row['opponent']}: {row['games']} games, W-D-L {row['wins']}-{row['draws']}-"
+            f"{row['losses']}, score {row['score_pct']:.1f}%, Elo {elo}, LOS {los}, draws {row['draw_pct']:.1f}%, "
+            f"Ptnml(0-2) {list(row['ptnml'])}")
 
 
 def terminations(games: pd.DataFrame) -> pd.DataFrame:

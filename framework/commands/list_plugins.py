@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from framework.params import Param
 from framework.registry import Registered, Registry
@@ -29,10 +30,14 @@ def run_list(args: argparse.Namespace) -> int:
     for title, items in sections:
         print(f"{title}:")
         for name, registered in sorted(items, key=lambda kv: kv[0]):
-            print(f"  {name:<24} {registered.spec.help}  [{registered.provenance}]")
+            defaults = getattr(registered.spec, "default_for", ())
+            marks = f" (default of {', '.join(defaults)})" if defaults else ""
+            print(f"  {name:<24} {registered.spec.help}{marks}  [{registered.provenance}]")
             if args.verbose:
                 for line in _details(registered.spec):
                     print(line)
+    for name, reason in sorted(registry.failed.items()):
+        print(f"not loaded: plugin '{name}': {reason}")
     return 0
 
 

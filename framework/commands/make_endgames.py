@@ -7,43 +7,61 @@ import sys
 import time
 from pathlib import Path
 
+from framework.commands import options
 from framework.endgames import Settings, generate, render
+from framework.registry import Registry
+
+#: Positions files go here unless --out says otherwise.
+FOLDER = Path("tournaments/positions")
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = Settings(game=args.game, player=args.player, solver=args.solver, count=args.count, seed=args.seed,
-                        budget=args.budget, easy=args.easy, medium=args.medium)
+    registry = Registry()
+    game, player, solver = (getattr(args, option) or registry.default_for(f"make-endgames --{option}")
+                            for option in ("game", "player", "solver"))
+    settings = Settings(game=game, player=player, solver=solver, count=args.count, seed=args.seed,
+                        budget=args.budget, easy=args.easy, medium=args.medium,
+                        quotas_on=not args.no_quotas, patience=args.patience)
     started = time.perf_counter()
 
-    def progress(kept: int) -> None:
+    def progress(kept: int, games: int) -> None:
         if not args.quiet:
-            print(f"\r{kept}/{settings.count} positions, {time.perf_counter() - started:.0f}s", end="",
-                  file=sys.stderr, flush=True)
+            print(f"\r{kept}/{settings.count} positions from {games} games, {time.perf_counter() - started:.0f}s",
+                  end="", file=sys.stderr, flush=True)
 
-    kept = generate(settings, workers=args.workers, progress=progress)
-    out = Path(args.out)
+    try:
+        kept = generate(settings, workers=args.workers, progress=progress)
+    finally:
+        if not args.quiet:
+            print(file=sys.stderr)  # end the progress line
+    out = Path(args.out) if args.out else FOLDER / f"{settings.game}-endgames-{settings.count}.txt"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(render(settings, kept), encoding="utf-8")
-    print(f"\n{len(kept)} positions written to {out} in {time.perf_counter() - started:.0f}s")
+    print(f"{len(kept)} positions written to {out} in {time.perf_counter() - started:.0f}s")
     return 0
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    d = Settings()
+    d = Settings
+    declared = "(default: the one a plugin declares for it; 'plyground list' marks it)"
     p = subparsers.add_parser("make-endgames", help="generate proven endgame positions by seeded self-play "
-                                                    "and a solver (proof-number search by default)")
-    p.add_argument("--game", default=d.game, help=f"game (default {d.game})")
-    p.add_argument("--player", default=d.player,
-                   help=f"self-play agent, one with depth and heuristic parameters (default {d.player})")
-    p.add_argument("--solver", default=d.solver, help=f"agent that proves the wins and reports their proof length: "
-                                                      f"NAME[:key=value,...] (default {d.solver})")
+                                                    "and a solver")
+    p.add_argument("--game", help=f"game {declared}")
+    p.add_argument("--player", help=f"self-play agent, one with depth and heuristic parameters {declared}")
+    p.add_argument("--solver", help=f"agent that proves the wins and reports their proof length: "
+                                    f"NAME[:key=value,...] {declared}")
     p.add_argument("--count", type=int, default=d.count, help=f"positions to keep (default {d.count})")
     p.add_argument("--seed", type=int, default=d.seed, help=f"seed of the whole set (default {d.seed})")
     p.add_argument("--budget", type=int, default=d.budget, help=f"solver node budget per proof (default {d.budget})")
     p.add_argument("--easy", type=int, default=d.easy, help=f"proofs below this many nodes are easy (default {d.easy})")
     p.add_argument("--medium", type=int, default=d.medium,
                    help=f"proofs below this many nodes are medium, the rest hard (default {d.medium})")
-    p.add_argument("--workers", type=int, default=1, help="processes playing games (the file does not depend on it)")
-    p.add_argument("--out", default="tournaments/positions/loa-endgames-488.txt", help="file to write")
+    p.add_argument("--no-quotas", action="store_true",
+                   help="keep any proven win, whatever its difficulty (for small games whose proofs are all easy)")
+    p.add_argument("--patience", type=int, default=d.patience,
+                   help=f"stop with an error after this many games in a row add no position (default {d.patience})")
+    p.add_argument("--workers", type=options.workers, default=1,
+                   help="processes playing games (the file does not depend on it)")
+    p.add_argument("--out", help=f"file to write (default {FOLDER}/GAME-endgames-COUNT.txt)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line")
     p.set_defaults(func=run)

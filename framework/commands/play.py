@@ -1,15 +1,23 @@
-"""`plyground play GAME --first AGENT --second AGENT`: one game in the terminal."""
+"""`plyground play GAME --first AGENT --second AGENT`: one game in the terminal.
+
+Engines play in guarded worker processes (framework/tournament/engine.py), as in a tournament: a hung
+engine forfeits on time, one that crashes or exits forfeits with the reason and its traceback; one that
+cannot be built is a one-line error naming its option.
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from framework.agentspec import parse_agent_spec, parse_key_values
-from framework.coach import coach_move
-from framework.match import play_game
-from framework.protocols import UNLIMITED, Budget
+from framework.commands import options
+from framework.errors import ConfigError, PlygroundError, one_line
+from framework.match import Termination, play_game
+from framework.params import resolve_params
+from framework.protocols import UNLIMITED, Agent, Budget, Game
 from framework.registry import Registry
-
+from framework.tournament.config import MAX_NODES, MAX_PLIES, MAX_SEED, load_plugin_file
+from framework.tournament.engine import GuardedAgent
 
 #: The coach's time per search when no coach budget is given, so big games do not hang.
 DEFAULT_COACH_TIME = 2.0
@@ -18,63 +26,119 @@ DEFAULT_COACH_TIME = 2.0
 DEFAULT_MOVE_TIME = 10.0
 
 
+def _person(registry: Registry, game: Game, text: str, seed: int, flag: str) -> Agent:
+    """A person's agent (interactive: it reads this terminal), built in this process."""
+    name, params = parse_agent_spec(text, flag)
+    try:
+        return registry.create_agent(name, game, params, seed=seed, where=flag)
+    except PlygroundError:
+        raise
+    except Exception as exc:
+        raise ConfigError(f"{flag} '{text}': the agent could not be built: {one_line(exc)}") from None
+
+
+def _interactive(registry: Registry, text: str, flag: str) -> bool:
+    """Whether the agent `text` names is a person's (its plugin declares it interactive)."""
+    return registry.agent_spec(parse_agent_spec(text, flag)[0]).interactive
+
+
+def _engine(registry: Registry, args: argparse.Namespace, game_options: dict, text: str, seed: int,
+            flag: str) -> GuardedAgent:
+    """The engine `text` names, in a guarded worker; its parameters are refused here, before a worker starts."""
+    name, params = parse_agent_spec(text, flag)
+    resolve_params(registry.agent_spec(name).params, params, f"{flag} '{name}'")
+    return GuardedAgent(name, params, args.game, game_options, seed=seed, plugins=tuple(args.plugin or ()), where=flag,
+                        label=f"{flag} '{text}'")
+
+
 def run(args: argparse.Namespace) -> int:
     registry = Registry()
-    game = registry.create_game(args.game, parse_key_values(args.option or [], "--option"))
-    agents = []
-    for i, (flag, text) in enumerate((("--first", args.first), ("--second", args.second))):
-        name, params = parse_agent_spec(text, flag)
-        agents.append(registry.create_agent(name, game, params, seed=args.seed + i, where=flag))
+    for file in args.plugin or ():
+        load_plugin_file(registry, file)
+    game_options = parse_key_values(args.option or [], "--option")
+    game = registry.create_game(args.game, game_options)
+    agents: list[Agent] = []
+    people: set[int] = set()
+    coach = None
+    try:
+        for i, (flag, given) in enumerate((("--first", args.first), ("--second", args.second))):
+            text = given or registry.default_for(f"play {flag}")
+            if _interactive(registry, text, flag):   # a person: reads this terminal, in this process
+                people.add(i)
+                agents.append(_person(registry, game, text, args.seed + i, flag))
+            else:
+                agents.append(_engine(registry, args, game_options, text, args.seed + i, flag))
+        if args.coach and _interactive(registry, args.coach, "--coach"):
+            raise ConfigError(f"--coach '{args.coach}' is a person at the keyboard; a coach is an agent that searches")
+        if args.coach:
+            coach = _engine(registry, args, game_options, args.coach, args.seed + 2, "--coach")
+        return _play(args, game, agents, people, coach)
+    finally:
+        for agent in (*agents, coach):
+            if isinstance(agent, GuardedAgent):
+                agent.close()
+
+
+def _play(args: argparse.Namespace, game: Game, agents: list[Agent], people: set[int],
+          coach: GuardedAgent | None) -> int:
     start = game.from_text(args.position) if args.position else None
     budget = Budget(time=args.time, nodes=args.nodes)
     if args.time is None and args.nodes is None:
         budget = Budget(time=DEFAULT_MOVE_TIME)
     # a person at the keyboard is never timed out; budgets bind the engines
-    budgets = tuple(UNLIMITED if getattr(agent, "interactive", False) else budget for agent in agents)
-    coach = None
-    if args.coach:
-        name, params = parse_agent_spec(args.coach, "--coach")
-        coach = registry.create_agent(name, game, params, seed=args.seed + 2, where="--coach")
-        coach_budget = Budget(time=args.coach_time, nodes=args.coach_nodes)
-        if args.coach_time is None and args.coach_nodes is None:
-            coach_budget = Budget(time=DEFAULT_COACH_TIME)
-        # coach the people at the keyboard; with none playing, coach every move
-        coached = {i for i, agent in enumerate(agents) if getattr(agent, "interactive", False)} or {0, 1}
+    budgets = tuple(UNLIMITED if i in people else budget for i in range(len(agents)))
+    coach_budget = Budget(time=args.coach_time, nodes=args.coach_nodes)
+    if args.coach_time is None and args.coach_nodes is None:
+        coach_budget = Budget(time=DEFAULT_COACH_TIME)
+    coached = people or {0, 1}   # coach the people at the keyboard; with none playing, coach every move
 
     def show(before, record, after) -> None:
         print(f"{record.ply}. {game.player_names[record.mover]} plays {record.move}"
               + (f"  (nodes {record.nodes}, score {record.score})" if record.nodes > 1 else ""))
         if coach is not None and record.mover in coached:
-            move = game.parse_move(before, record.move)
-            verdict = coach_move(game, before, move, coach, coach_budget)
-            print(f"   coach: {verdict.describe(game, before)}")
+            print(f"   coach: {coach.verdict(game, before, record.move, coach_budget)}")
         print(game.render(after), end="\n\n")
+
+    def take_back(state, plies) -> None:
+        if not plies:
+            print("nothing to take back yet")
+            return
+        print(f"took back {plies} plies")
+        print(game.render(state), end="\n\n")
 
     print(game.render(start if start is not None else game.initial_state()), end="\n\n")
     record = play_game(game, agents, budgets=budgets, start=start, players=(args.first, args.second),
-                       max_plies=args.max_plies, on_move=show)
-    outcome = ("draw" if record.winner is None
+                       max_plies=args.max_plies, on_move=show, on_take_back=take_back)
+    outcome = ("no result" if record.termination is Termination.VOID
+               else "draw" if record.winner is None
                else f"{game.player_names[record.winner]} ({record.players[record.winner]}) wins")
     print(f"Result: {outcome} — {record.termination.value}{': ' + record.reason if record.reason else ''}")
+    if record.traceback:
+        print(record.traceback, end="")
     return 0
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("play", help="play one game between two agents (use 'human' to play yourself)")
+    p = subparsers.add_parser("play", help="play one game between two agents (an interactive agent is you)")
     p.add_argument("game", help="game name (see 'plyground list')")
-    p.add_argument("--first", default="human", help="agent for the first player: NAME[:key=value,...]")
-    p.add_argument("--second", default="alphabeta", help="agent for the second player: NAME[:key=value,...]")
+    p.add_argument("--first", help="agent for the first player: NAME[:key=value,...] (default: the agent a plugin "
+                                   "declares for it, the interactive one; 'plyground list' marks it)")
+    p.add_argument("--second", help="agent for the second player: NAME[:key=value,...] (default: the agent a "
+                                    "plugin declares for it; 'plyground list' marks it)")
+    p.add_argument("--plugin", action="append", metavar="FILE", help="also load the plugins in this Python file "
+                   "(repeatable; it is code that runs, as a tournament's 'plugins:' are)")
     p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
     p.add_argument("--position", help="start position in the game's text format")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first agent; the second gets seed+1")
-    p.add_argument("--time", type=float, help="time budget per engine move in seconds "
+    p.add_argument("--seed", type=options.count(0, MAX_SEED - 2), default=0,
+                   help="seed of the first agent; the second gets seed+1 (a coach seed+2)")
+    p.add_argument("--time", type=options.seconds, help="time budget per engine move in seconds "
                    f"(default {DEFAULT_MOVE_TIME} when --nodes is not given either; a human is never timed)")
-    p.add_argument("--nodes", type=int, help="node budget per move")
-    p.add_argument("--max-plies", type=int, help="adjudicate a draw after this many plies")
+    p.add_argument("--nodes", type=options.count(1, MAX_NODES), help="node budget per move")
+    p.add_argument("--max-plies", type=options.count(1, MAX_PLIES), help="adjudicate a draw after this many plies")
     p.add_argument("--coach", metavar="AGENT", help="after every human move (every move if no human plays) "
-                   "say whether it was optimal, judged by this agent: NAME[:key=value,...], e.g. pns or "
-                   "alphabeta:depth=4")
-    p.add_argument("--coach-time", type=float, help="coach's time budget per search in seconds "
+                   "say whether it was optimal, judged by this agent: NAME[:key=value,...], e.g. a solver, or a "
+                   "search with depth=4")
+    p.add_argument("--coach-time", type=options.seconds, help="coach's time budget per search in seconds "
                    f"(default {DEFAULT_COACH_TIME} when --coach-nodes is not given either)")
-    p.add_argument("--coach-nodes", type=int, help="coach's node budget per search")
+    p.add_argument("--coach-nodes", type=options.count(1, MAX_NODES), help="coach's node budget per search")
     p.set_defaults(func=run)

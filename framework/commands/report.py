@@ -8,26 +8,22 @@ import argparse
 def run(args: argparse.Namespace) -> int:
     # Imported here: pandas and matplotlib take a second to load, which other commands need not pay.
     from framework.analysis.report import terminal_summary, write_report
-    from framework.tournament.tables import Results
+    from framework.analysis.tables import Results
 
     results = Results(args.results)
     print(terminal_summary(results))
     path = write_report(results)
-    if args.thesis:
-        from framework.analysis.thesis import write_thesis_report
-
-        print(f"thesis report: {write_thesis_report(results)}")
-    if args.parquet:
-        results.export(results.folder / "tables", ("parquet",))
-    print(f"\nreport: {path} (plots and tables/*.csv{' and *.parquet' if args.parquet else ''} beside it)")
+    formats = tuple(fmt for fmt in ("parquet", "jsonl") if getattr(args, fmt))
+    if formats:
+        results.export(results.folder / "tables", formats)
+    print(f"\nreport: {path} (plots and tables/*.csv{''.join(f' and *.{f}' for f in formats)} beside it)")
     return 0
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("report", help="print standings and crosstable; write a Markdown report with plots")
     p.add_argument("results", help="results folder of a tournament run")
-    p.add_argument("--thesis", action="store_true",
-                   help="for a solve run comparing alphabeta with pns: also write README.md, the thesis "
-                        "reproduction (Table 4.2 beside the paper's, tic-tac-toe example, nodes against depth)")
     p.add_argument("--parquet", action="store_true", help="also export every table as Parquet (needs pyarrow)")
+    p.add_argument("--jsonl", action="store_true",
+                   help="also export every table as JSON Lines, one object per row (games.jsonl, match.jsonl, ...)")
     p.set_defaults(func=run)

@@ -9,6 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from framework.commands import options
 from framework.registry import Registry
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
@@ -32,7 +33,18 @@ def resume_command(args: argparse.Namespace) -> str:
         argv += ["--workers", str(args.workers)]
     if args.quiet:
         argv.append("--quiet")
+    if args.report_every:
+        argv += ["--report-every", str(args.report_every)]
     return shlex.join(argv)
+
+
+def _match_lines(config) -> list[str]:
+    """Each pairing's statistics so far (none in solve mode)."""
+    if config.mode == "solve":
+        return []
+    from framework.analysis.tables import match_lines  # pandas: only once there are games to sum up
+
+    return match_lines(config.results)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
         config = replace(config, workers=args.workers)
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        summary = run_tournament(config, quiet=args.quiet, registry=registry)
+        summary = run_tournament(config, quiet=args.quiet, registry=registry, report_every=args.report_every,
+                                 report=lambda: _match_lines(config))
     except KeyboardInterrupt:
         store = Store(config.results)
         stored = len(store.done())
@@ -56,6 +69,11 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, previous)
     print(f"{config.name}: {summary.total} {_unit(config)} in {config.results} ({summary.resumed} already stored, "
           f"{summary.played} played now)")
+    if summary.retried or summary.void:
+        print(f"{summary.retried} replays of {_unit(config)} whose worker was killed from outside; {summary.void} "
+              f"stored void (no result, ignored by the standings)")
+    for line in [*_match_lines(config), *summary.sprt]:
+        print(line)
     print(f"{'solver table' if config.mode == 'solve' else 'standings, crosstable'} and report: plyground report {shlex.quote(str(config.results))}")
     return 0
 
@@ -64,6 +82,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("run", help="run a tournament from a YAML file (resumes an interrupted run)")
     p.add_argument("file", help="tournament file, e.g. tournaments/tictactoe-quick.yaml")
     p.add_argument("--results", help="results folder (overrides the file's 'results' key)")
-    p.add_argument("--workers", type=int, help="parallel workers (overrides the file's 'workers' key)")
+    p.add_argument("--workers", type=options.workers, help="parallel workers (overrides the file's 'workers' key)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (for CI and logs)")
+    p.add_argument("--report-every", type=options.count(1, 1_000_000), metavar="N",
+                   help="every N games, print each pairing's W-D-L, score, Elo +- error, LOS, draw ratio, "
+                        "pentanomial counts (and SPRT)")
     p.set_defaults(func=run)

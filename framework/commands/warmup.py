@@ -1,18 +1,57 @@
 """`plyground warmup`: compile (or load from numba's cache) every compiled kernel ahead of time.
 
-Compiled kernels (`framework.jit`) are compiled on first use and cached on disk; running
-this once after installing means no perft, search or timed move pays the compile cost.
-Games warm their rules (`game.warmup()`); agents with a compiled search warm it when they
-are built for a game with a kernel, so every registered agent is built once per such game.
+Compiled kernels (`framework.jit`) are compiled on first use and cached on disk, and a run compiles
+only what it uses (saying so on stderr), so this command is never needed for correctness: it pays
+the whole cost once, e.g. before timing anything. Games warm their rules (`game.warmup()`); agents
+with a compiled search warm the one they run when built for a game with a kernel, so every
+registered agent is built once per such game and heuristic. `--jobs N` spreads the work over N
+processes: the games' rules first (searches chain on them), then every agent and heuristic.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from framework import jit
+from framework.capabilities import capabilities
+from framework.params import HeuristicRef
 from framework.registry import Registry
+
+
+def warm_game(name: str) -> bool:
+    """Compile or load `name`'s rules kernels; False when the game has none."""
+    warmup = capabilities(Registry().create_game(name)).warmup
+    if warmup is None:
+        return False
+    warmup()
+    return True
+
+
+def warm_agent(game_name: str, agent: str, params: dict[str, Any]) -> None:
+    """Build `agent` for the game: an agent with a compiled search compiles or loads it."""
+    registry = Registry()
+    registry.create_agent(agent, registry.create_game(game_name), params)
+
+
+def agent_builds(registry: Registry, game_name: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """(game, agent, params) for every agent, once per heuristic of the game when it takes one."""
+    builds: list[tuple[str, str, dict[str, Any]]] = []
+    heuristics = sorted(spec.name for spec in registry.heuristics_for(game_name))
+    for agent in sorted(registry.agents):
+        param = next((p.name for p in registry.agent_spec(agent).params if p.type is HeuristicRef), None)
+        if param is None or not heuristics:
+            builds.append((game_name, agent, {}))
+            continue
+        builds.extend((game_name, agent, {param: heuristic}) for heuristic in heuristics)
+    return builds
+
+
+def _each(pool: ProcessPoolExecutor | None, function: Callable[..., Any], *arguments: list) -> list:
+    return list(map(function, *arguments) if pool is None else pool.map(function, *arguments))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -20,20 +59,24 @@ def run(args: argparse.Namespace) -> int:
         print("compiled kernels are off (PLYGROUND_JIT=0): nothing to warm up")
         return 0
     registry = Registry()
-    for name in sorted(registry.games):
-        game = registry.create_game(name)
-        warmup = getattr(game, "warmup", None)
-        if warmup is None:
-            print(f"{name:<16} no compiled kernels (runs interpreted)")
-            continue
-        start = time.perf_counter()
-        warmup()
-        for agent in sorted(registry.agents):
-            registry.create_agent(agent, game)
-        print(f"{name:<16} kernels ready in {time.perf_counter() - start:.1f} s")
+    names = sorted(registry.games)
+    start = time.perf_counter()
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    try:
+        compiled = [name for name, has in zip(names, _each(pool, warm_game, names)) if has]
+        builds = [build for name in compiled for build in agent_builds(registry, name)]
+        _each(pool, warm_agent, *map(list, zip(*builds))) if builds else None
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    for name in names:
+        print(f"{name:<16} " + ("kernels ready" if name in compiled else "no compiled kernels (runs interpreted)"))
+    print(f"warmed up in {time.perf_counter() - start:.1f} s with {args.jobs} process(es)")
     return 0
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("warmup", help="compile and cache the compiled kernels of every game and agent now")
+    p.add_argument("--jobs", "-j", type=int, default=1,
+                   help="processes compiling at once (default 1: on a busy machine more only add CPU time)")
     p.set_defaults(func=run)

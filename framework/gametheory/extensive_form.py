@@ -162,16 +162,30 @@ def strategy_label(choices: tuple[str, ...]) -> str:
     return "(" + ",".join(choices) + ")"
 
 
+def postorder(root: Node) -> list[Node]:
+    """Each distinct node object once, children before parents, without recursion (game trees can be
+    far deeper than Python's recursion limit)."""
+    done: set[int] = set()
+    out: list[Node] = []
+    stack: list[tuple[Node, int]] = [(root, 0)]
+    while stack:
+        node, next_child = stack.pop()
+        if next_child < len(node.actions):
+            stack.append((node, next_child + 1))
+            child = node.actions[next_child][1]
+            if id(child) not in done:
+                stack.append((child, 0))
+        elif id(node) not in done:
+            done.add(id(node))
+            out.append(node)
+    return out
+
+
 def tree_size(root: Node) -> int:
     sizes: dict[int, int] = {}
-
-    def size(node: Node) -> int:
-        key = id(node)
-        if key not in sizes:
-            sizes[key] = 1 + sum(size(child) for _, child in node.actions)
-        return sizes[key]
-
-    return size(root)
+    for node in postorder(root):
+        sizes[id(node)] = 1 + sum(sizes[id(child)] for _, child in node.actions)
+    return sizes[id(root)]
 
 
 def _enumerate(node: Node, path: Path) -> list[tuple[Payoffs, dict[Path, int]]]:
@@ -194,16 +208,12 @@ def _enumerate(node: Node, path: Path) -> list[tuple[Payoffs, dict[Path, int]]]:
 def count_subgame_perfect(root: Node) -> dict[Payoffs, int]:
     """How many SPE of the tree lead to each outcome (memoised per node, so shared subtrees are cheap)."""
     memo: dict[int, dict[Payoffs, int]] = {}
-
-    def count(node: Node) -> dict[Payoffs, int]:
-        key = id(node)
-        if key in memo:
-            return memo[key]
+    for node in postorder(root):
         if node.is_terminal:
             result = {node.value: 1}
         else:
             result = {}
-            for combo in product(*(count(child).items() for _, child in node.actions)):
+            for combo in product(*(memo[id(child)].items() for _, child in node.actions)):
                 best = max(payoffs[node.mover] for payoffs, _ in combo)
                 ways = 1
                 for _, n in combo:
@@ -211,30 +221,23 @@ def count_subgame_perfect(root: Node) -> dict[Payoffs, int]:
                 for payoffs, _ in combo:
                     if payoffs[node.mover] == best:
                         result[payoffs] = result.get(payoffs, 0) + ways
-        memo[key] = result
-        return result
-
-    return count(root)
+        memo[id(node)] = result
+    return memo[id(root)]
 
 
 def backward_induction(root: Node) -> SubgamePerfect:
     """One SPE: at every decision node the mover takes the first action of highest payoff to them."""
     choices: dict[int, int] = {}
     values: dict[int, Payoffs] = {}
-
-    def solve(node: Node) -> Payoffs:
-        key = id(node)
-        if key not in values:
-            if node.is_terminal:
-                values[key] = node.value
-            else:
-                outcomes = [solve(child) for _, child in node.actions]
-                best = max(range(len(outcomes)), key=lambda i: outcomes[i][node.mover])  # first maximum
-                choices[key] = best
-                values[key] = outcomes[best]
-        return values[key]
-
-    payoffs = solve(root)
+    for node in postorder(root):
+        if node.is_terminal:
+            values[id(node)] = node.value
+        else:
+            outcomes = [values[id(child)] for _, child in node.actions]
+            best = max(range(len(outcomes)), key=lambda i: outcomes[i][node.mover])  # first maximum
+            choices[id(node)] = best
+            values[id(node)] = outcomes[best]
+    payoffs = values[id(root)]
     path, node = [], root
     while not node.is_terminal:
         label, node = node.actions[choices[id(node)]]

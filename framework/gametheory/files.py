@@ -32,12 +32,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from framework.errors import ConfigError
 from framework.gametheory.exact import to_fraction
 from framework.gametheory.extensive_form import ExtensiveFormGame, Node
 from framework.gametheory.normal_form import NormalFormGame
+from framework.safeyaml import MAX_BYTES, load_yaml, read_text
 
 AnyGame = NormalFormGame | ExtensiveFormGame
 
@@ -45,19 +44,12 @@ AnyGame = NormalFormGame | ExtensiveFormGame
 def load_game(path: str | Path) -> AnyGame:
     """Read a normal-form (YAML or CSV) or extensive-form (YAML) game from `path`."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read game file '{path}': {exc.strerror or exc}") from None
+    text = read_text(path, MAX_BYTES, "game file")
     if path.suffix.lower() == ".csv":
         return _from_csv(text, path)
     if path.suffix.lower() not in (".yaml", ".yml"):
         raise ConfigError(f"'{path}': unknown game file type '{path.suffix}'; expected .yaml, .yml or .csv")
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"'{path}' is not valid YAML: {exc}") from None
-    return game_from_mapping(data, str(path), default_name=path.stem)
+    return game_from_mapping(load_yaml(text, str(path)), str(path), default_name=path.stem)
 
 
 def game_from_mapping(data: Any, source: str, default_name: str = "game") -> AnyGame:

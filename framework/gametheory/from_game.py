@@ -26,22 +26,43 @@ def tree_from_game(game: Game, state: State, max_nodes: int = DEFAULT_MAX_NODES)
         return ConfigError(f"the game tree of {game.name} from '{position}' has {detail} nodes, over the limit of "
                            f"{max_nodes:,}; choose a position nearer the end or raise the limit (--max-nodes)")
 
-    def build(s: State) -> Node:
-        node = nodes.get(s)
-        if node is not None:
-            return node
-        if len(nodes) >= max_nodes:
+    # Depth-first with an explicit stack (games like checkers are hundreds of plies deep, far past Python's
+    # recursion limit); states on the stack count against the limit too, so a deep line stops at max_nodes.
+    on_stack: set[State] = set()
+    stack: list[list] = []  # [state, its legal moves, its children so far]
+
+    def push(s: State) -> None:
+        if len(nodes) + len(stack) >= max_nodes:
             raise too_large(f"more than {max_nodes:,}")
+        stack.append([s, () if game.is_terminal(s) else tuple(game.legal_moves(s)), []])
+        on_stack.add(s)
+
+    push(state)
+    while stack:
+        s, moves, children = stack[-1]
+        if len(children) < len(moves):
+            child = game.apply(s, moves[len(children)])
+            if child in nodes:
+                children.append(nodes[child])
+                continue
+            if child in on_stack:
+                raise ConfigError(f"the game tree of {game.name} from '{position}' is not finite: the position "
+                                  f"'{game.to_text(child)}' can recur; equilibria here need a game whose states "
+                                  "never repeat")
+            push(child)
+            continue
+        stack.pop()
+        on_stack.discard(s)
         if game.is_terminal(s):
             r = game.returns(s)
             node = Node(payoffs=(to_fraction(r[0], "returns"), to_fraction(r[1], "returns")))
         else:
             node = Node(player=game.to_move(s),
-                        actions=tuple((game.format_move(s, m), build(game.apply(s, m))) for m in game.legal_moves(s)))
+                        actions=tuple((game.format_move(s, m), c) for m, c in zip(moves, children)))
         nodes[s] = node
-        return node
-
-    root = build(state)
+        if stack:
+            stack[-1][2].append(node)
+    root = nodes[state]
     size = tree_size(root)
     if size > max_nodes:
         raise too_large(f"{size:,}")

@@ -1,9 +1,10 @@
-"""Tournament configuration: a YAML file read with `yaml.safe_load`, validated against the registry.
+"""Tournament configuration: a YAML file read by `framework.safeyaml`, validated against the registry.
 
 Every mistake is a ConfigError naming the file, the key path (`participants[2].params.depth`)
 and what was expected, raised before any game starts. Agent, game and heuristic options are
 checked against the Params each plugin declares (framework/params.py), so the config knows
-no plugin by name.
+no plugin by name. Every number is bounded (the MAX_ constants below): a typo must not start
+a run that cannot finish, fill the memory or overflow the results store.
 """
 
 from __future__ import annotations
@@ -11,28 +12,65 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import math
+import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
-
-from framework.errors import ConfigError, PluginError, PositionError
+from framework.adjudication import Adjudication, DrawRule, ResignRule
+from framework.sprt import MODELS as SPRT_MODELS
+from framework.sprt import Sprt
+from framework.errors import ConfigError, PluginError, PlygroundError, PositionError, one_line, quoted
 from framework.params import HeuristicRef, Param
 from framework.protocols import Budget
 from framework.registry import Registry
+from framework.safeyaml import MAX_BYTES, load_yaml, read_text
 
 MODES = ("games", "solve")
 FORMATS = ("round-robin", "gauntlet")
 EXECUTORS = ("local", "dask")
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 DEFAULT_MOVE_TIME_LIMIT = 60.0
+#: Most games (or solves) in one run: building a million tasks takes about 7 s and 0.5 GB (measured);
+#: a bigger experiment is several runs.
+MAX_TASKS = 1_000_000
+#: Most participants: a round-robin of 1,000 already plays 999,000 games at two per pairing.
+MAX_PARTICIPANTS = 1000
+#: Seeds are stored as SQLite integers (signed 64-bit).
+MAX_SEED = (1 << 63) - 1
+#: Longest game before adjudication: far past any game here (checkers' 40-move rule ends one in hundreds).
+MAX_PLIES = 100_000
+#: Largest node budget: searches count nodes in 64-bit integers (numba int64).
+MAX_NODES = 1 << 62
+#: Longest time budget or move time limit, in seconds: a week. A longer one is a typo, not a budget.
+MAX_SECONDS = 7 * 24 * 3600.0
+#: Longest positions file, in characters.
+MAX_POSITIONS_TEXT = 16 * MAX_BYTES
+#: Worker processes at most, whatever the machine: each is a Python process with numba loaded.
+WORKER_CEILING = 256
+
+
+def max_workers() -> int:
+    """The most workers this machine runs: 4 per CPU (a worker per CPU is the useful maximum; the
+    rest is headroom for workers that wait), and never more than WORKER_CEILING."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return min(WORKER_CEILING, 4 * cpus)
+
+
+def check_workers(value: int, where: str) -> int:
+    """`value` if it is a usable number of workers, else ConfigError saying the range."""
+    limit = max_workers()
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit:
+        raise ConfigError(f"{where}: expected a number of workers from 1 to {limit} (4 per CPU on this machine, "
+                          f"at most {WORKER_CEILING}), got {quoted(value)}")
+    return value
 
 COMMON_KEYS = ("name", "mode", "game", "seed", "move_time_limit", "plugins", "workers", "results", "executor")
 #: Top-level keys of each mode: `games` plays a tournament, `solve` runs solvers on positions.
 KEYS = {"games": COMMON_KEYS + ("games", "participants", "format", "champion", "games_per_pairing", "start_positions",
-                                "max_plies"),
+                                "max_plies", "sprt", "adjudication", "opening"),
         "solve": COMMON_KEYS + ("solvers", "positions", "budget")}
 
 
@@ -59,6 +97,20 @@ class ExecutorConfig:
 
 
 @dataclass(frozen=True)
+class Opening:
+    """How games start: start positions in file order or shuffled by the seed, then `random_plies` random moves
+    (the same for both games of a colour-swapped pair, and for every pairing in that round)."""
+
+    order: str = "file"
+    random_plies: int = 0
+
+
+OPENING_ORDERS = ("file", "shuffled")
+#: Most random opening plies: an opening, not a random game.
+MAX_RANDOM_PLIES = 1000
+
+
+@dataclass(frozen=True)
 class TournamentConfig:
     """A validated tournament: every name resolved, every value checked, defaults filled in."""
 
@@ -81,6 +133,10 @@ class TournamentConfig:
     mode: str = "games"
     position_notes: tuple[str, ...] = ()
     games: tuple[tuple[str, Mapping[str, Any]], ...] = ()
+    sprt: Sprt | None = None
+    adjudication: Adjudication | None = None
+    opening: Opening | None = None
+    game_positions: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (game, its own start positions) with `games`
 
     def resolved(self) -> dict[str, Any]:
         """The settings that determine the results (not where or how fast they are computed).
@@ -94,7 +150,15 @@ class TournamentConfig:
                 "start_positions": list(self.start_positions), "seed": self.seed, "max_plies": self.max_plies,
                 "move_time_limit": self.move_time_limit, "plugins": list(self.plugins), "mode": self.mode,
                 "position_notes": list(self.position_notes),
-                "games": [[name, dict(options)] for name, options in self.all_games()]}
+                "games": [[name, dict(options)] for name, options in self.all_games()],
+                # absent when unset, so folders made before these keys existed keep their fingerprint
+                **{key: asdict(value) for key, value in (("sprt", self.sprt), ("adjudication", self.adjudication),
+                                                         ("opening", self.opening)) if value is not None},
+                **({"game_positions": {g: list(p) for g, p in self.game_positions}} if self.game_positions else {})}
+
+    def positions_of(self, game: str) -> tuple[str, ...]:
+        """The start positions of `game`: its own file with several games, else `start_positions`."""
+        return dict(self.game_positions).get(game, self.start_positions)
 
     def all_games(self) -> tuple[tuple[str, Mapping[str, Any]], ...]:
         """(name, options) of every game played; `game` and `game_options` are the first of them."""
@@ -108,6 +172,18 @@ class TournamentConfig:
     def participant(self, pid: str) -> Participant:
         return next(p for p in self.participants if p.id == pid)
 
+    def task_count(self) -> int:
+        """How many tasks `scheduler.schedule` makes, computed without making them."""
+        return _task_count(self.mode, self.format, len(self.participants), self.games_per_pairing,
+                           len(self.all_games()), len(self.start_positions))
+
+
+def _task_count(mode: str, fmt: str, participants: int, games_per_pairing: int, games: int, positions: int) -> int:
+    if mode == "solve":
+        return positions * participants
+    pairings = participants - 1 if fmt == "gauntlet" else participants * (participants - 1) // 2
+    return pairings * games_per_pairing * games
+
 
 class _Reader:
     """Typed access to a YAML mapping that reports the file and key path of every mistake."""
@@ -120,31 +196,40 @@ class _Reader:
 
     def mapping(self, value: Any, key: str, known: Mapping[str, Any] | None = None) -> dict[str, Any]:
         if not isinstance(value, dict):
-            raise self.fail(key, f"expected a mapping of keys to values, got {value!r}")
+            raise self.fail(key, f"expected a mapping of keys to values, got {quoted(value)}")
         if known is not None:
             for k in value:
                 if k not in known:
-                    raise self.fail(_join(key, str(k)), f"unknown key '{k}'; known keys: {', '.join(known)}")
+                    raise self.fail(_join(key, _label(k)), f"unknown key {quoted(k)}; known keys: "
+                                                           f"{', '.join(known)}")
         return value
 
-    def integer(self, value: Any, key: str, minimum: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise self.fail(key, f"expected an integer >= {minimum}, got {value!r}")
+    def integer(self, value: Any, key: str, minimum: int, maximum: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+            raise self.fail(key, f"expected an integer from {minimum:,} to {maximum:,}, got {quoted(value)}")
         return value
 
-    def number(self, value: Any, key: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-            raise self.fail(key, f"expected a positive number of seconds, got {value!r}")
+    def seconds(self, value: Any, key: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= MAX_SECONDS \
+                or not math.isfinite(value):
+            raise self.fail(key, f"expected a positive, finite number of seconds, at most {MAX_SECONDS:,.0f} "
+                                 f"(a week), got {quoted(value)}")
         return float(value)
 
     def string(self, value: Any, key: str) -> str:
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(key, f"expected a non-empty string, got {value!r}")
+            raise self.fail(key, f"expected a non-empty string, got {quoted(value)}")
+        return value
+
+    def filename(self, value: Any, key: str) -> str:
+        """A non-empty string that can name a file (no NUL character)."""
+        if "\0" in self.string(value, key):
+            raise self.fail(key, f"a file name cannot hold a NUL character, got {quoted(value)}")
         return value
 
     def choice(self, value: Any, key: str, choices: tuple[str, ...]) -> str:
-        if value not in choices:
-            raise self.fail(key, f"expected one of {', '.join(choices)}, got {value!r}")
+        if not isinstance(value, str) or value not in choices:
+            raise self.fail(key, f"expected one of {', '.join(choices)}, got {quoted(value)}")
         return value
 
     def params(self, declared: tuple[Param, ...], given: Any, key: str, owner: str) -> dict[str, Any]:
@@ -155,10 +240,16 @@ class _Reader:
         for name, value in given.items():
             if name not in known:
                 names = ", ".join(sorted(known)) or "none"
-                raise self.fail(_join(key, str(name)), f"unknown parameter '{name}' of {owner} "
-                                                       f"(known parameters: {names})")
+                raise self.fail(_join(key, _label(name)), f"unknown parameter {quoted(name)} of {owner} "
+                                                          f"(known parameters: {names})")
             out[name] = known[name].coerce(value, f"{self.path}: {_join(key, name)}")
         return {p.name: out.get(p.name, p.default) for p in declared}
+
+
+def _label(key: Any) -> str:
+    """A mapping key as it appears in a key path, cut short when it is long."""
+    text = str(key) if isinstance(key, (str, int, float, bool)) else quoted(key)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _join(key: str, child: str) -> str:
@@ -168,14 +259,7 @@ def _join(key: str, child: str) -> str:
 def load_config(path: str | Path, registry: Registry | None = None) -> TournamentConfig:
     """Read and validate a tournament file; raise ConfigError on the first mistake."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read tournament file '{path}': {exc.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    data = load_yaml(read_text(path, MAX_BYTES, "tournament file"), str(path))
     r = _Reader(path)
     data = r.mapping(data, "")
     mode = r.choice(data.get("mode", "games"), "mode", MODES)
@@ -194,23 +278,23 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
             raise r.fail("games", "name either one 'game' or a list of 'games', not both")
         entries = data["games"]
         if not isinstance(entries, list) or not entries:
-            raise r.fail("games", f"expected a list of games, got {entries!r}")
+            raise r.fail("games", f"expected a list of games, got {quoted(entries)}")
         games = [_game(r, registry, entry, f"games[{i}]") for i, entry in enumerate(entries)]
         if len({name for name, _, _ in games}) < len(games):
             raise r.fail("games", "a game is listed twice; list each game once")
     elif "game" in data:
         games = [_game(r, registry, data["game"], "game")]
     else:
-        raise r.fail("game", "missing; name the game to play, e.g. 'game: tictactoe'")
+        raise r.fail("game", "missing; name the game to play, as 'game: NAME' ('plyground list' shows the games)")
     game_name, game_options, game = games[0]
 
     common = dict(path=path, name=r.string(data.get("name", path.stem), "name"), game=game_name,
-                  game_options=game_options, seed=r.integer(data.get("seed", 0), "seed", 0),
-                  move_time_limit=r.number(data.get("move_time_limit", DEFAULT_MOVE_TIME_LIMIT), "move_time_limit"),
-                  plugins=plugins, workers=r.integer(data.get("workers", 1), "workers", 1),
+                  game_options=game_options, seed=r.integer(data.get("seed", 0), "seed", 0, MAX_SEED),
+                  move_time_limit=r.seconds(data.get("move_time_limit", DEFAULT_MOVE_TIME_LIMIT), "move_time_limit"),
+                  plugins=plugins, workers=check_workers(data.get("workers", 1), f"{path}: workers"),
                   executor=_executor(r, data.get("executor")), mode=mode,
                   games=tuple((name, options) for name, options, _ in games))
-    common["results"] = Path(r.string(data.get("results", f"results/{common['name']}"), "results"))
+    common["results"] = Path(r.filename(data.get("results", f"results/{common['name']}"), "results"))
     if mode == "solve":
         return _solve_config(r, data, registry, game, common)
     participants = _participants(r, data.get("participants"), registry, [(name, g) for name, _, g in games])
@@ -220,28 +304,103 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
     if fmt == "gauntlet":
         if champion not in ids:
             raise r.fail("champion", f"a gauntlet needs the id of the participant who plays the field; "
-                                     f"expected one of {', '.join(ids)}, got {champion!r}")
+                                     f"expected one of {', '.join(ids)}, got {quoted(champion)}")
     elif champion is not None:
         raise r.fail("champion", "only a gauntlet has a champion; set 'format: gauntlet' or remove it")
 
     if len(games) > 1 and data.get("start_positions") is not None:
-        raise r.fail("start_positions", "positions are in one game's text format; with several games, "
-                                        "run one tournament per game to use start positions")
+        raise r.fail("start_positions", "positions are in one game's text format; with several games, give each "
+                                        "game its own file: games: [{name: GAME, start_positions: FILE}, ...]")
     positions = tuple(text for text, _ in _positions(r, "start_positions", data.get("start_positions"),
                                                     path.parent, game))
-    per_position = 2 * max(1, len(positions))
-    default_games = per_position if positions else 2
-    games_per_pairing = r.integer(data.get("games_per_pairing", default_games), "games_per_pairing", 1)
+    game_positions = {}  # each game's own positions file, in its own text format
+    for i, (entry, (name, _, built)) in enumerate(zip(data.get("games") or [], games)):
+        if isinstance(entry, dict) and entry.get("start_positions") is not None:
+            game_positions[name] = tuple(text for text, _ in _positions(
+                r, f"games[{i}].start_positions", entry["start_positions"], path.parent, built))
+    counts = [len(p) for p in (positions, *game_positions.values()) if p]
+    per_position = math.lcm(*(2 * n for n in counts)) if counts else 2
+    games_per_pairing = r.integer(data.get("games_per_pairing", per_position), "games_per_pairing", 1, MAX_TASKS)
     if games_per_pairing % per_position:
-        what = (f"a multiple of {per_position} so each of the {len(positions)} start positions is played "
-                "with both colours" if positions else "even, so each participant plays both colours equally")
+        files = (f"each of the {counts[0]} start positions is" if len(counts) == 1 else
+                 f"every start position of each game ({', '.join(map(str, counts))} positions) is")
+        what = (f"a multiple of {per_position} so {files} played with both colours" if counts
+                else "even, so each participant plays both colours equally")
         raise r.fail("games_per_pairing", f"expected {what}, got {games_per_pairing}")
+    tasks = _task_count("games", fmt, len(participants), games_per_pairing, len(games), len(positions))
+    if tasks > MAX_TASKS:
+        raise r.fail("games_per_pairing", f"{games_per_pairing:,} games per pairing make {tasks:,} games in all, "
+                                          f"more than the {MAX_TASKS:,} one run may hold; split the tournament "
+                                          "into several runs")
 
     max_plies = data.get("max_plies")
+    sprt = None if data.get("sprt") is None else _sprt(r, data["sprt"], fmt, len(participants), len(games))
+    adjudication = None if data.get("adjudication") is None else _adjudication(r, data["adjudication"])
+    opening = None if data.get("opening") is None else _opening(r, data["opening"])
     return TournamentConfig(
-        participants=participants, format=fmt, champion=champion, games_per_pairing=games_per_pairing,
-        start_positions=positions, max_plies=None if max_plies is None else r.integer(max_plies, "max_plies", 1),
-        **common)
+        sprt=sprt, adjudication=adjudication, opening=opening, participants=participants, format=fmt,
+        champion=champion, games_per_pairing=games_per_pairing, start_positions=positions,
+        game_positions=tuple(game_positions.items()),
+        max_plies=None if max_plies is None else r.integer(max_plies, "max_plies", 1, MAX_PLIES), **common)
+
+
+def _sprt(r: _Reader, entry: Any, fmt: str, participants: int, games: int) -> Sprt:
+    """`sprt: {elo0, elo1, alpha, beta, model, normalized}`: a match of one tested participant, one game."""
+    entry = r.mapping(entry, "sprt", {"elo0": 1, "elo1": 1, "alpha": 1, "beta": 1, "model": 1, "normalized": 1})
+    if fmt != "gauntlet" and participants != 2:
+        raise r.fail("sprt", f"an SPRT tests one participant against the others: use 'format: gauntlet' or two "
+                             f"participants, not a round-robin of {participants}")
+    if games > 1:
+        raise r.fail("sprt", "an SPRT runs on one game; run one match per game")
+    values: dict[str, Any] = {}
+    for key in ("elo0", "elo1", "alpha", "beta"):
+        if key in entry:
+            value = entry[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise r.fail(f"sprt.{key}", f"expected a number, got {value!r}")
+            values[key] = float(value)
+        elif key in ("elo0", "elo1"):
+            raise r.fail(f"sprt.{key}", f"missing; the SPRT tests H0: Elo = elo0 against H1: Elo = elo1, e.g. "
+                                        "'sprt: {elo0: 0, elo1: 5}'")
+    values["model"] = r.choice(entry.get("model", "pentanomial"), "sprt.model", SPRT_MODELS)
+    normalized = entry.get("normalized", False)
+    if not isinstance(normalized, bool):
+        raise r.fail("sprt.normalized", f"expected true or false, got {normalized!r}")
+    try:
+        return Sprt(normalized=normalized, **values)
+    except ConfigError as exc:
+        raise r.fail("sprt", str(exc)) from None
+
+
+def _adjudication(r: _Reader, entry: Any) -> Adjudication:
+    """`adjudication: {resign: {score, moves}, draw: {score, moves, after}}`, each rule optional."""
+    entry = r.mapping(entry, "adjudication", {"resign": 1, "draw": 1})
+    rules: dict[str, Any] = {}
+    for name, rule, keys in (("resign", ResignRule, ("score", "moves")), ("draw", DrawRule, ("score", "moves", "after"))):
+        if entry.get(name) is None:
+            continue
+        given = r.mapping(entry[name], f"adjudication.{name}", dict.fromkeys(keys))
+        for key in ("score", "moves"):
+            if key not in given:
+                raise r.fail(f"adjudication.{name}.{key}", f"missing; e.g. '{name}: {{score: 500, moves: 4}}' "
+                                                           "(score in the engines' own units)")
+        score = given["score"]
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score < math.inf:
+            raise r.fail(f"adjudication.{name}.score", f"expected a number >= 0 in the engines' score units, "
+                                                       f"got {score!r}")
+        values: dict[str, Any] = {"score": float(score),
+                                  "moves": r.integer(given["moves"], f"adjudication.{name}.moves", 1, MAX_PLIES)}
+        if "after" in given:
+            values["after"] = r.integer(given["after"], f"adjudication.{name}.after", 0, MAX_PLIES)
+        rules[name] = rule(**values)
+    return Adjudication(**rules)
+
+
+def _opening(r: _Reader, entry: Any) -> Opening:
+    """`opening: {order: file|shuffled, random_plies: N}`."""
+    entry = r.mapping(entry, "opening", {"order": 1, "random_plies": 1})
+    return Opening(order=r.choice(entry.get("order", "file"), "opening.order", OPENING_ORDERS),
+                   random_plies=r.integer(entry.get("random_plies", 0), "opening.random_plies", 0, MAX_RANDOM_PLIES))
 
 
 def _solve_config(r: _Reader, data: dict[str, Any], registry: Registry, game: Any,
@@ -254,6 +413,9 @@ def _solve_config(r: _Reader, data: dict[str, Any], registry: Registry, game: An
     solvers = _participants(r, data.get("solvers"), registry, [(common["game"], game)], key="solvers",
                             minimum=1, solver=True)
     solvers = tuple(p if p.budget != Budget() else Participant(p.id, p.agent, p.params, default) for p in solvers)
+    if len(positions) * len(solvers) > MAX_TASKS:
+        raise r.fail("positions", f"{len(positions):,} positions x {len(solvers)} solvers make more than the "
+                                  f"{MAX_TASKS:,} solves one run may hold; split the positions file")
     return TournamentConfig(participants=solvers, format="solve", champion=None, games_per_pairing=1,
                             start_positions=tuple(text for text, _ in positions), max_plies=None,
                             position_notes=tuple(note for _, note in positions), **common)
@@ -261,8 +423,8 @@ def _solve_config(r: _Reader, data: dict[str, Any], registry: Registry, game: An
 
 def _game(r: _Reader, registry: Registry, entry: Any, key: str) -> tuple[str, dict[str, Any], Any]:
     """(name, resolved options, game object) of a `game` entry: a name or {name, options}."""
-    if isinstance(entry, dict):
-        entry = r.mapping(entry, key, {"name": 1, "options": 1})
+    if isinstance(entry, dict):  # start_positions: read by load_config, once the game is known
+        entry = r.mapping(entry, key, {"name": 1, "options": 1, "start_positions": 1})
         name, name_key, options = r.string(entry.get("name"), f"{key}.name"), f"{key}.name", entry.get("options")
     else:
         name, name_key, options = r.string(entry, key), key, None
@@ -271,14 +433,23 @@ def _game(r: _Reader, registry: Registry, entry: Any, key: str) -> tuple[str, di
     except PluginError as exc:
         raise r.fail(name_key, str(exc)) from None
     resolved = r.params(spec.params, options, f"{key}.options", f"game '{name}'")
-    return name, resolved, spec.factory(**resolved)
+    try:
+        game = spec.factory(**resolved)
+    except PlygroundError as exc:
+        raise r.fail(key, str(exc)) from None
+    except Exception as exc:   # a plugin's bug: one line naming it, not a traceback
+        raise r.fail(key, f"game '{name}' could not be built: {one_line(exc)}") from None
+    return name, resolved, game
 
 
 def _participants(r: _Reader, entries: Any, registry: Registry, games: list[tuple[str, Any]], *,
                   key: str = "participants", minimum: int = 2, solver: bool = False) -> tuple[Participant, ...]:
     """Participants (or solvers), each checked by building its agent for every game; solvers must have `solve`."""
     if not isinstance(entries, list) or len(entries) < minimum:
-        raise r.fail(key, f"expected a list of at least {'two' if minimum == 2 else 'one'} {key}, got {entries!r}")
+        raise r.fail(key, f"expected a list of at least {'two' if minimum == 2 else 'one'} {key}, "
+                          f"got {quoted(entries)}")
+    if len(entries) > MAX_PARTICIPANTS:
+        raise r.fail(key, f"{len(entries):,} {key} are more than the {MAX_PARTICIPANTS:,} one run may hold")
     out: list[Participant] = []
     base = key
     for i, entry in enumerate(entries):
@@ -287,13 +458,17 @@ def _participants(r: _Reader, entries: Any, registry: Registry, games: list[tupl
         agent = r.string(entry.get("agent"), f"{key}.agent")
         pid = entry.get("id", agent)
         if not isinstance(pid, str) or not ID_PATTERN.match(pid):
-            raise r.fail(f"{key}.id", f"expected an id of letters, digits and _.+- , got {pid!r}")
+            raise r.fail(f"{key}.id", f"expected an id of letters, digits and _.+- , got {quoted(pid)}")
         if any(p.id == pid for p in out):
             raise r.fail(f"{key}.id", f"'{pid}' is already the id of another participant; ids must be unique")
         try:
             spec = registry.agent_spec(agent)
         except PluginError as exc:
             raise r.fail(f"{key}.agent", str(exc)) from None
+        if spec.interactive:
+            raise r.fail(f"{key}.agent", f"agent '{agent}' is a person at the terminal, and tournaments run "
+                                         "unattended in worker processes; play it with 'plyground play GAME "
+                                         f"--first {agent}'")
         params = r.params(spec.params, entry.get("params"), f"{key}.params", f"agent '{agent}'")
         for game_name, game in games:
             for param in spec.params:
@@ -304,8 +479,11 @@ def _participants(r: _Reader, entries: Any, registry: Registry, games: list[tupl
                         raise r.fail(f"{key}.params.{param.name}", str(exc)) from None
             try:
                 built = registry.create_agent(agent, game, params, where=key)
-            except ConfigError as exc:
+            except PlygroundError as exc:
                 raise r.fail(key, str(exc)) from None
+            except Exception as exc:   # the agent's constructor raised: name the participant, in one line
+                raise r.fail(key, f"participant '{pid}' (agent '{agent}') could not be built for game "
+                                  f"'{game_name}': {one_line(exc)}") from None
         budget = _budget(r, entry.get("budget"), f"{key}.budget")
         if solver and not callable(getattr(built, "solve", None)):
             able = sorted(n for n, reg in registry.agents.items() if callable(getattr(reg.spec.factory, "solve", None)))
@@ -320,8 +498,8 @@ def _budget(r: _Reader, entry: Any, key: str) -> Budget:
         return Budget()
     entry = r.mapping(entry, key, {"time": 1, "nodes": 1})
     time_, nodes = entry.get("time"), entry.get("nodes")
-    return Budget(time=None if time_ is None else r.number(time_, f"{key}.time"),
-                  nodes=None if nodes is None else r.integer(nodes, f"{key}.nodes", 1))
+    return Budget(time=None if time_ is None else r.seconds(time_, f"{key}.time"),
+                  nodes=None if nodes is None else r.integer(nodes, f"{key}.nodes", 1, MAX_NODES))
 
 
 def _executor(r: _Reader, entry: Any) -> ExecutorConfig:
@@ -341,12 +519,19 @@ def _plugin_files(r: _Reader, entry: Any, base: Path) -> list[str]:
     if entry is None:
         return []
     if not isinstance(entry, list):
-        raise r.fail("plugins", f"expected a list of Python files, got {entry!r}")
+        raise r.fail("plugins", f"expected a list of Python files, got {quoted(entry)}")
     out = []
     for i, item in enumerate(entry):
-        file = (base / r.string(item, f"plugins[{i}]")).resolve()
-        if not file.is_file():
+        file = base / r.filename(item, f"plugins[{i}]")
+        try:
+            file = file.resolve()
+            found = file.is_file()
+        except OSError as exc:   # a name too long, a symlink loop ...
+            raise r.fail(f"plugins[{i}]", f"cannot use plugin file {quoted(item)}: {exc.strerror or exc}") from None
+        if not found:
             raise r.fail(f"plugins[{i}]", f"no such plugin file '{item}' (looked for {file})")
+        if file.suffix != ".py":
+            raise r.fail(f"plugins[{i}]", f"'{item}' is not a Python file; a plugin file is a module ending in .py")
         out.append(str(file))
     return out
 
@@ -357,6 +542,8 @@ def load_plugin_file(registry: Registry, file: str) -> None:
     if name in registry.plugins:
         return
     spec = importlib.util.spec_from_file_location(name, file)
+    if spec is None or spec.loader is None:
+        raise ConfigError(f"plugin file '{file}' is not a Python module; a plugin file ends in .py")
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
@@ -369,11 +556,11 @@ def _positions(r: _Reader, key: str, entry: Any, base: Path, game: Any) -> list[
     """(position, note) per line of a positions file: `POSITION` or `POSITION | note`; '#' starts a comment line."""
     if entry is None:
         return []
-    file = base / r.string(entry, key)
+    file = base / r.filename(entry, key)
     try:
-        lines = file.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise r.fail(key, f"cannot read '{file}': {exc.strerror}") from None
+        lines = read_text(file, MAX_POSITIONS_TEXT, "positions file").splitlines()
+    except ConfigError as exc:
+        raise r.fail(key, str(exc)) from None
     out = []
     for number, line in enumerate(lines, 1):
         text, _, note = (part.strip() for part in line.partition("|"))

@@ -3,7 +3,8 @@
 - `LocalExecutor`: `workers` worker processes (guard.py), supervised by the caller's thread.
 - `DaskExecutor`: the same guarded tasks on Dask distributed — a `LocalCluster` when no
   address is given, or the scheduler at `address` (workers need Plyground and the plugins
-  installed). Dask does the distribution; Plyground adds no layer of its own.
+  installed). Dask does the distribution; Plyground adds no layer of its own. The LocalCluster
+  listens on loopback only: its HTTP endpoints (dashboard, metrics) have no authentication.
 
 Results are the same whatever the executor: every task carries its own seed.
 """
@@ -16,8 +17,8 @@ from multiprocessing.connection import wait
 from typing import Any, Iterator, Protocol, Sequence
 
 from framework.errors import ConfigError
-from framework.tournament.config import ExecutorConfig
 from framework.tournament.beats import clock
+from framework.tournament.config import ExecutorConfig
 from framework.tournament.guard import Cancelled, GuardedWorker
 from framework.tournament.tasks import Task
 
@@ -87,6 +88,10 @@ def close_guards() -> None:
             guard.close()
 
 
+#: Where a LocalCluster's HTTP servers listen: loopback, any free port.
+LOOPBACK = "127.0.0.1:0"
+
+
 class DaskExecutor:
     """Tasks on a Dask cluster: a LocalCluster of `workers` threads, or the scheduler at `address`."""
 
@@ -97,9 +102,10 @@ class DaskExecutor:
             raise ConfigError("executor 'dask' needs Dask distributed: pip install 'plyground[dask]'") from None
         self.cluster = None
         if address is None:
-            # Threads suffice: every task runs in its own guarded worker process anyway.
+            # Threads suffice: every task runs in its own guarded worker process anyway. Dask starts an
+            # HTTP server for the scheduler and the worker even without a dashboard: bind both to loopback.
             self.cluster = LocalCluster(n_workers=1, threads_per_worker=workers, processes=False,
-                                        dashboard_address=None)
+                                        dashboard_address=LOOPBACK, worker_dashboard_address=LOOPBACK)
             self.client = Client(self.cluster)
         else:
             try:

@@ -4,8 +4,10 @@ Python cannot stop a thread that hangs, so each game runs in a separate worker p
 (`python -m framework.tournament.worker`). The worker logs a progress beat before each step
 (beats.py); when a step overruns the limit its beat announced, the supervisor kills the worker,
 turns the progress so far into a forfeit (`task.timed_out`) and starts a fresh worker for the
-next task. A worker that dies (segfault, `os._exit`) forfeits the game it was playing
-(`task.died`). Workers are plain subprocesses, so this works inside Dask workers too,
+next task. A worker that dies by its agent's doing (segfault, `os._exit`) forfeits the game it was
+playing (`task.died`); one killed from outside (SIGKILL: `kill -9`, the OOM killer) gives no result,
+so the task is replayed on a fresh worker up to RETRIES times and then stored as void (`task.void`).
+Workers are plain subprocesses, so this works inside Dask workers too,
 whose daemonic processes may not use multiprocessing children.
 """
 
@@ -16,18 +18,40 @@ import os
 import subprocess
 import sys
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from multiprocessing.connection import Connection
 from typing import Any, Iterable, Iterator
 
 from framework.errors import WorkerError
 from framework.tournament.beats import BeatLog, clock
-from framework.tournament.tasks import Task
+from framework.tournament.tasks import Death, Task
 
 STARTUP_LIMIT = 120.0
+#: Times a task whose worker was killed from outside is replayed before it is stored as void (no result).
+RETRIES = 2
 #: A worker is sent a task ahead only while its tasks take less than this (seconds): for fast games
 #: it hides the supervisor's round trip; for long ones it would queue a task behind a slow one
 #: while another worker idles at the end of the run.
 SEND_AHEAD_BELOW = 0.05
+
+
+_spawner: ThreadPoolExecutor | None = None
+
+
+def spawn(command: list[str], pass_fds: tuple[int, ...]) -> subprocess.Popen:
+    """Start a worker process from this process's one spawner thread.
+
+    A worker asks Linux to kill it when its parent ends (PR_SET_PDEATHSIG, worker.py), but the kernel
+    sends that signal when the *thread* that forked the worker ends. Dask and the web server supervise
+    workers from pool threads that come and go, so workers are forked by a thread that lives as long as
+    the process: a worker then dies with the process, never with a retiring thread in mid-move.
+    """
+    global _spawner
+    if _spawner is None:
+        _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="plyground-spawner")
+    return _spawner.submit(subprocess.Popen, command, pass_fds=pass_fds, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, start_new_session=True).result()
 
 
 class Cancelled(Exception):
@@ -54,6 +78,7 @@ class GuardedWorker:
         self.due = math.inf
         self.fast = False           # the last task took less than SEND_AHEAD_BELOW
         self.head_since = 0.0       # when the oldest task in flight became the oldest
+        self.retries = 0            # times the oldest task in flight was replayed
 
     # -- the process -------------------------------------------------------------
 
@@ -66,8 +91,7 @@ class GuardedWorker:
         result_r, result_w = os.pipe()
         command = [sys.executable, "-m", "framework.tournament.worker", str(task_r), str(result_w),
                    ",".join(map(str, fds))]
-        self.proc = subprocess.Popen(command, pass_fds=(task_r, result_w, *fds), stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, start_new_session=True)
+        self.proc = spawn(command, pass_fds=(task_r, result_w, *fds))
         os.close(task_r)
         os.close(result_w)
         self.outbox = Connection(task_w, readable=False)
@@ -84,9 +108,9 @@ class GuardedWorker:
             return self.inbox.recv()
         except (EOFError, OSError):
             code = self._stop()
-            if self.closed:
+            if self.closed or code is None:  # closed here (no process left) or from another thread
                 raise Cancelled from None
-            return "died", f"the worker process died (exit code {code})"
+            return "died", Death(code)
 
     def _stop(self) -> int | None:
         """Kill the worker (if it still runs) and release its pipes; returns its exit code."""
@@ -172,23 +196,47 @@ class GuardedWorker:
                     if self.closed:
                         raise Cancelled
                     return True, self._finish(task.timed_out(beats.steps, beats.limit))
+            elif kind == "died":
+                return self._died(task, beats, payload)
             else:
-                beats.read()
-                if kind == "died" and beats.steps:
-                    return True, self._finish(task.died(beats.steps, payload))
                 raise WorkerError(f"task {task.key} failed in its worker: {payload}")
         self._watch()
         return False, None
 
+    def _died(self, task: Task, beats: BeatLog, death: Death) -> tuple[bool, Any]:
+        """The worker died: the agent's crash if it caused it, else replay the task or, retries spent, void it."""
+        beats.read()
+        progress = beats.steps
+        result = task.died(progress, death)
+        if result is not None:
+            return True, self._finish(result)
+        if not progress and death.by_agent:
+            raise WorkerError(f"task {task.key} failed in its worker before its game began: the worker process "
+                              f"{death}")
+        if self.retries < RETRIES:
+            self.retries += 1
+            self._resend()
+            self._watch()
+            return False, None
+        tries = RETRIES + 1
+        return True, self._finish(task.void(progress, f"the worker process {death}, {tries} times "
+                                                      f"({RETRIES} retries)"))
+
+    def _resend(self) -> None:
+        """Send every task in flight again, to a fresh worker."""
+        self._start()
+        for task, slot in self.inflight:
+            self._send(task, slot)
+
     def _finish(self, result: Any) -> Any:
         """The oldest task ended: the next one's limits apply; after a kill the rest go to a fresh worker."""
         self.inflight.popleft()
+        if self.retries:
+            result, self.retries = replace(result, retries=self.retries), 0
         now = clock()
         self.fast, self.head_since = now - self.head_since < SEND_AHEAD_BELOW, now
         if self.proc is None and self.inflight:
-            self._start()
-            for task, slot in self.inflight:
-                self._send(task, slot)
+            self._resend()
         self._watch()
         return result
 

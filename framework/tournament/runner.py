@@ -2,32 +2,64 @@
 
 Only this (main) thread writes to the store, one transaction per game, so an interruption
 at any moment leaves every finished game stored exactly once; running again plays only
-the missing games.
+the missing games. A run holds an exclusive lock on its results folder (`folder_lock`), so a
+second run into the same folder is refused instead of colliding on the store.
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Callable
+from pathlib import Path
 
 from tqdm import tqdm
 
+from framework.capabilities import capabilities
+from framework.errors import ConfigError
+from framework.match import Termination
 from framework.params import HeuristicRef
 from framework.registry import Provenance, Registry
 from framework.tournament.config import TournamentConfig, load_plugin_file
 from framework.tournament.executors import Executor, make_executor
-from framework.tournament.scheduler import schedule
+from framework.tournament.scheduler import pairings, schedule
+from framework.tournament.sequential import SprtWatch, Undecided
 from framework.tournament.store import Store
-from framework.tournament.tasks import GameResult, SolveOutcome
+from framework.tournament.tasks import GameResult, GameTask, SolveOutcome
+
+#: The file a run locks in its results folder (flock(2): released when the process ends, however it ends).
+LOCK = "run.lock"
 
 
 @dataclass(frozen=True)
 class RunSummary:
-    """What a run did: games in the tournament, already stored before, and played now."""
+    """What a run did: games in the tournament, already stored before, and played now; of those played,
+    `retried` replays of tasks whose worker was killed from outside and `void` tasks stored without a result."""
 
     total: int
     resumed: int
     played: int
+    retried: int = 0
+    void: int = 0
+    sprt: tuple[str, ...] = ()  # each pairing's SPRT line, when the match runs one
+
+
+@contextmanager
+def folder_lock(folder: Path) -> Iterator[None]:
+    """Hold the results folder's lock for the block; ConfigError if another run holds it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ConfigError(f"'{folder}' is in use by another 'plyground run' (it holds {folder / LOCK}); wait "
+                              "for that run to finish or stop it, or run into another folder (--results DIR)") from None
+        yield
+    finally:
+        os.close(fd)
 
 
 def providers(config: TournamentConfig, registry: Registry) -> dict[str, Provenance]:
@@ -42,7 +74,7 @@ def providers(config: TournamentConfig, registry: Registry) -> dict[str, Provena
             out[f"agent {p.agent}"] = registry.agents[p.agent].provenance
             for param in registry.agent_spec(p.agent).params:
                 if param.type is HeuristicRef:
-                    name = p.params.get(param.name) or getattr(game, "default_heuristic", None)
+                    name = p.params.get(param.name) or capabilities(game).default_heuristic
                     if name is not None:
                         out[f"heuristic {game_name}/{name}"] = registry.heuristics[(game_name, name)].provenance
     return out
@@ -62,8 +94,9 @@ class Standings:
 
     def add_result(self, result: GameResult | SolveOutcome) -> None:
         if isinstance(result, SolveOutcome):
-            self.add((result.task.solver.id,), (float(result.status == "solved"),))
-        else:
+            if result.status != "void":
+                self.add((result.task.solver.id,), (float(result.status == "solved"),))
+        elif result.record.termination is not Termination.VOID:
             winner = result.record.winner
             self.add(result.record.players, (0.5, 0.5) if winner is None else (1.0 - winner, float(winner)))
 
@@ -73,11 +106,22 @@ class Standings:
 
 
 def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: Registry | None = None,
-                   executor_factory: Callable[[TournamentConfig], Executor] | None = None) -> RunSummary:
+                   executor_factory: Callable[[TournamentConfig], Executor] | None = None,
+                   report_every: int | None = None,
+                   report: Callable[[], list[str]] | None = None) -> RunSummary:
     """Play every game (or solve) of `config` not yet stored in its results folder.
 
-    `executor_factory` replaces the configured executor (e.g. an in-process one for tests).
+    `executor_factory` replaces the configured executor (e.g. an in-process one for tests). Every
+    `report_every` games played, the lines `report()` returns (the caller's statistics of the stored
+    games) are printed, with each pairing's SPRT.
     """
+    with folder_lock(Path(config.results)):
+        return _run(config, quiet, registry, executor_factory, report_every, report)
+
+
+def _run(config: TournamentConfig, quiet: bool, registry: Registry | None,
+         executor_factory: Callable[[TournamentConfig], Executor] | None, report_every: int | None,
+         report: Callable[[], list[str]] | None) -> RunSummary:
     store = Store(config.results)
     try:
         used = providers(config, registry or Registry())
@@ -89,32 +133,59 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = False, registry: R
         standings = Standings([p.id for p in config.participants])
         for players, points in _stored_outcomes(store):
             standings.add(players, points)
-        pending = [t for t in tasks if t.key not in done]
+        watch = SprtWatch(config.sprt, pairings(config)) if config.sprt else None
+        if watch is not None:
+            for a, b, index, winner in store.conn.execute(
+                    "SELECT pairing_a, pairing_b, game_index, winner FROM games WHERE termination != ?",
+                    (Termination.VOID.value,)):
+                watch.add((a, b), index, winner)
+        pending: list = [t for t in tasks if t.key not in done
+                         and not (watch and isinstance(t, GameTask) and watch.decided(t.pairing))]
+        stored = sum(t.key in done for t in tasks)
         if not pending:
-            return RunSummary(len(tasks), len(tasks) - len(pending), 0)
+            return RunSummary(len(tasks), stored, 0, sprt=tuple(watch.lines()) if watch else ())
         executor = (executor_factory or (lambda c: make_executor(c.executor, c.workers)))(config)
-        bar = tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc=config.name,
+        bar = tqdm(total=len(tasks), initial=stored, desc=config.name,
                    unit="solve" if config.mode == "solve" else "game",
                    disable=quiet, dynamic_ncols=True)
-        played = 0
+        played = retried = void = 0
         try:
-            for result in executor.results(pending):
+            for result in executor.results(Undecided(pending, watch) if watch else pending):
                 store.save(result)
                 played += 1
+                retried += result.retries
+                void += _is_void(result)
                 standings.add_result(result)
                 bar.update(1)
-                bar.set_postfix_str(standings.line(), refresh=False)
+                if report_every and played % report_every == 0:
+                    tqdm.write("\n".join([*(report() if report else ()), *(watch.lines() if watch else ())]))
+                if watch is not None and not _is_void(result):  # a void game has no result to test
+                    record = result.record
+                    watch.add(result.task.pairing, result.task.index,
+                              None if record.winner is None else record.players[record.winner])
+                    bar.set_postfix_str(f"{standings.line()} | {watch.short()}", refresh=False)
+                    if watch.all_decided():
+                        break  # the games still running are not needed: closing the executor stops them
+                else:
+                    bar.set_postfix_str(standings.line(), refresh=False)
         finally:
             bar.close()
             executor.close()
-        return RunSummary(len(tasks), len(tasks) - len(pending), played)
+        return RunSummary(len(tasks), stored, played, retried, void, tuple(watch.lines()) if watch else ())
     finally:
         store.close()
 
 
+def _is_void(result: GameResult | SolveOutcome) -> bool:
+    if isinstance(result, SolveOutcome):
+        return result.status == "void"
+    return result.record.termination is Termination.VOID
+
+
 def _stored_outcomes(store: Store) -> list[tuple[tuple[str, ...], tuple[float, ...]]]:
     """(players, points) of every stored game and solve, to start the progress bar's standings."""
-    games = store.conn.execute("SELECT first, second, winner FROM games").fetchall()
-    solves = store.conn.execute("SELECT solver, status FROM solves").fetchall()
+    games = store.conn.execute("SELECT first, second, winner FROM games WHERE termination != ?",
+                               (Termination.VOID.value,)).fetchall()
+    solves = store.conn.execute("SELECT solver, status FROM solves WHERE status != 'void'").fetchall()
     return ([((a, b), (0.5, 0.5) if w is None else (float(w == a), float(w == b))) for a, b, w in games]
             + [((solver,), (float(status == "solved"),)) for solver, status in solves])

@@ -3,7 +3,9 @@
 Pairings: round-robin plays every pair of participants; a gauntlet plays the champion
 against each other participant. Each pairing plays `games_per_pairing` games in colour-
 swapped pairs: game 2k has the pairing's first-named participant as player 0, game 2k+1
-the other, both from the same start (start position k mod P when P positions are given).
+the other, both from the same start (start position k mod P when P positions are given, in file
+order or shuffled by the seed, `opening.order`), after the same `opening.random_plies` random
+moves (chosen by the seed and k: every pairing's pair k starts alike).
 Seeds come from the tournament seed and the task key alone, so a task's result does not
 depend on which worker runs it or when. Tasks are ordered round by round, so partial
 results stay balanced across pairings; with several games, game after game (keys then start
@@ -12,9 +14,10 @@ with the game's name). A solve run has one task per (position, solver).
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
 
-from framework.tournament.config import TournamentConfig
+from framework.tournament.config import Opening, TournamentConfig
 from framework.tournament.tasks import GameTask, SolveTask, derive_seed
 
 
@@ -36,18 +39,24 @@ def schedule(config: TournamentConfig) -> list[GameTask] | list[SolveTask]:
         return solve_tasks(config)
     tasks = []
     several = len(config.all_games()) > 1
+    opening = config.opening or Opening()
     for game, options in config.all_games():
+        positions = list(config.positions_of(game))
+        if opening.order == "shuffled":
+            random.Random(derive_seed(config.seed, "opening order", *([game] if config.game_positions else []))
+                          ).shuffle(positions)
         for index in range(config.games_per_pairing):
             for pairing in pairings(config):
                 a, b = (config.participant(pid) for pid in pairing)
                 first, second = (a, b) if index % 2 == 0 else (b, a)
-                start = (config.start_positions[index // 2 % len(config.start_positions)]
-                         if config.start_positions else None)
+                start = positions[index // 2 % len(positions)] if positions else None
                 key = f"{game}: {game_key(pairing, index)}" if several else game_key(pairing, index)
                 tasks.append(GameTask(key=key, pairing=pairing, index=index, game=game, first=first,
                                       second=second, start=start, seed=derive_seed(config.seed, key),
                                       max_plies=config.max_plies, move_time_limit=config.move_time_limit,
-                                      game_options=dict(options), plugins=config.plugins))
+                                      game_options=dict(options), plugins=config.plugins,
+                                      adjudication=config.adjudication, random_plies=opening.random_plies,
+                                      opening_seed=derive_seed(config.seed, "opening", game, index // 2)))
     return tasks
 
 

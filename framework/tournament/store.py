@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS games (
     game TEXT NOT NULL, first TEXT NOT NULL, second TEXT NOT NULL, seed INTEGER NOT NULL,
     start TEXT NOT NULL, final TEXT NOT NULL, result_first REAL NOT NULL, result_second REAL NOT NULL,
     winner TEXT, termination TEXT NOT NULL, reason TEXT NOT NULL, plies INTEGER NOT NULL,
-    wall_time REAL NOT NULL, finished_at REAL NOT NULL, rss_start INTEGER, rss_peak INTEGER, rss_scope TEXT);
+    wall_time REAL NOT NULL, finished_at REAL NOT NULL, rss_start INTEGER, rss_peak INTEGER, rss_scope TEXT,
+    traceback TEXT, retries INTEGER);
 CREATE TABLE IF NOT EXISTS moves (
     key TEXT NOT NULL REFERENCES games(key), ply INTEGER NOT NULL, mover INTEGER NOT NULL,
     participant TEXT NOT NULL, move TEXT NOT NULL, nodes INTEGER NOT NULL, depth INTEGER NOT NULL,
@@ -48,20 +49,23 @@ CREATE TABLE IF NOT EXISTS solves (
     note TEXT NOT NULL, value TEXT NOT NULL, move TEXT, nodes INTEGER NOT NULL, depth INTEGER NOT NULL,
     wall_time REAL NOT NULL, cpu_time REAL NOT NULL, status TEXT NOT NULL, reason TEXT NOT NULL,
     extra TEXT NOT NULL, finished_at REAL NOT NULL, peak_entries INTEGER, rss_start INTEGER, rss_peak INTEGER,
-    rss_scope TEXT);
+    rss_scope TEXT, retries INTEGER);
 """
 
 #: Columns added after the first release of the schema, per table: (name, type), in SCHEMA's order.
 #: rss_*: the worker's resident bytes at the task's start and peak, and whether that peak is the task's
-#: own or the worker process's so far (`memory.TaskMemory`); peak_entries: the solver's `SearchStats`.
+#: own or the worker process's so far (`memory.TaskMemory`); peak_entries: the solver's `SearchStats`;
+#: traceback: of the exception that cost a crashed agent the game; retries: times the task was replayed
+#: because its worker was killed from outside (guard.RETRIES).
 MEMORY_COLUMNS = (("rss_start", "INTEGER"), ("rss_peak", "INTEGER"), ("rss_scope", "TEXT"))
-ADDED = {"games": MEMORY_COLUMNS, "solves": (("peak_entries", "INTEGER"), *MEMORY_COLUMNS)}
+ADDED = {"games": (*MEMORY_COLUMNS, ("traceback", "TEXT"), ("retries", "INTEGER")),
+         "solves": (("peak_entries", "INTEGER"), *MEMORY_COLUMNS, ("retries", "INTEGER"))}
 GAME_COLUMNS = ("key", "pairing_a", "pairing_b", "game_index", "game", "first", "second", "seed", "start", "final",
                 "result_first", "result_second", "winner", "termination", "reason", "plies", "wall_time",
-                "finished_at", "rss_start", "rss_peak", "rss_scope")
+                "finished_at", "rss_start", "rss_peak", "rss_scope", "traceback", "retries")
 SOLVE_COLUMNS = ("key", "solver", "position_index", "position", "note", "value", "move", "nodes", "depth",
                  "wall_time", "cpu_time", "status", "reason", "extra", "finished_at", "peak_entries", "rss_start",
-                 "rss_peak", "rss_scope")
+                 "rss_peak", "rss_scope", "retries")
 
 
 class Store:
@@ -103,16 +107,22 @@ class Store:
                     ("config", json.dumps(config)), ("fingerprint", json.dumps(fingerprint)),
                     ("plugin_versions", json.dumps(versions)), ("created_at", json.dumps(time.time()))])
             return
-        if meta["fingerprint"] != fingerprint:
-            changed = _changed(config, meta["config"])
-            raise ConfigError(f"'{self.folder}' holds results of a different configuration (changed: "
-                              f"{', '.join(changed)}); run into a new folder (--results DIR or the 'results' key) "
-                              "or delete this one to start over")
-        if meta["plugin_versions"] != versions:
-            changed = _changed(versions, meta["plugin_versions"])
+        altering = _altering(config, meta["config"]) if meta["fingerprint"] != fingerprint else []
+        if altering:
+            raise ConfigError(f"'{self.folder}' holds results of a different configuration ({'; '.join(altering)}); "
+                              "only raising games_per_pairing, adding participants or changing sprt keeps the "
+                              "stored games: run into a new folder (--results DIR or the 'results' key) or delete "
+                              "this one to start over")
+        then = meta["plugin_versions"]
+        if any(key in then and then[key] != value for key, value in versions.items()):
+            changed = [key for key in _changed(versions, then) if key in then and key in versions]
             raise ConfigError(f"'{self.folder}' holds results made by other plugin versions ({', '.join(changed)}: "
-                              f"{meta['plugin_versions'].get(changed[0])} then, {versions.get(changed[0])} now); "
-                              "run into a new folder")
+                              f"{then.get(changed[0])} then, {versions.get(changed[0])} now); run into a new folder")
+        if meta["fingerprint"] != fingerprint:  # the change only adds games: keep the stored ones, play the rest
+            with self.conn:  # (a new agent, game or heuristic: record who provided it too)
+                self.conn.executemany("UPDATE meta SET value = ? WHERE key = ?", [
+                    (json.dumps(config), "config"), (json.dumps(fingerprint), "fingerprint"),
+                    (json.dumps({**then, **versions}), "plugin_versions")])
 
     def done(self) -> set[str]:
         """Keys of the tasks whose results are stored."""
@@ -126,7 +136,8 @@ class Store:
                 self.conn.execute(_insert("solves", SOLVE_COLUMNS), (
                     task.key, task.solver.id, task.index, task.position, task.note, result.value, result.move,
                     result.nodes, result.depth, result.wall_time, result.cpu_time, result.status, result.reason,
-                    json.dumps(dict(result.extra)), time.time(), result.peak_entries, *_memory(result.memory)))
+                    json.dumps(dict(result.extra)), time.time(), result.peak_entries, *_memory(result.memory),
+                    result.retries))
             return
         task, record = result.task, result.record
         winner = None if record.winner is None else record.players[record.winner]
@@ -135,7 +146,7 @@ class Store:
                 task.key, task.pairing[0], task.pairing[1], task.index, record.game, record.players[0],
                 record.players[1], task.seed, record.start, record.final, record.result[0], record.result[1],
                 winner, record.termination.value, record.reason, record.plies, sum(m.wall_time for m in record.moves),
-                time.time(), *_memory(result.memory)))
+                time.time(), *_memory(result.memory), record.traceback or None, result.retries))
             self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?)", _move_rows(task.key, record))
 
     def close(self) -> None:
@@ -148,6 +159,31 @@ def _insert(table: str, columns: tuple[str, ...]) -> str:
 
 def _memory(memory: TaskMemory | None) -> tuple[int | None, int | None, str | None]:
     return (None, None, None) if memory is None else (memory.start, memory.peak, memory.scope)
+
+
+#: Config keys whose changes can only add games (or stop a match sooner), never alter a stored one: a
+#: game's key and seed depend on its pairing and index, and new participants or more games per pairing
+#: only add keys (pairings keep the order of the participants' ids).
+GROWING = ("games_per_pairing", "participants", "sprt")
+
+
+def _altering(now: dict[str, Any], then: dict[str, Any]) -> list[str]:
+    """What in `now` would change games stored under `then`, each naming its key (empty: only growth)."""
+    out = [f"changed: {key}" for key in _changed(now, then) if key not in GROWING]
+    if now.get("games_per_pairing", 0) < then.get("games_per_pairing", 0):
+        out.append(f"games_per_pairing: {then['games_per_pairing']} stored, {now['games_per_pairing']} now "
+                   "(fewer would drop stored games)")
+    new = {p["id"]: p for p in now.get("participants", [])}
+    for p in then.get("participants", []):
+        if p["id"] not in new:
+            out.append(f"participants: '{p['id']}' was removed")
+        elif new[p["id"]] != p:
+            keys = [k for k in p if new[p["id"]].get(k) != p[k]] or ["its settings"]
+            out.append(f"participants: '{p['id']}' changed ({', '.join(keys)})")
+    order = [pid for pid in new if pid in {p["id"] for p in then.get("participants", [])}]
+    if not out and order != [p["id"] for p in then.get("participants", [])]:
+        out.append("participants: the stored participants are in another order (it decides who is named first)")
+    return out
 
 
 def _changed(now: dict[str, Any], then: dict[str, Any]) -> list[str]:

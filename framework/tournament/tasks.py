@@ -6,6 +6,14 @@ calls `beat(limit, progress)` to say "the next step may take at most `limit` sec
 the supervisor has to stop a step, or the worker dies, it asks the task to turn the last
 progress into a result (`timed_out`, `died`), so a hung or crashing agent costs one task.
 
+Blame: a game's beats say whose code runs — agent i being built, or agent i choosing a move (up to
+the next beat, which includes checking what it returned and applying its move). A worker that
+exits (`os._exit`, an exit status) or faults (`Death.fault`: SIGSEGV, SIGABRT...) while an agent's
+code runs is that agent's crash. A death from outside (killed by SIGKILL, SIGTERM...: `kill -9`, the
+kernel's OOM killer) or with no agent's code running is no result: `died` returns None, and the
+supervisor replays the task (guard.RETRIES times) and then stores it as `void`, a game that
+standings ignore.
+
 `GameTask` plays one game; `SolveTask` runs one solver on one position. Both measure the
 worker's resident memory (`memory.PeakMeter`): a game from its start, a solve from the moment
 its solver is built, so the figure is the search's and not the loading of compiled code.
@@ -14,12 +22,27 @@ its solver is built, so the figure is the search's and not the loading of compil
 from __future__ import annotations
 
 import hashlib
+import math
+import random
+import signal
+import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
+from framework.adjudication import Adjudication
 from framework.errors import PluginError
-from framework.match import GameRecord, MoveRecord, Termination, play_game
-from framework.protocols import Proof
+from framework.match import (
+    GameRecord,
+    InvalidOutput,
+    MoveRecord,
+    Termination,
+    check_stats,
+    crash_reason,
+    legal_equal,
+    play_game,
+    quote,
+)
+from framework.protocols import Budget, Proof, SolveResult
 from framework.registry import Registry
 from framework.search import Stopwatch
 from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
@@ -29,10 +52,31 @@ from framework.tournament.memory import PeakMeter, TaskMemory
 Beat = Callable[[float, Any], None]
 
 
+def hard_limit(budget: Budget, cap: float = math.inf) -> float:
+    """Seconds after which the supervisor stops one decision: twice its time budget plus a second (a search
+    may overrun its budget a little, a hung one never answers), at most `cap`; `cap` without a time budget."""
+    return cap if budget.time is None else min(cap, 2 * budget.time + 1.0)
+
+
 def derive_seed(*parts: object) -> int:
     """A 63-bit seed from the parts' text: independent of scheduling order, process and platform."""
     digest = hashlib.blake2b("/".join(map(str, parts)).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
+
+
+def random_opening(game: Any, state: Any, plies: int, seed: int) -> Any:
+    """`state` after `plies` uniformly random legal moves chosen by `seed`, avoiding moves that end the game
+    (stopping early when every move would)."""
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if game.is_terminal(state):
+            break
+        children = [game.apply(state, move) for move in game.legal_moves(state)]
+        going_on = [child for child in children if not game.is_terminal(child)]
+        if not going_on:
+            break
+        state = rng.choice(going_on)
+    return state
 
 
 class WorkerRegistry(Registry):
@@ -79,11 +123,13 @@ class WorkerRegistry(Registry):
 
 
 class WorkerContext:
-    """What a worker process keeps between tasks: a registry per (plugin files, entry points) and built games."""
+    """What a worker process keeps between tasks: a registry per (plugin files, entry points), built games,
+    and agents that answer one move per task (engine.py), by key."""
 
     def __init__(self) -> None:
         self._registries: dict[tuple, Registry] = {}
         self._games: dict[tuple, Any] = {}
+        self.agents: dict[str, Any] = {}
 
     def registry(self, plugins: tuple[str, ...], entry_points: tuple[str, ...] | None = None) -> Registry:
         """The registry with these plugin files; `entry_points`: the plugins to load first (None: all)."""
@@ -103,33 +149,60 @@ class WorkerContext:
         return self._games[key]
 
 
+#: Signals a process gets from the code it runs (a fault, abort()): a death by one is blamed on that code.
+FAULTS = frozenset({signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT, signal.SIGSYS})
+
+
+@dataclass(frozen=True)
+class Death:
+    """How a worker process ended: its exit status (subprocess returncode: -N for signal N)."""
+
+    code: int
+
+    @property
+    def by_agent(self) -> bool:
+        """An exit status or a fault comes from the code that was running; other signals come from outside."""
+        return self.code >= 0 or -self.code in FAULTS
+
+    def __str__(self) -> str:
+        if self.code >= 0:
+            return f"exited with code {self.code}"
+        return f"was killed by signal {signal.Signals(-self.code).name}"
+
+
 class Task(Protocol):
     """The protocol executors and the store rely on."""
 
-    key: str
+    @property
+    def key(self) -> str: ...
 
     def run(self, context: WorkerContext, beat: Beat) -> Any: ...
     def timed_out(self, progress: list, limit: float) -> Any: ...
-    def died(self, progress: list, reason: str) -> Any: ...
+    def died(self, progress: list, death: Death) -> Any | None: ...
+    def void(self, progress: list, reason: str) -> Any: ...
 
 
 @dataclass(frozen=True)
 class Progress:
-    """A game's state between moves: the move just played (None at the start) and who moves next."""
+    """A game's state at a beat: the move just played (None at the start), the position, and whose code
+    runs until the next beat: the agent of seat `running`, called `name` in the game, `building` or moving."""
 
     record: MoveRecord | None
-    mover: int
-    mover_name: str
     position: str
+    running: int
+    name: str
+    building: bool = False
 
 
 @dataclass(frozen=True)
 class GameResult:
-    """A finished game task: the task that produced it, its record and the worker's memory (None: stopped)."""
+    """A finished game task: the task that produced it, its record, the worker's memory (None: stopped)
+    and how many times it was replayed after its worker was killed from outside."""
 
     task: "GameTask"
     record: GameRecord
     memory: TaskMemory | None = None
+    retries: int = 0
 
 
 @dataclass(frozen=True)
@@ -149,60 +222,76 @@ class GameTask:
     game_options: Mapping[str, Any] = field(default_factory=dict)
     plugins: tuple[str, ...] = ()
     entry_points: tuple[str, ...] | None = None  # the plugins the worker loads first (WorkerRegistry); None: all
+    adjudication: Adjudication | None = None
+    random_plies: int = 0  # random moves played from `start` before the game, chosen by `opening_seed`
+    opening_seed: int = 0
 
     @property
     def players(self) -> tuple[Participant, Participant]:
         return (self.first, self.second)
 
     def hard_limit(self, mover: int) -> float:
-        """Seconds after which the supervisor stops a move: twice the time budget plus a second, capped."""
-        budget_time = self.players[mover].budget.time
-        if budget_time is None:
-            return self.move_time_limit
-        return min(self.move_time_limit, 2 * budget_time + 1.0)
+        return hard_limit(self.players[mover].budget, self.move_time_limit)
 
     def run(self, context: WorkerContext, beat: Beat) -> GameResult:
         registry = context.registry(self.plugins, self.entry_points)
         game = context.game(self.plugins, self.game, self.game_options, self.entry_points)
         meter = PeakMeter()   # after loading plugins (once per worker), before building the agents
         state = game.from_text(self.start) if self.start is not None else game.initial_state()
+        state = random_opening(game, state, self.random_plies, self.opening_seed)
         ids = (self.first.id, self.second.id)
 
         def announce(position: Any, record: MoveRecord | None) -> None:
             mover = game.to_move(position)
-            beat(self.hard_limit(mover), Progress(record, mover, game.player_names[mover], game.to_text(position)))
+            beat(self.hard_limit(mover), Progress(record, game.to_text(position), mover, game.player_names[mover]))
 
-        announce(state, None)
         agents = []
         for i, p in enumerate(self.players):
+            beat(self.hard_limit(i), Progress(None, game.to_text(state), i, game.player_names[i], building=True))
             try:
                 agents.append(registry.create_agent(p.agent, game, p.params, seed=derive_seed(self.seed, i)))
-            except Exception as exc:  # a constructor that raises forfeits like a crash in a move
-                reason = f"{game.player_names[i]} ({p.id}) crashed when created: {type(exc).__name__}: {exc}"
-                return self._forfeit(i, game.to_text(state), Termination.CRASH, reason, [])
+            except (Exception, SystemExit) as exc:  # a constructor that raises forfeits like a crash in a move
+                reason = f"{game.player_names[i]} ({p.id}) crashed when created: {crash_reason(exc)}"
+                return self._forfeit(i, game.to_text(state), Termination.CRASH, reason, [], traceback.format_exc())
+        announce(state, None)
         record = play_game(game, agents, budgets=(self.first.budget, self.second.budget), start=state,
-                           players=ids, max_plies=self.max_plies,
+                           players=ids, max_plies=self.max_plies, adjudication=self.adjudication,
                            on_move=lambda before, move, after: announce(after, move))
         return GameResult(self, record, meter.read())
 
+    def _culprit(self, last: Progress) -> str:
+        return f"{last.name} ({self.players[last.running].id})"
+
     def timed_out(self, progress: list[Progress], limit: float) -> GameResult:
         last = progress[-1]
-        reason = (f"{last.mover_name} ({self.players[last.mover].id}) was stopped after {limit:g}s on one move "
-                  "(hard time limit)")
-        return self._forfeit(last.mover, last.position, Termination.TIME, reason, progress)
+        step = "when created" if last.building else "on one move"
+        reason = f"{self._culprit(last)} was stopped after {limit:g}s {step} (hard time limit)"
+        return self._forfeit(last.running, last.position, Termination.TIME, reason, progress)
 
-    def died(self, progress: list[Progress], reason: str) -> GameResult:
+    def died(self, progress: list[Progress], death: Death) -> GameResult | None:
+        """The crash of the agent whose code ran when the worker died by its own doing; None otherwise."""
+        if not progress or not death.by_agent:
+            return None
         last = progress[-1]
-        text = f"{last.mover_name} ({self.players[last.mover].id}) crashed: {reason}"
-        return self._forfeit(last.mover, last.position, Termination.CRASH, text, progress)
+        reason = (f"{self._culprit(last)} crashed: the worker process {death} while "
+                  f"{'it was being built' if last.building else 'it was choosing a move'}")
+        return self._forfeit(last.running, last.position, Termination.CRASH, reason, progress)
+
+    def void(self, progress: list[Progress], reason: str) -> GameResult:
+        """No result: both agents score nothing and the moves played are not kept."""
+        final = progress[-1].position if progress else (self.start or "")
+        start = progress[0].position if progress else final
+        record = GameRecord(self.game, (self.first.id, self.second.id), start, final, (0.0, 0.0), None,
+                            Termination.VOID, f"no result: {reason}", ())
+        return GameResult(self, record)
 
     def _forfeit(self, loser: int, final: str, termination: Termination, reason: str,
-                 progress: list[Progress]) -> GameResult:
+                 progress: list[Progress], details: str = "") -> GameResult:
         result = (-1.0, 1.0) if loser == 0 else (1.0, -1.0)
         moves = tuple(p.record for p in progress if p.record is not None)
         start = progress[0].position if progress else final
         record = GameRecord(self.game, (self.first.id, self.second.id), start, final, result, 1 - loser,
-                            termination, reason, moves)
+                            termination, reason, moves, details)
         return GameResult(self, record)
 
 
@@ -211,7 +300,8 @@ class SolveOutcome:
     """A finished solve task: the proven value (a Proof value), the best move's notation and the search figures.
 
     `status` is "solved" (win, loss or draw proven), "unknown" (the budget ran out), "crash" or "time"
-    (the solver raised or overran its hard limit); `extra` holds the solver's own scalar figures (lists and
+    (the solver raised or overran its hard limit), "void" (its worker was killed from outside every try);
+    `extra` holds the solver's own scalar figures (lists and
     mappings it reports are not stored). `peak_entries` is the solver's `SearchStats.peak_entries`, `memory`
     the worker's resident memory during the solve (both None when the solver reports none or was stopped).
     """
@@ -228,6 +318,7 @@ class SolveOutcome:
     extra: Mapping[str, Any] = field(default_factory=dict)
     peak_entries: int | None = None
     memory: TaskMemory | None = None
+    retries: int = 0
 
 
 @dataclass(frozen=True)
@@ -246,25 +337,27 @@ class SolveTask:
     plugins: tuple[str, ...] = ()
     entry_points: tuple[str, ...] | None = None  # the plugins the worker loads first (WorkerRegistry); None: all
 
-    def hard_limit(self) -> float:
-        budget_time = self.solver.budget.time
-        return self.move_time_limit if budget_time is None else min(self.move_time_limit, 2 * budget_time + 1.0)
-
     def run(self, context: WorkerContext, beat: Beat) -> SolveOutcome:
         registry = context.registry(self.plugins, self.entry_points)
         game = context.game(self.plugins, self.game, self.game_options, self.entry_points)
         state = game.from_text(self.position)
-        beat(self.hard_limit(), None)
+        beat(hard_limit(self.solver.budget, self.move_time_limit), None)
         watch = Stopwatch()
         try:
             agent = registry.create_agent(self.solver.agent, game, self.solver.params, seed=derive_seed(self.seed, 0))
             meter = PeakMeter()
             result = agent.solve(game, state, self.solver.budget)
             memory = meter.read()
-        except Exception as exc:  # a crashing solver costs this position only
-            return self.died([None], f"{type(exc).__name__}: {exc}")
-        stats = result.stats
-        move = game.format_move(state, result.move) if result.move in game.legal_moves(state) else None
+        except (Exception, SystemExit) as exc:  # a crashing solver costs this position only
+            return self._crashed(f"crashed: {crash_reason(exc)}")
+        try:
+            if not isinstance(result, SolveResult) or not isinstance(result.value, Proof):
+                raise InvalidOutput(f"returned {quote(result)} instead of a SolveResult with a Proof value")
+            stats = check_stats(result.stats)
+            legal = None if result.move is None else legal_equal(game.legal_moves(state), result.move)
+        except InvalidOutput as exc:
+            return self._crashed(exc.reason)
+        move = None if legal is None else game.format_move(state, legal)
         solved = result.value in (Proof.WIN, Proof.LOSS, Proof.DRAW)
         extra = {k: v for k, v in stats.extra.items() if isinstance(v, (int, float, str, bool, type(None)))}
         return SolveOutcome(self, result.value.value, move, stats.nodes, stats.depth, watch.wall(), watch.cpu(),
@@ -275,5 +368,12 @@ class SolveTask:
         return SolveOutcome(self, "unknown", None, 0, 0, limit, 0.0, "time",
                             f"{self.solver.id} was stopped after {limit:g}s (hard time limit)")
 
-    def died(self, progress: list, reason: str) -> SolveOutcome:
-        return SolveOutcome(self, "unknown", None, 0, 0, 0.0, 0.0, "crash", f"{self.solver.id} crashed: {reason}")
+    def died(self, progress: list, death: Death) -> SolveOutcome | None:
+        """The solver's crash when the worker died by its own doing after the solve began; None otherwise."""
+        return self._crashed(f"crashed: the worker process {death}") if progress and death.by_agent else None
+
+    def void(self, progress: list, reason: str) -> SolveOutcome:
+        return SolveOutcome(self, "unknown", None, 0, 0, 0.0, 0.0, "void", f"no result: {reason}")
+
+    def _crashed(self, reason: str) -> SolveOutcome:
+        return SolveOutcome(self, "unknown", None, 0, 0, 0.0, 0.0, "crash", f"{self.solver.id} {reason}")

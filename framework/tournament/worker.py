@@ -4,13 +4,20 @@ It runs one task at a time on its main thread and logs its progress beats to the
 slot sent with the task (beats.py; one per task its supervisor, framework/tournament/guard.py, has in flight),
 so the supervisor can stop it when a step overruns. It ignores
 SIGINT: an interruption is the supervisor's to handle, and must not turn into forfeits.
+
+A worker dies with its supervisor (`die_with_parent`), so killing a run (even with SIGKILL) leaves
+no worker searching on as an orphan.
 """
 
 from __future__ import annotations
 
+import ctypes
 import math
+import os
+import select
 import signal
 import sys
+import threading
 import traceback
 from multiprocessing.connection import Connection
 
@@ -39,8 +46,32 @@ def serve(inbox: Connection, outbox: Connection, beat_fds: list[int]) -> int:
             outbox.send(("error", traceback.format_exc()))
 
 
+#: prctl(2) option: the signal the kernel sends this process when the thread that started it ends.
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(inbox_fd: int) -> None:
+    """Exit when the supervisor does, however it ends: on Linux the kernel kills this process (prctl
+    PR_SET_PDEATHSIG), elsewhere, and as a second line, a thread sees the task pipe's writer close."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # no prctl in this libc: the thread below still watches
+    watch = select.poll()
+    watch.register(inbox_fd, 0)  # POLLHUP is always reported: the last writer closed the pipe
+
+    def wait_for_hangup() -> None:
+        while True:
+            if any(events & (select.POLLHUP | select.POLLERR) for _, events in watch.poll()):
+                os._exit(0)
+
+    threading.Thread(target=wait_for_hangup, name="die-with-parent", daemon=True).start()
+
+
 def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(int(argv[1]))
     inbox = Connection(int(argv[1]), writable=False)
     outbox = Connection(int(argv[2]), readable=False)
     try:

@@ -39,18 +39,23 @@ from framework.hookspecs import hookimpl
 from framework.params import HeuristicRef, Param
 from framework.protocols import Budget, Decision, Game, Heuristic, Proof, SearchStats, SolveResult, State
 from framework.search import SearchAborted, SearchLimits, Stopwatch
-from framework.specs import AgentSpec
+from framework.specs import AgentSpec, MemoryBound
+
+#: Most iterations per move: each adds at most one tree node (a few hundred bytes), so about 2 GB at most.
+MAX_ITERATIONS = 10_000_000
 
 PARAMS = (
-    Param("exploration", float, 1.0, "UCT exploration constant C in Q + C*sqrt(ln N / n)", minimum=0),
+    Param("exploration", float, 1.0, "UCT exploration constant C in Q + C*sqrt(ln N / n)", minimum=0,
+          maximum=100),
     Param("playout", str, "random", "playout policy", choices=("random", "heuristic")),
     Param("epsilon", float, 0.1, "heuristic playouts: chance of a random move instead of the best-scoring one",
-          minimum=0),
+          minimum=0, maximum=1),
     Param("playout_depth", int, 200, "plies before a playout is cut and scored by the heuristic's sign "
-          "(a draw without one); null plays to the end", minimum=1, nullable=True),
+          "(a draw without one); null plays to the end", minimum=1, maximum=100_000, nullable=True),
     Param("heuristic", HeuristicRef, None, "heuristic for guided playouts and cut playouts (default: the game's)"),
     Param("solver", bool, True, "MCTS-Solver: back up proven wins and losses"),
-    Param("iterations", int, 100_000, "most iterations per move (the budget may stop it sooner)", minimum=1),
+    Param("iterations", int, 100_000, "most iterations per move (the budget may stop it sooner)", minimum=1,
+          maximum=MAX_ITERATIONS),
 )
 
 
@@ -246,4 +251,6 @@ class MCTSAgent:
 
 @hookimpl
 def plyground_agents() -> list[AgentSpec]:
-    return [AgentSpec("mcts", MCTSAgent, "UCT Monte-Carlo tree search with the MCTS-Solver", PARAMS)]
+    return [AgentSpec("mcts", MCTSAgent, "UCT Monte-Carlo tree search with the MCTS-Solver", PARAMS,
+                      algorithm="Monte-Carlo tree search", nodes="a tree node (one per iteration)",
+                      memory_bound=MemoryBound("iterations", "tree nodes: one per iteration"))]

@@ -17,8 +17,12 @@ from framework.protocols import Budget, Decision, Game, Heuristic, SearchStats, 
 from framework.search import SearchAborted, SearchLimits, Stopwatch, terminal_value
 from framework.specs import AgentSpec
 
+#: Deepest fixed-depth search: alpha-beta's bound, and far deeper than plain minimax finishes in any game here.
+MAX_DEPTH = 256
+
 PARAMS = (
-    Param("depth", int, None, "plies to search; null searches to the end of the game", minimum=1, nullable=True),
+    Param("depth", int, None, "plies to search; null searches to the end of the game", minimum=1,
+          maximum=MAX_DEPTH, nullable=True),
     Param("heuristic", HeuristicRef, None, "evaluation at the depth limit (default: the game's default)"),
 )
 

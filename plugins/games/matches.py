@@ -2,7 +2,9 @@
 
 Rules (from the source lectures): there are n heaps of matches; a move takes between 1 and
 k matches from one heap; the player who has to take the last match loses. Options: `heaps`
-(the starting heap sizes, default [3, 5, 7]) and `k` (default 3).
+(the starting heap sizes, default [3, 5, 7]; at most MAX_HEAPS heaps of at most MAX_HEAP matches) and
+`k` (default 3, at most MAX_K: the move table holds heaps x k^2 / 2 entries, and no heap of a sane size
+needs a larger k).
 
 State: `(heaps, mover)`, a tuple of heap sizes and 0 (A, moves first) or 1 (B). A state with
 every heap empty is terminal and won by the player to move, since the opponent took the
@@ -29,7 +31,8 @@ from functools import lru_cache, reduce
 from operator import xor
 from typing import Sequence
 
-from framework.errors import ConfigError, MoveParseError, PositionError
+from framework.boardsvg import Cell, grid
+from framework.errors import ConfigError, MoveParseError, PositionError, quoted
 from framework.hookspecs import hookimpl
 from framework.params import Param
 from framework.protocols import BaseHeuristic
@@ -41,6 +44,10 @@ Move = tuple[int, int]
 
 #: Heuristic score of a proven win for the evaluated player (well inside +-WIN_SCORE).
 PROVEN = 1000.0
+#: Bounds of the options and of position texts.
+MAX_K = 100
+MAX_HEAPS = 20
+MAX_HEAP = 100_000   # a line of play this long tests deep searches; the table does not grow with it
 
 
 MoveTable = tuple[tuple[tuple[Move, ...], ...], ...]
@@ -53,8 +60,8 @@ def move_table(heap_count: int, k: int) -> MoveTable:
     Move generation then concatenates shared tuples instead of building each move
     (3x faster than a comprehension, measured with timeit on 3 and 4 heaps).
     """
-    return tuple(tuple(tuple((i, take) for take in range(1, c + 1)) for c in range(k + 1))
-                 for i in range(heap_count))
+    rows = (tuple((i, take) for take in range(1, k + 1)) for i in range(heap_count))
+    return tuple(tuple(row[:c] for c in range(k + 1)) for row in rows)
 
 
 def legal_moves(heaps: Heaps, k: int, table: MoveTable) -> list[Move]:
@@ -101,10 +108,12 @@ def winning_moves(heaps: Heaps, k: int) -> list[Move]:
 
 
 def _check_heaps(heaps: Sequence[object], where: str) -> Heaps:
-    if not heaps or any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in heaps):
-        raise ConfigError(f"{where}: 'heaps' must be a non-empty list of non-negative integers, got {list(heaps)!r}")
+    if not 1 <= len(heaps) <= MAX_HEAPS or any(isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_HEAP
+                                               for n in heaps):
+        raise ConfigError(f"{where}: 'heaps' must be a list of 1 to {MAX_HEAPS} heap sizes from 0 to {MAX_HEAP}, "
+                          f"got {quoted(list(heaps))}")
     if not any(heaps):
-        raise ConfigError(f"{where}: 'heaps' must hold at least one match, got {list(heaps)!r}")
+        raise ConfigError(f"{where}: 'heaps' must hold at least one match, got {quoted(list(heaps))}")
     return tuple(heaps)
 
 
@@ -116,8 +125,8 @@ class Matches:
     default_heuristic = "theory"
 
     def __init__(self, heaps: Sequence[int] = (3, 5, 7), k: int = 3) -> None:
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ConfigError(f"game 'matches': 'k' must be a positive integer, got {k!r}")
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
+            raise ConfigError(f"game 'matches': 'k' must be an integer from 1 to {MAX_K}, got {quoted(k)}")
         self.heaps = _check_heaps(heaps, "game 'matches'")
         self.k = k
 
@@ -151,7 +160,7 @@ class Matches:
         return f"{move[0] + 1}-{move[1]}"
 
     def parse_move(self, state: State, text: str) -> Move:
-        found = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text)
+        found = re.fullmatch(r"\s*([0-9]{1,6})\s*-\s*([0-9]{1,6})\s*", text)
         if found is None:
             raise MoveParseError(f"'{text}' is not a matches move; expected HEAP-TAKE with heaps numbered "
                                  "from 1, e.g. '2-3' takes 3 matches from heap 2")
@@ -171,12 +180,23 @@ class Matches:
             rows.append(f"{self.player_names[mover]} to move")
         return "\n".join(rows)
 
+    def render_svg(self, state: State, flipped: bool = False) -> str:
+        """One row per heap; clicking a match takes it and every match right of it (at most k)."""
+        heaps = state[0]
+        width = max(max(heaps), 1)
+        cells = [[Cell(f"{h + 1}-{n - c}" if 0 < n - c <= self.k else None, piece=0 if c < n else None, mark="|")
+                  for c in range(width)] for h, n in enumerate(heaps)]
+        return grid(cells, flipped=flipped, ranks=tuple(str(h + 1) for h in range(len(heaps))), title="matches")
+
+    def move_clicks(self, state: State, move: Move) -> tuple[str, ...]:
+        return (self.format_move(state, move),)
+
     def to_text(self, state: State) -> str:
         heaps, mover = state
         return f"{','.join(map(str, heaps))} k={self.k} {'ab'[mover]}"
 
     def from_text(self, text: str) -> State:
-        found = re.fullmatch(r"(\d+(?:,\d+)*) k=(\d+) ([ab])", text.strip())
+        found = re.fullmatch(r"([0-9]{1,6}(?:,[0-9]{1,6})*) k=([0-9]{1,6}) ([ab])", text.strip())
         if found is None:
             raise PositionError(f"'{text}' is not a matches position; expected heap sizes separated by commas, "
                                 "'k=' and the most matches a move may take, and the side to move (a or b), "
@@ -184,7 +204,11 @@ class Matches:
         if int(found[2]) != self.k:
             raise PositionError(f"'{text}' is a position with k={found[2]}, but this game has k={self.k}; "
                                 f"start the game with the option k={found[2]}")
-        return (tuple(int(n) for n in found[1].split(",")), "ab".index(found[3]))
+        heaps = tuple(int(n) for n in found[1].split(","))
+        if len(heaps) > MAX_HEAPS or max(heaps) > MAX_HEAP:
+            raise PositionError(f"'{text}' has {len(heaps)} heaps of up to {max(heaps)} matches; a matches "
+                                f"position has at most {MAX_HEAPS} heaps of at most {MAX_HEAP}")
+        return (heaps, "ab".index(found[3]))
 
 
 class TheoryHeuristic(BaseHeuristic):
@@ -210,8 +234,8 @@ class NormalPlayHeuristic(BaseHeuristic):
 @hookimpl
 def plyground_games() -> list[GameSpec]:
     return [GameSpec("matches", Matches, "Take 1..k matches from one heap; whoever takes the last loses", (
-        Param("heaps", list, (3, 5, 7), "the starting heap sizes"),
-        Param("k", int, 3, "the most matches one move may take", minimum=1),
+        Param("heaps", list, (3, 5, 7), f"the starting heap sizes (1 to {MAX_HEAPS} heaps of 0 to {MAX_HEAP})"),
+        Param("k", int, 3, "the most matches one move may take", minimum=1, maximum=MAX_K),
     ))]
 
 

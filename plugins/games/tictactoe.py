@@ -5,11 +5,15 @@ top left, c1 = bit 8 at the bottom right); mover 0 is X, who moves first. Moves 
 square indices in reading order, so "first in move order" means top-left first.
 Notation: file a-c and rank 1-3, rank 1 at the bottom (as in chess). Text format: the
 rows top to bottom separated by `/`, `X`, `O` or `.` per square, a space, and the side to
-move (`x` or `o`), e.g. `XXO/.X./O.. o`.
+move (`x` or `o`), e.g. `XXO/.X./O.. o`. Only positions that can arise in play are read: X has as many
+marks as O (X to move) or one more (O to move), and a side with three in a row made the last move
+(these conditions are also sufficient: two lines of one side need five of its marks, which only X
+can have, and then they share the square played last).
 """
 
 from __future__ import annotations
 
+from framework.boardsvg import Cell, grid
 from framework.errors import MoveParseError, PositionError
 from framework.hookspecs import hookimpl
 from framework.protocols import BaseHeuristic
@@ -119,6 +123,16 @@ class TicTacToe:
             rows.append(f"{self.player_names[mover]} to move")
         return "\n".join(rows)
 
+    def render_svg(self, state: State, flipped: bool = False) -> str:
+        """The 3x3 grid; every square is clickable by its name (a1..c3)."""
+        x, o, _ = state
+        cells = [[Cell(NAMES[i], piece=0 if x >> i & 1 else 1 if o >> i & 1 else None,
+                       mark="X" if x >> i & 1 else "O") for i in range(3 * r, 3 * r + 3)] for r in range(3)]
+        return grid(cells, flipped=flipped, files="abc", ranks=("3", "2", "1"), title="tic-tac-toe")
+
+    def move_clicks(self, state: State, move: int) -> tuple[str, ...]:
+        return (NAMES[move],)
+
     def to_text(self, state: State) -> str:
         x, o, mover = state
         cells = "".join("X" if x >> i & 1 else "O" if o >> i & 1 else "." for i in SQUARES)
@@ -142,6 +156,11 @@ class TicTacToe:
                                 f"{'one more mark than' if mover else 'as many marks as'} O")
         if has_line(x) and has_line(o):
             raise PositionError(f"'{text}' cannot arise in play: both sides have three in a row")
+        for winner, bits in enumerate((x, o)):
+            if has_line(bits) and mover == winner:
+                raise PositionError(f"'{text}' cannot arise in play: {self.player_names[winner]} has three in a "
+                                    f"row, so the game ended on {self.player_names[winner]}'s move and "
+                                    f"{self.player_names[winner]} cannot be to move")
         return (x, o, mover)
 
 

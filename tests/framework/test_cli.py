@@ -31,7 +31,7 @@ def test_list_names_every_plugin_with_its_distribution(capsys):
 
 def test_list_verbose_documents_parameters(capsys):
     _, out, _ = run(capsys, "list", "--verbose")
-    assert "depth: an integer >= 1 or null, default None — plies to search" in out
+    assert "depth: an integer from 1 to 256 or null, default None — plies to search" in out
 
 
 def test_plugins_lists_loaded_plugins(capsys):
@@ -119,3 +119,30 @@ def test_output_into_a_closed_pipe_ends_quietly():
     err = child.stderr.read()
     assert child.wait(timeout=120) == 1
     assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+def test_an_illegal_move_lists_the_legal_moves_once(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("a3\nb2\na1\nc3\n"))
+    code, out, _ = run(capsys, "play", "tictactoe", "--position", "X.O/.../... x",
+                       "--first", "human", "--second", "random")
+    assert code == 0 and "'a3' is not a legal move here; legal moves: b3 a2 b2 c2 a1 b1 c1\n" in out
+    assert out.count("legal moves: b3 a2 b2 c2 a1 b1 c1") == 1
+
+
+def test_help_undo_and_resign_at_the_prompt(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("undo\nhelp\nb2\nundo\nresign\n"))
+    code, out, _ = run(capsys, "play", "tictactoe", "--first", "human", "--second", "random")
+    assert code == 0
+    assert "nothing to take back yet" in out
+    assert "legal moves: a3 b3 c3 a2 b2 c2 a1 b1 c1\ncommands: help (this list), undo (take back your last move), " \
+           "resign" in out
+    assert "1. X plays b2" in out and "took back 2 plies\n3 . . .\n2 . . .\n1 . . .\n" in out
+    assert "Result: O (random) wins — resign: X (human) resigned" in out
+
+
+def test_the_end_of_input_is_a_resignation_not_a_crash(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    code, out, _ = run(capsys, "play", "tictactoe", "--first", "random", "--second", "human")
+    assert code == 0 and "Result: X (random) wins — resign: O (human) resigned: the input ended" in out
+    assert "crash" not in out
+

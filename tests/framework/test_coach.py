@@ -3,8 +3,8 @@
 import io
 
 from framework.cli import main
-from framework.coach import coach_move
-from framework.protocols import UNLIMITED, Budget, Proof
+from framework.coach import Verdict, coach_move
+from framework.protocols import UNLIMITED, WIN_SCORE, Budget, Proof
 from plugins.agents.alphabeta import AlphaBetaAgent
 from plugins.agents.mcts import MCTSAgent
 from plugins.agents.proofnumber.dfpn import DFPNAgent
@@ -96,3 +96,21 @@ def test_a_coach_that_can_neither_prove_nor_score_gives_no_verdict():
     assert verdict.optimal is None and not verdict.exact
     assert verdict.describe(TTT, state) == ("b2: no verdict — the coach neither proved nor scored the moves "
                                            "within its budget")
+
+
+def test_a_move_into_a_forced_loss_is_a_mistake_with_results_named_and_no_minus_zero():
+    """It was "inaccuracy — score -1e+06 against -0": a forced loss against a draw is a mistake."""
+    state = TTT.from_text("X../.O./..X o")  # O must take an edge: a corner loses to a double threat
+    coach = AlphaBetaAgent(TTT, depth=4, heuristic=LinesHeuristic(TTT))
+    verdict = coach_move(TTT, state, TTT.parse_move(state, "a1"), coach, UNLIMITED)
+    assert verdict.played_value <= -WIN_SCORE / 2 and abs(verdict.best_value) < WIN_SCORE / 2
+    text = verdict.describe(TTT, state)
+    best = TTT.format_move(state, verdict.best_move)
+    assert text == (f"a1: mistake by the coach's search at depth 4 — a forced loss against "
+                    f"score {verdict.best_value:g} for {best}")
+
+
+def test_scores_inside_the_forced_range_stay_an_inaccuracy():
+    verdict = Verdict(move=0, best_move=1, optimal=False, exact=False, played_value=-3.0, best_value=-0.0, depth=2)
+    assert verdict.describe(TTT, TTT.initial_state()) == ("a3: inaccuracy by the coach's search at depth 2 — "
+                                                         "score -3 against score 0 for b3")

@@ -65,3 +65,29 @@ def test_interpreted_bindings_fold_layout_slots_and_identity_conversions_as_numb
     assert "SLOTS" in jit_sample.slot_sum.__code__.co_names          # the module itself is untouched
     assert interpreted.slot_sum(5) == jit_sample.slot_sum(5) == KERNEL.slot_sum(5) == 6
     assert interpreted.slot_sum.__code__.co_firstlineno == jit_sample.slot_sum.__code__.co_firstlineno
+
+
+@pytest.mark.parametrize("table, expected", [
+    ((1, 2, 3), [1, 2, 3]),
+    (((1 << 63, 1), (2, 3)), [[-(1 << 63), 1], [2, 3]]),      # a mask keeps its 64 bits beside small ints
+    (((1 << 64) - 1, -1), [-1, -1]),
+    ((1.5, 2), None), ((True, False), None), ((), None), ("ab", None),
+])
+def test_int_tables_become_int64_arrays_of_their_bit_patterns(table, expected):
+    converted = jit._int_table(table)
+    assert (converted is None if expected is None
+            else converted.dtype == np.int64 and converted.tolist() == expected)
+
+
+def test_a_compile_is_announced_once_on_stderr_with_an_estimate(tmp_path, monkeypatch, capsys):
+    """numba fires its compile event only on a cache miss: a fresh module always compiles."""
+    (tmp_path / "fresh_rules.py").write_text("def double(x):\n    return add(x, x)\n\n\n"
+                                             "def add(x, y):\n    return x + y\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import fresh_rules
+
+    kernel = jit.Kernel(fresh_rules, tag="fresh")
+    assert kernel.double(21) == 42 and kernel.double(2) == 4
+    err = capsys.readouterr().err
+    assert err.count("compiling") == 1, err
+    assert f"compiling fresh_rules for fresh.double (first use, ~{2 * jit.SECONDS_PER_FUNCTION:.0f} s" in err

@@ -5,7 +5,7 @@ import pytest
 
 from framework import jit
 from framework.errors import ConfigError
-from framework.kernel_adapter import KernelAdapter
+from framework.kernel_adapter import KernelAdapter, PassThroughAdapter
 from framework.kernel_api import DERIVED, PRIMITIVES
 from framework.layout import layout
 from framework.perft import perft
@@ -25,6 +25,27 @@ def test_a_search_through_the_adapter_counts_the_games_own_perft(game, depths):
     search = jit.bind(kernel_search_sample, adapter.functions())
     root = adapter.to_kernel(game.initial_state())
     assert [search.perft(root, d, 0) for d in depths] == [perft(game, game.initial_state(), d) for d in depths]
+
+
+@pytest.mark.parametrize("game, depths", [(TTT, range(6)), (Matches((2, 3), 2), range(7))])
+def test_a_search_through_the_pass_through_adapter_counts_the_games_own_perft(game, depths):
+    adapter = PassThroughAdapter(game)
+    search = jit.bind(kernel_search_sample, adapter.functions())
+    root = adapter.to_kernel(game.initial_state())
+    assert root == game.initial_state()            # nothing interned: the game's own state
+    assert [search.perft(root, d, 0) for d in depths] == [perft(game, game.initial_state(), d) for d in depths]
+
+
+def test_the_pass_through_adapter_binds_every_name_with_the_games_own_answers():
+    adapter = PassThroughAdapter(TTT, LinesHeuristic(TTT))
+    f = adapter.functions()
+    assert set(f) == set(PRIMITIVES + DERIVED)
+    mid = TTT.from_text("X../.O./... x")
+    assert f["move_count"](mid) == 7 and list(f["legal_moves"](mid)) == list(TTT.legal_moves(mid))
+    assert f["search_key"](mid) == (TTT.hash_key(mid),) and adapter.move(4) == 4 == adapter.move_id(4)
+    won = TTT.from_text("XXX/OO./... o")
+    assert (f["outcome"](won, 0, 0), f["outcome"](mid, 0, 0)) == (jit.WIN, jit.ONGOING)
+    assert f["evaluate"](mid, 1, ()) == LinesHeuristic(TTT).evaluate(mid, 1)
 
 
 def test_tictactoe_perft_5_through_the_adapter_is_15120():
@@ -52,6 +73,7 @@ def test_the_adapter_answers_outcome_scores_and_hints_from_the_game_and_heuristi
     adapter = KernelAdapter(TTT, heuristic)
     f = adapter.functions()
     assert set(f) == set(PRIMITIVES + DERIVED)
+    assert f["move_count"](adapter.to_kernel(TTT.initial_state())) == 9
     won = TTT.from_text("XXX/OO./... o")
     k = adapter.to_kernel(won)
     assert (f["outcome"](k, 0, 0), f["outcome"](k, 1, 0)) == (jit.WIN, jit.LOSS)

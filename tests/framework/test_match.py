@@ -58,7 +58,7 @@ def test_a_normal_game_is_recorded_move_by_move():
 @pytest.mark.parametrize("culprit, termination, reason", [
     (Illegal(), Termination.ILLEGAL_MOVE, "X (first) played an illegal move 99"),
     (Crashing(), Termination.CRASH, "X (first) crashed: RuntimeError: out of ideas"),
-    (NotADecision(), Termination.CRASH, "X (first) returned 0 instead of a Decision"),
+    (NotADecision(), Termination.INVALID_OUTPUT, "X (first) returned 0 instead of a Decision"),
 ])
 def test_misbehaviour_forfeits_the_game_with_the_reason(culprit, termination, reason):
     record = play_game(GAME, [culprit, RandomAgent(GAME)])
@@ -119,3 +119,85 @@ def test_the_start_position_and_callback_are_honoured():
 def test_bad_budgets_are_refused(budget, message):
     with pytest.raises(ConfigError, match=message):
         Budget(**budget)
+
+
+class Returns:
+    """Answers every move with `make(legal_moves)`."""
+
+    def __init__(self, make):
+        self.make = make
+
+    def select_move(self, game, state, budget):
+        return self.make(game.legal_moves(state))
+
+
+class Exits:
+    def select_move(self, game, state, budget):
+        raise SystemExit(3)
+
+
+class Unprintable(int):
+    def __repr__(self):
+        raise ValueError("no repr")
+
+    __str__ = __repr__
+
+
+class Unpicklable:
+    def __reduce__(self):
+        raise TypeError("cannot pickle this")
+
+
+@pytest.mark.parametrize("make, reason", [
+    (lambda legal: Decision(legal[0], None), "returned stats None instead of a SearchStats"),
+    (lambda legal: Decision(legal[0], SearchStats(score="not-a-number")),
+     "SearchStats.score must be a finite number, got 'not-a-number'"),
+    (lambda legal: Decision(legal[0], SearchStats(score=float("nan"))), "SearchStats.score must be a finite number"),
+    (lambda legal: Decision(legal[0], SearchStats(depth=10**30)),
+     "SearchStats.depth must be an integer from -9223372036854775808 to 2**63-1, got 1000000000000000000000000000000"),
+    (lambda legal: Decision(legal[0], SearchStats(nodes=-1)), "SearchStats.nodes must be an integer from 0"),
+    (lambda legal: Decision(legal[0], SearchStats(nodes=True)), "SearchStats.nodes must be an integer"),
+    (lambda legal: Decision(legal[0], SearchStats(cpu_time=float("inf"))),
+     "SearchStats.cpu_time must be a finite number >= 0, got inf"),
+    (lambda legal: Decision(legal[0], SearchStats(wall_time=-1.0)),
+     "SearchStats.wall_time must be a finite number >= 0"),
+    (lambda legal: Decision(legal[0], SearchStats(extra={"x": Unpicklable()})),
+     "SearchStats.extra cannot be stored (TypeError: cannot pickle this)"),
+    (lambda legal: Decision(legal[0], SearchStats(extra=[1])), "SearchStats.extra must be a mapping, got [1]"),
+    (lambda legal: Decision(legal[0], SearchStats(peak_entries=2.5)), "SearchStats.peak_entries must be an integer"),
+])
+def test_statistics_that_cannot_be_stored_forfeit_as_invalid_output(make, reason):
+    record = play_game(GAME, [RandomAgent(GAME), Returns(make)])
+    assert record.termination is Termination.INVALID_OUTPUT and record.winner == 0
+    assert record.reason.startswith(f"O (second) {reason}"), record.reason
+
+
+def test_a_move_that_cannot_be_printed_is_replaced_by_the_games_own_move_or_quoted_safely():
+    record = play_game(GAME, [Returns(lambda legal: Decision(Unprintable(legal[0]))), RandomAgent(GAME)], max_plies=1)
+    assert record.termination is Termination.MAX_PLIES and record.moves[0].move == "a3"
+    record = play_game(GAME, [Returns(lambda legal: Decision(Unprintable(99))), RandomAgent(GAME)])
+    assert record.reason == "X (first) played an illegal move <unprintable Unprintable>"
+
+
+def test_sys_exit_in_an_agent_is_a_crash_with_its_exit_code():
+    record = play_game(GAME, [RandomAgent(GAME), Exits()])
+    assert record.termination is Termination.CRASH and record.winner == 0
+    assert record.reason == "O (second) crashed: it called sys.exit (exit code 3)"
+
+
+def test_a_crash_keeps_the_traceback():
+    record = play_game(GAME, [Crashing(), RandomAgent(GAME)])
+    assert record.traceback.startswith("Traceback (most recent call last):")
+    assert 'raise RuntimeError("out of ideas")' in record.traceback
+    assert record.traceback.rstrip().endswith("RuntimeError: out of ideas")
+    assert play_game(GAME, [RandomAgent(GAME), RandomAgent(GAME)]).traceback == ""
+
+
+def test_numpy_statistics_are_stored_as_plain_numbers():
+    import numpy as np
+
+    record = play_game(GAME, [Returns(lambda legal: Decision(legal[0], SearchStats(nodes=np.int64(5), score=np.float32(
+        0.5), depth=np.int32(2)))), RandomAgent(GAME)], max_plies=1)
+    move = record.moves[0]
+    assert (move.nodes, move.depth, move.score) == (5, 2, 0.5)
+    assert (type(move.nodes), type(move.depth), type(move.score)) == (int, int, float)

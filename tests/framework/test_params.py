@@ -35,3 +35,39 @@ def test_bad_values_name_the_key_and_the_expectation(given, message):
 def test_describe_documents_type_and_constraints():
     assert DEPTH.describe() == "an integer >= 1"
     assert Param("d", int, None, "h", nullable=True).describe() == "an integer or null"
+
+
+BOUNDED = Param("depth", int, 3, "plies", minimum=1, maximum=256)
+
+
+@pytest.mark.parametrize("param, value, message", [
+    (BOUNDED, 10 ** 20, "'depth' must be at most 256, got 100000000000000000000"),
+    (Param("n", int, 3, "no declared bound"), 1 << 63, "'n' must be at most 9223372036854775807"),
+    (Param("n", int, 3, "no declared bound"), -(1 << 64), "'n' must be at least -9223372036854775808"),
+    (Param("c", float, 1.0, "x"), float("nan"), "'c' must be a finite number, got nan"),
+    (Param("c", float, 1.0, "x"), float("-inf"), "'c' must be a finite number, got -inf"),
+    (Param("c", float, 1.0, "x"), 10 ** 400, "'c' must be a finite number, got <an integer of 1329 bits>"),
+    (Param("c", float, 1.0, "x", minimum=0.0, maximum=1.0), 1.5, "'c' must be at most 1.0, got 1.5"),
+], ids=["declared", "int64-high", "int64-low", "nan", "-inf", "huge-int", "float-max"])
+def test_numbers_are_bounded_and_finite(param, value, message):
+    with pytest.raises(ConfigError, match=message):
+        param.coerce(value, "agent 'x'")
+
+
+def test_bounds_are_documented():
+    assert BOUNDED.describe() == "an integer from 1 to 256"
+    assert Param("d", float, 0.0, "h", maximum=2.0).describe() == "a number <= 2.0"
+
+
+def every_builtin_param():
+    from framework.registry import Registry
+    registry = Registry(autoload=True)
+    tables = (registry.games, registry.agents, registry.heuristics)
+    return [(f"{reg.spec.name}.{p.name}", p) for table in tables for reg in table.values() for p in reg.spec.params]
+
+
+@pytest.mark.parametrize("name, param", [(n, p) for n, p in every_builtin_param() if p.type in (int, float)],
+                         ids=lambda value: value if isinstance(value, str) else "")
+def test_every_builtin_number_declares_both_bounds_and_its_default_is_within_them(name, param):
+    assert param.minimum is not None and param.maximum is not None, f"{name} has no bound"
+    assert param.default is None or param.minimum <= param.default <= param.maximum

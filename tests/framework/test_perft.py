@@ -89,3 +89,21 @@ def test_a_terminal_position_has_no_paths(capsys):
 def test_bad_input_gets_a_clear_error_and_no_traceback(capsys, argv, message):
     code, _, err = run(capsys, *argv)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_the_first_call_loading_a_kernel_is_not_timed(capsys, monkeypatch):
+    """A game whose first perft call takes 0.5 s (a kernel loading): depth 1 used to be charged for it."""
+    import time
+
+    calls = []
+
+    def slow_first(self, state, depth):
+        if not calls:
+            time.sleep(0.5)
+        calls.append(depth)
+        return generic_perft(self, state, depth)
+
+    monkeypatch.setattr(TicTacToe, "perft", slow_first, raising=False)
+    code, out, _ = run(capsys, "perft", "tictactoe", "1")
+    seconds = float(out.splitlines()[1].split()[2])
+    assert code == 0 and calls == [1, 1] and seconds < 0.1

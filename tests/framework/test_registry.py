@@ -8,6 +8,7 @@ import warnings
 import pytest
 
 from framework import AgentSpec, ConfigError, GameSpec, HeuristicSpec, PluginError, hookimpl
+from framework.cli import main
 from framework.match import play_game
 from framework.registry import PluginLoadWarning, Registry
 from plugins.agents.random_agent import RandomAgent
@@ -81,15 +82,23 @@ def test_a_plugin_that_fails_to_import_is_named_and_the_others_still_load(tmp_pa
     assert "tictactoe" in registry.games and "broken_plugin" in registry.failed
 
 
-def test_a_duplicate_name_from_another_distribution_names_both(tmp_path, monkeypatch):
+def test_a_duplicate_name_from_another_distribution_names_both_and_the_rest_stays_usable(tmp_path, monkeypatch,
+                                                                                          capsys):
+    """It used to raise from Registry(), so every command failed, `list` included."""
     source = THIRD_PARTY_AGENT.replace('"first-move"', '"random"')
     _write_distribution(tmp_path, "plyground-impostor", "impostor_plugin", source)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("PLYGROUND_PLUGINS", "plyground,plyground-impostor")
-    with pytest.raises(PluginError, match=r"agent 'random' is registered twice: by plugin '\w+' from "
-                                          r"(plyground|plyground-impostor) .* and by plugin '\w+' from "
-                                          r"(plyground|plyground-impostor)"):
-        Registry()
+    clash = (r"agent 'random' is registered twice: by plugin '\w+' from (plyground|plyground-impostor) .* and by "
+             r"plugin '\w+' from (plyground|plyground-impostor)")
+    with pytest.warns(PluginLoadWarning, match=clash):
+        registry = Registry()
+    with pytest.raises(PluginError, match=clash):
+        registry.agent_spec("random")
+    assert registry.create_game("tictactoe").name == "tictactoe" and registry.agent_spec("minimax")
+    with pytest.warns(PluginLoadWarning):
+        assert main(["list"]) == 0
+    assert "registered twice" in capsys.readouterr().out
 
 
 class _DuplicateGames:

@@ -10,7 +10,7 @@ deepening and aspiration over it), `solver` (win/loss proving with both node-cou
 from __future__ import annotations
 
 from framework.hookspecs import hookimpl
-from framework.specs import AgentSpec
+from framework.specs import AgentSpec, MemoryBound
 from plugins.agents.alphabeta.agent import AlphaBetaAgent
 from plugins.agents.alphabeta.settings import ALL_OFF, EXACT_ONLY, PARAMS
 
@@ -21,4 +21,10 @@ __all__ = ["ALL_OFF", "EXACT_ONLY", "PARAMS", "AlphaBetaAgent"]
 def plyground_agents() -> list[AgentSpec]:
     return [AgentSpec("alphabeta", AlphaBetaAgent,
                       "negamax alpha-beta: iterative deepening, transposition table, move ordering, PVS, "
-                      "aspiration, quiescence, LMR, singular extensions (each switchable); also a solver", PARAMS)]
+                      "aspiration, quiescence, LMR, singular extensions (each switchable); also a solver", PARAMS,
+                      algorithm="alpha-beta", nodes="a visited state (in every iteration, or in the first "
+                                                     "iteration reaching its depth: extra_nodes_first_reaching_depth)",
+                      memory_bound=MemoryBound("tt_size", "table slots (the largest prime <= tt_size), allocated "
+                                               "up front (88 bytes each compiled); killers and history are bounded "
+                                               "by the depth and the game's moves"),
+                      default_for=("play --second", "make-endgames --player"))]

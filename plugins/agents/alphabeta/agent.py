@@ -36,7 +36,7 @@ class AlphaBetaAgent:
         self.settings = Settings.resolve(enhancements)
         self.compiled_table: CompiledTable | None = None    # made by the first compiled search, kept across decisions
         if compiled_game(game):
-            warmup(game)   # compile (or load) the compiled searches now, so no timed move pays for it
+            warmup(game, heuristic)   # compile (or load) its compiled search now, so no timed move pays for it
 
     def new_search(self, game: Game, heuristic: Heuristic | None, budget: Budget,
                    proof_score: float | None = None) -> AlphaBetaSearch:

@@ -21,17 +21,16 @@ from typing import Any, Callable, Hashable, NamedTuple
 import numpy as np
 
 from framework import jit
+from framework.capabilities import capabilities
 from framework.kernel_adapter import KernelAdapter
 from framework.kernel_api import PRIMITIVES
 from framework.protocols import Budget, Game, Heuristic, State
 from framework.search import SearchLimits
 from plugins.agents.alphabeta import negamax
-from plugins.agents.alphabeta.settings import Settings
+from plugins.agents.alphabeta.settings import MAX_DEPTH as MAX_DEPTH, Settings  # MAX_DEPTH re-exported
 
 #: Largest table for which the probe in `negamax.negamax` cannot overflow 64 bits compiled.
 MAX_TT_SIZE = (1 << 31) - 1
-#: Deepest root search run compiled (its per-ply arrays are allocated per root search).
-MAX_DEPTH = 256
 #: An adapter's move space: beyond any interned move id, so every move has a history score.
 ADAPTER_SPACE = 1 << 26
 #: The compiled search of each game and heuristic function (compiled on first use, then cached on disk).
@@ -61,7 +60,7 @@ def game_kernel(game: Game) -> jit.GameKernel:
 
 def kernel_fits(game: Game) -> bool:
     """Whether the game has a kernel that fits `negamax` (`fits`), whether compiled kernels are on or not."""
-    kernel = getattr(game, "kernel", None)
+    kernel = capabilities(game).kernel
     if kernel is None:
         return False
     fit = _FITS.get(kernel)
@@ -172,13 +171,14 @@ class CompiledTable:
         return self.stamp
 
 
-def warmup(game: Game) -> None:
-    """Compile (or load) the compiled searches of `game` now (once per process), so no timed move pays for it."""
+def warmup(game: Game, heuristic: Heuristic | None) -> None:
+    """Compile (or load) the compiled search of `game` that `heuristic` runs now (once per process), so no timed
+    move pays for it: the one of its function, else the first function's, which a solve runs (`kernel_of`).
+    Only that one: each heuristic's search compiles apart, and a run uses the ones of its agents."""
     from plugins.agents.alphabeta.search import AlphaBetaSearch
     kernel = game_kernel(game)
-    for heuristic_class, name in kernel.scores.items():
-        if (kernel.tag, name) not in _COMPILED:
-            heuristic = heuristic_class(game)
-            settings = Settings.resolve({"transposition_table": False})     # a table of one row: compiles the same
-            search = AlphaBetaSearch(game, heuristic, settings, SearchLimits.start(Budget(nodes=2)))
-            search.deepen(game.initial_state(), 1, True)
+    heuristic_class = type(heuristic) if type(heuristic) in kernel.scores else next(iter(kernel.scores))
+    if (kernel.tag, kernel.scores[heuristic_class]) not in _COMPILED:
+        settings = Settings.resolve({"transposition_table": False})     # a table of one row: compiles the same
+        search = AlphaBetaSearch(game, heuristic_class(game), settings, SearchLimits.start(Budget(nodes=2)))
+        search.deepen(game.initial_state(), 1, True)

@@ -36,6 +36,7 @@ from typing import Callable, Hashable, Sequence
 
 import numpy as np
 
+from framework.capabilities import capabilities
 from framework.protocols import Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.alphabeta import negamax as nm
@@ -75,9 +76,10 @@ class AlphaBetaSearch:
         from framework import jit
         self.game, self.heuristic, self.settings, self.limits = game, heuristic, settings, limits
         self.proof_score = proof_score
-        hints = getattr(game, "ordered_moves", None) if settings.move_hints else None
+        offered = capabilities(game)
+        hints = offered.ordered_moves if settings.move_hints else None
         self.moves_of: Callable[[State], Sequence] = hints or game.legal_moves
-        self.quiescence = settings.quiescence and getattr(game, "is_noisy", None) is not None
+        self.quiescence = settings.quiescence and offered.is_noisy is not None
         self.ordering = settings.killers or settings.history or (settings.tt_move and settings.transposition_table)
         self.nodes = 0
         self.horizon = 0           # heuristic leaves evaluated (and TT answers that stood on some)

@@ -22,8 +22,18 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from framework.params import HeuristicRef, Param, resolve_params
+from framework.protocols import WIN_SCORE
 
-DEPTH = Param("depth", int, None, "plies to search; null searches to the end of the game", minimum=1, nullable=True)
+#: Deepest fixed-depth search (and deepest root search run compiled: its per-ply arrays are allocated per
+#: root search); deeper than any game here is searched in a budget, and null searches to the end.
+MAX_DEPTH = 256
+#: Most transposition-table entries: the table is allocated up front, 88 bytes an entry compiled (1.5 GB here).
+MAX_TABLE_ENTRIES = 1 << 24
+#: Most plies of the other ply-count options.
+MAX_PLIES_OPTION = 256
+
+DEPTH = Param("depth", int, None, "plies to search; null searches to the end of the game", minimum=1,
+              maximum=MAX_DEPTH, nullable=True)
 HEURISTIC = Param("heuristic", HeuristicRef, None, "evaluation at the depth limit (default: the game's default)")
 
 ENHANCEMENTS = (
@@ -32,23 +42,28 @@ ENHANCEMENTS = (
     Param("tt_size", int, 1 << 16, "transposition-table entries at most: the table has the largest prime <= tt_size "
           "slots (65,521 by default), 88 bytes each compiled, 48 plus the state an entry keeps interpreted (made only "
           "when a search runs interpreted)",
-          minimum=1),
+          minimum=1, maximum=MAX_TABLE_ENTRIES),
     Param("tt_move", bool, True, "search the transposition table's best move first"),
     Param("move_hints", bool, True, "use the game's `ordered_moves` (e.g. captures first) when it has one"),
     Param("killers", bool, True, "try the two latest quiet cut-off moves of the same ply early (killer heuristic)"),
     Param("history", bool, True, "order quiet moves by how often they caused cut-offs (history heuristic)"),
     Param("pvs", bool, False, "principal-variation search: null-window probes after the first move"),
     Param("aspiration", bool, False, "search each iteration in a window around the previous score"),
-    Param("aspiration_width", float, 1.0, "half-width of the aspiration window, in heuristic units", minimum=0.0),
+    Param("aspiration_width", float, 1.0, "half-width of the aspiration window, in heuristic units", minimum=0.0,
+          maximum=WIN_SCORE),
     Param("quiescence", bool, True, "at the depth limit, keep searching noisy moves (games with `is_noisy` only)"),
-    Param("quiescence_depth", int, 16, "most plies of quiescence search below the depth limit", minimum=0),
+    Param("quiescence_depth", int, 16, "most plies of quiescence search below the depth limit", minimum=0,
+          maximum=64),
     Param("lmr", bool, False, "late-move reductions: search late quiet moves one ply shallower first"),
-    Param("lmr_min_depth", int, 3, "smallest remaining depth at which moves are reduced", minimum=2),
-    Param("lmr_moves", int, 3, "moves searched at full depth before reductions start", minimum=1),
+    Param("lmr_min_depth", int, 3, "smallest remaining depth at which moves are reduced", minimum=2,
+          maximum=MAX_PLIES_OPTION),
+    Param("lmr_moves", int, 3, "moves searched at full depth before reductions start", minimum=1,
+          maximum=MAX_PLIES_OPTION),
     Param("singular", bool, False, "singular extensions: extend a TT move much better than every alternative"),
-    Param("singular_min_depth", int, 4, "smallest remaining depth for the singularity test", minimum=2),
+    Param("singular_min_depth", int, 4, "smallest remaining depth for the singularity test", minimum=2,
+          maximum=MAX_PLIES_OPTION),
     Param("singular_margin", float, 1.0, "how much better than every alternative a singular move must be",
-          minimum=0.0),
+          minimum=0.0, maximum=WIN_SCORE),
 )
 
 PARAMS = (DEPTH, HEURISTIC, *ENHANCEMENTS)

@@ -23,7 +23,7 @@ Memory: `stats.peak_entries` is the transposition-table entries the solve wrote,
 `tt_size` (the table is allocated up front at the largest prime <= `tt_size` slots, `table.slot_count`:
 88 bytes each on the compiled path; the interpreted table, a dict holding a row only for each slot
 probed, is made only by a search that runs interpreted, as a root search deeper than
-`binding.MAX_DEPTH` does). Killer moves (two per ply), history scores (one per distinct move of the game) and the
+`settings.MAX_DEPTH` does). Killer moves (two per ply), history scores (one per distinct move of the game) and the
 per-ply node counts and principal variations (one per ply of the deepest iteration) are the
 only other structures, bounded by the depth and the game's move space, not by the budget.
 """

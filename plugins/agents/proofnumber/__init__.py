@@ -1,31 +1,49 @@
 """The proof-number family: `pns` (Allis), `pn2` (Breuker) and `dfpn` (Nagai), as solvers and agents.
 
-Each module cites its source; `common` holds the binary-to-three-valued solving, the node
-convention and the agent that plays proven moves and otherwise defers to a fallback agent.
+`search` is the three searches, written once over the kernel interface (it cites its sources and states
+the node convention); `binding` runs them compiled, interpreted or through an adapter; `pns` and `dfpn`
+meet the Game protocol; `common` holds the binary-to-three-valued solving and the agent that plays
+proven moves and otherwise defers to a fallback agent.
 """
 
 from __future__ import annotations
 
 from framework.hookspecs import hookimpl
 from framework.params import AgentRef, Param
-from framework.specs import AgentSpec
+from framework.specs import AgentSpec, MemoryBound
 from plugins.agents.proofnumber.dfpn import DFPNAgent
 from plugins.agents.proofnumber.pns import PN2Agent, PNSAgent
+
+#: Most tree nodes or table entries: both grow on demand to at most this (tens of GB at a few hundred bytes
+#: each), and the compiled df-pn takes `tt_size` as a 64-bit integer.
+MAX_ENTRIES = 1 << 26
 
 SHARED = (
     Param("fallback", AgentRef, None, "agent that moves when no win or draw is proven "
           "(NAME or NAME:key=value; null plays the solver's most promising move)"),
-    Param("solve_share", float, 0.5, "share of each move's budget given to the solver before the fallback"),
+    Param("solve_share", float, 0.5, "share of each move's budget given to the solver before the fallback",
+          minimum=0.0, maximum=1.0),
 )
 
 
 @hookimpl
 def plyground_agents() -> list[AgentSpec]:
-    tree = Param("tree_limit", int, 1_000_000, "most nodes the (first-level) tree may hold", minimum=2)
-    table = Param("tt_size", int, 1_000_000, "most transposition-table entries", minimum=1)
+    tree = Param("tree_limit", int, 1_000_000, "most nodes the (first-level) tree may hold", minimum=2,
+                 maximum=MAX_ENTRIES)
+    table = Param("tt_size", int, 1_000_000, "most transposition-table entries", minimum=1,
+                  maximum=MAX_ENTRIES)
     return [
-        AgentSpec("pns", PNSAgent, "proof-number search (Allis 1994): solves, plays proven wins", (*SHARED, tree)),
-        AgentSpec("pn2", PN2Agent, "two-level proof-number search PN² (Breuker 1998)", (*SHARED, tree)),
+        AgentSpec("pns", PNSAgent, "proof-number search (Allis 1994): solves, plays proven wins", (*SHARED, tree),
+                  algorithm="proof-number search", nodes="a generated state",
+                  memory_bound=MemoryBound("tree_limit", "tree nodes; its table holds only states of the tree"),
+                  default_for=("make-endgames --solver",)),
+        AgentSpec("pn2", PN2Agent, "two-level proof-number search PN² (Breuker 1998)", (*SHARED, tree),
+                  algorithm="PN²", nodes="a generated state, its second-level trees' included",
+                  memory_bound=MemoryBound("tree_limit", "first-level tree nodes; each second-level tree (freed "
+                                           "after its search) and the shared table hold at most as many: about "
+                                           "3 x tree_limit in all")),
         AgentSpec("dfpn", DFPNAgent, "depth-first proof-number search df-pn (Nagai 2002), bounded table",
-                  (*SHARED, table)),
+                  (*SHARED, table), algorithm="df-pn", nodes="a generated state, re-expansions included",
+                  memory_bound=MemoryBound("tt_size", "table entries, plus the children of the frames on the "
+                                           "current path")),
     ]

@@ -16,6 +16,8 @@ from __future__ import annotations
 from functools import partial
 
 from framework import jit
+from framework.boardsvg import Cell, grid
+from framework.errors import PositionError
 from framework.hookspecs import hookimpl
 from framework.params import Param
 from framework.specs import GameSpec, HeuristicSpec
@@ -29,6 +31,8 @@ class Checkers:
     name = "checkers"
     player_names = ("Black", "White")
     default_heuristic = "positional"
+    #: English checkers in PDN 3.0 (its FEN is `to_text`, its notation `format_move`).
+    pdn_game_type = 21
 
     def __init__(self, repetition_limit: int | None = 3, quiet_moves: int | None = 40) -> None:
         self.repetition_limit = repetition_limit
@@ -112,7 +116,34 @@ class Checkers:
         return notation.format_fen(state)
 
     def from_text(self, text: str) -> State:
-        return notation.parse_fen(text)
+        """`notation.parse_fen`, and a draw counter this game's `quiet_moves` rule could not have reached."""
+        state = notation.parse_fen(text)
+        if state[4] > self.quiet_limit:
+            raise PositionError(f"'{text}': the draw counter H{state[4]} is past this game's limit of "
+                                f"{self.quiet_limit} plies (quiet_moves={self.quiet_moves}), where the game "
+                                "is drawn; give a smaller count")
+        return state
+
+    def render_svg(self, state: State, flipped: bool = False) -> str:
+        """The board as `render` draws it (square 1 top left); dark squares are clicked by their number."""
+        black, white, kings, _, _ = state
+        rows = []
+        for row in range(8):
+            cells = []
+            for col in range(8):
+                if (row + col) % 2 == 0:
+                    cells.append(Cell(None))
+                    continue
+                square = 4 * row + col // 2 + 1
+                bit = SQUARE_BIT[square]
+                piece = 0 if black & bit else 1 if white & bit else None
+                cells.append(Cell(str(square), dark=True, piece=piece, crown="K" if kings & bit else ""))
+            rows.append(cells)
+        return grid(rows, flipped=flipped, title="checkers")
+
+    def move_clicks(self, state: State, move: Move) -> tuple[str, ...]:
+        """The start square, then every landing square of a capture path."""
+        return tuple(map(str, notation.move_squares(move)))
 
     def render(self, state: State) -> str:
         """The board from White's side (square 1 top left), `b`/`w` men, `B`/`W` kings."""
@@ -135,9 +166,9 @@ class Checkers:
 
 GAME_PARAMS = (
     Param("repetition_limit", int, 3, "draw when a position occurs this often with the same side to move",
-          minimum=2, nullable=True),
+          minimum=2, maximum=100, nullable=True),
     Param("quiet_moves", int, 40, "draw after this many moves by each side without a capture or a man move",
-          minimum=1, nullable=True),
+          minimum=1, maximum=rules.MAX_QUIET_MOVES, nullable=True),
 )
 
 

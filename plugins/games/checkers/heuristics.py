@@ -126,16 +126,24 @@ class MobilityHeuristic(BaseHeuristic):
         return score if player == BLACK else -score
 
 
-_KING = Param("king_value", float, 130.0, "value of a king, in hundredths of a man", minimum=0)
+#: Bound of every weight, in hundredths of a man: ten men's worth, far past any sensible weight.
+WEIGHT_LIMIT = 1000.0
+_KING = Param("king_value", float, 130.0, "value of a king, in hundredths of a man", minimum=0,
+              maximum=WEIGHT_LIMIT)
 HEURISTIC_PARAMS = {
     "material": (_KING,),
     "positional": (_KING,
-                   Param("guard", float, 8.0, "bonus per man on its own back row while the opponent has men"),
-                   Param("centre", float, 5.0, "bonus per piece on the eight central squares"),
-                   Param("advance", float, 1.5, "bonus per row a man has advanced"),
-                   Param("edge_king", float, 10.0, "penalty per king on the left or right edge")),
+                   Param("guard", float, 8.0, "bonus per man on its own back row while the opponent has men",
+                         minimum=-WEIGHT_LIMIT, maximum=WEIGHT_LIMIT),
+                   Param("centre", float, 5.0, "bonus per piece on the eight central squares",
+                         minimum=-WEIGHT_LIMIT, maximum=WEIGHT_LIMIT),
+                   Param("advance", float, 1.5, "bonus per row a man has advanced",
+                         minimum=-WEIGHT_LIMIT, maximum=WEIGHT_LIMIT),
+                   Param("edge_king", float, 10.0, "penalty per king on the left or right edge",
+                         minimum=-WEIGHT_LIMIT, maximum=WEIGHT_LIMIT)),
     "mobility": (_KING,
-                 Param("step", float, 4.0, "bonus per available step"),
-                 Param("jump", float, 12.0, "bonus per available first jump")),
+                 Param("step", float, 4.0, "bonus per available step", minimum=-WEIGHT_LIMIT, maximum=WEIGHT_LIMIT),
+                 Param("jump", float, 12.0, "bonus per available first jump", minimum=-WEIGHT_LIMIT,
+                       maximum=WEIGHT_LIMIT)),
 }
 HEURISTICS = (MaterialHeuristic, PositionalHeuristic, MobilityHeuristic)

@@ -5,7 +5,9 @@ FEN (Portable Draughts Notation 3.0): `B:W21,22,...,32:B1,2,...,12` — the side
 Accepted variations: the colour fields in either order, ranges of men such as `B1-12`,
 spaces around items, and a final `.` as some PDN writers emit. One extension: an optional
 last field `:H<n>`, the plies since the last capture or man move (the draw counter), which
-`to_text` writes only when it is not zero so standard positions stay standard.
+`to_text` writes only when it is not zero so standard positions stay standard; it is at most
+`rules.MAX_QUIET_PLIES`, as no `quiet_moves` rule can use more. Numbers are ASCII digits only.
+A position must be reachable as far as the pieces show: the side that has just moved has a piece.
 
 Moves (ints, see `rules`): `11-15` for a step; `15x24` or `15x24x31` for a capture, naming
 every landing square, so the notation names the path exactly (a jump's landing square fixes the jumped
@@ -16,8 +18,21 @@ when exactly one legal capture matches it, and says which paths it could mean ot
 from __future__ import annotations
 
 from framework.errors import MoveParseError, PositionError
-from plugins.games.checkers.rules import (BIT_SQUARE, BLACK, BLACK_CROWN, DELTA, DIRECTIONS_AT, SQUARE_BIT,
-                                          SQUARES, WHITE, WHITE_CROWN, Move, State, jumps)
+from plugins.games.checkers.rules import (
+    BIT_SQUARE,
+    BLACK,
+    BLACK_CROWN,
+    DELTA,
+    DIRECTIONS_AT,
+    MAX_QUIET_PLIES,
+    SQUARE_BIT,
+    SQUARES,
+    WHITE,
+    WHITE_CROWN,
+    Move,
+    State,
+    jumps,
+)
 
 FEN_EXAMPLE = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 _EXPECTED = (f"expected PDN FEN: the side to move (B or W), ':W' and White's squares, ':B' and Black's squares "
@@ -25,10 +40,16 @@ _EXPECTED = (f"expected PDN FEN: the side to move (B or W), ':W' and White's squ
 MAX_PIECES = 12
 
 
+def _number(item: str, digits: int) -> int | None:
+    """`item` as a number of at most `digits` ASCII digits, else None (`int` would take '٣' or 10,000 digits)."""
+    return int(item) if 1 <= len(item) <= digits and item.isascii() and item.isdecimal() else None
+
+
 def _parse_square(item: str, text: str) -> int:
-    if not item.isdigit() or not 1 <= int(item) <= 32:
+    square = _number(item, 2)
+    if square is None or not 1 <= square <= 32:
         raise PositionError(f"'{text}': '{item}' is not a square; squares are numbered 1 to 32. {_EXPECTED}")
-    return int(item)
+    return square
 
 
 def _parse_field(field: str, text: str) -> tuple[list[int], list[int]]:
@@ -65,11 +86,11 @@ def parse_fen(text: str) -> State:
     mover = BLACK if parts[0].upper() == "B" else WHITE
     quiet = 0
     if len(parts) == 4 and parts[3][:1].upper() == "H":
-        count = parts[3][1:].strip()
-        if not count.isdigit():
-            raise PositionError(f"'{text}': the draw counter field '{parts[3]}' must be H and a number of plies, "
-                                "e.g. 'H12'")
-        quiet = int(count)
+        count = _number(parts[3][1:].strip(), len(str(MAX_QUIET_PLIES)))
+        if count is None or count > MAX_QUIET_PLIES:
+            raise PositionError(f"'{text}': the draw counter field '{parts[3]}' must be H and a number of plies "
+                                f"from 0 to {MAX_QUIET_PLIES}, e.g. 'H12'")
+        quiet = count
         parts = parts[:3]
     if len(parts) != 3:
         raise PositionError(f"'{text}' has {len(parts)} ':'-separated fields; {_EXPECTED}")
@@ -101,6 +122,10 @@ def parse_fen(text: str) -> State:
         for square in kings:
             king_bits |= SQUARE_BIT[square]
         boards[colour] = (bits, king_bits)
+    moved = "W" if mover == BLACK else "B"
+    if not boards[moved][0]:
+        raise PositionError(f"'{text}' cannot arise in play: {'White' if moved == 'W' else 'Black'}, who has "
+                            "just moved, has no pieces")
     return (boards["B"][0], boards["W"][0], boards["B"][1] | boards["W"][1], mover, quiet)
 
 
@@ -136,11 +161,12 @@ def parse_move_text(text: str, legal: list) -> Move:
     cleaned = text.strip().lower()
     separator = "x" if "x" in cleaned else "-"
     items = cleaned.split(separator)
-    if len(items) < 2 or not all(i.strip().isdigit() and 1 <= int(i) <= 32 for i in items) \
+    numbers = [_number(i.strip(), 2) for i in items]
+    if len(items) < 2 or not all(n is not None and 1 <= n <= 32 for n in numbers) \
             or (separator == "-" and len(items) != 2):
         raise MoveParseError(f"'{text}' is not checkers notation; expected squares 1-32 as '11-15' for a move "
                              "or '15x24x31' for a capture (every landing square)")
-    squares = tuple(int(i) for i in items)
+    squares = tuple(numbers)
     listing = " ".join(sorted(format_move(m) for m in legal)) or "none"
     if separator == "-":
         step = next((m for m in legal if not jumps(m) and move_squares(m) == squares), None)

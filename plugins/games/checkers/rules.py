@@ -41,6 +41,8 @@ DELTA = (4, 5, -4, -5)           # bit-index change of a diagonal step, by direc
 JUMP_ONE = 1 << 6                # one more jump in a move's jump count
 DIRECTIONS_AT = 10               # first bit of a move's direction codes
 NO_LIMIT = 1 << 62               # a quiet-ply limit that is never reached
+MAX_QUIET_MOVES = 1000           # the largest `quiet_moves` option (the laws say 40); the counter never needs more
+MAX_QUIET_PLIES = 2 * MAX_QUIET_MOVES
 
 
 def _bit_index(square: int) -> int:

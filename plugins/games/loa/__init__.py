@@ -10,7 +10,8 @@ from plugins.games.loa.heuristics import HEURISTICS
 
 @hookimpl
 def plyground_games() -> list[GameSpec]:
-    return [GameSpec("loa", LinesOfAction, "Lines of Action (ICGA rules): connect all your pieces", PARAMS)]
+    return [GameSpec("loa", LinesOfAction, "Lines of Action (ICGA rules): connect all your pieces", PARAMS,
+                     default_for=("make-endgames --game",))]
 
 
 @hookimpl

@@ -18,11 +18,23 @@ import re
 from functools import partial
 
 from framework import jit
+from framework.boardsvg import Cell, grid
 from framework.errors import MoveParseError, PositionError
 from framework.params import Param
 from plugins.games.loa import kernel, rules
-from plugins.games.loa.rules import (BLACK, DRAW, ONGOING, PASS, WHITE, apply_move, is_capture, is_over,
-                                     legal_moves, move_rank, winner)
+from plugins.games.loa.rules import (
+    BLACK,
+    DRAW,
+    ONGOING,
+    PASS,
+    WHITE,
+    apply_move,
+    is_capture,
+    is_over,
+    legal_moves,
+    move_rank,
+    winner,
+)
 
 State = tuple[int, int, int]
 
@@ -201,6 +213,17 @@ class LinesOfAction:
         if not self.is_terminal(state):
             rows.append(f"{self.player_names[state[2]]} to move")
         return "\n".join(rows)
+
+    def render_svg(self, state: State, flipped: bool = False) -> str:
+        """Rank 8 at the top; squares are clicked by name (a pass is a button)."""
+        black, white, _ = state
+        cells = [[Cell(SQUARE_NAMES[s], dark=(r + c) % 2 == 1,
+                       piece=0 if black >> s & 1 else 1 if white >> s & 1 else None)
+                  for c in range(8) for s in [(7 - r) * 8 + c]] for r in range(8)]
+        return grid(cells, flipped=flipped, files=FILES, ranks=tuple("87654321"), title="lines of action")
+
+    def move_clicks(self, state: State, move: int) -> tuple[str, ...]:
+        return () if move == PASS else (SQUARE_NAMES[move >> 6], SQUARE_NAMES[move & 63])
 
     def to_text(self, state: State) -> str:
         return format_position(state)

@@ -10,7 +10,7 @@ import yaml
 from framework.cli import main
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 from framework.analysis.report import write_report
 
 README = Path(__file__).parents[3] / "README.md"
@@ -87,3 +87,36 @@ def test_two_games_have_standings_overall_and_per_game(tmp_path):
     write_report(results)
     report = (tmp_path / "out" / "report.md").read_text()
     assert "24 games of tictactoe, matches" in report and "## tictactoe" in report and "## matches" in report
+
+
+def test_plots_have_titles_and_the_depth_axis_whole_plies(tmp_path, monkeypatch):
+    from framework.analysis import plots
+    from plugins.reports.thesis import depth_plot
+
+    seen = {}
+
+    def keep(fig, path):
+        ax = fig.axes[0]
+        seen[path.name] = (ax.get_title(), [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]])
+        return path
+
+    monkeypatch.setattr(plots, "_save", keep)
+    standings = pd.DataFrame({"participant": ["a", "b"], "elo": [10.0, -10.0], "elo_ci95": [5.0, 5.0]})
+    plots.rating_bars(standings, tmp_path / "ratings.png")
+    plots.nodes_per_move(pd.DataFrame({"participant": ["a", "b"], "nodes": [10, 100]}), tmp_path / "nodes.png")
+    table = pd.DataFrame({"game": "loa", "search": "minimax", "depth": [1, 2, 3], "nodes": [30, 900, 27000]})
+    depth_plot(table, tmp_path / "depth.png")
+    assert seen["ratings.png"][0] == "Ratings" and seen["nodes.png"][0] == "Nodes per move"
+    assert seen["depth.png"][0] == "loa" and all(t == int(t) for t in seen["depth.png"][1])
+
+
+def test_report_tables_wrap_long_parameter_lists_and_separate_thousands():
+    from framework.analysis.report import _listing, _markdown
+
+    params = {f"parameter_{i}": i * 1000 for i in range(12)} | {"unset": None}
+    cell = _listing(params)
+    assert all(len(line) <= 60 for line in cell.split("<br>")) and cell.count("<br>") >= 3
+    assert "unset" not in cell and cell.replace(",<br>", ", ") == ", ".join(f"parameter_{i}={i * 1000}"
+                                                                          for i in range(12))
+    text = _markdown(pd.DataFrame({"nodes": [1234567.0, 89.0], "time_ms": [1500.25, 2.0], "who": ["a", "b"]}))
+    assert "| 1,234,567 |   1,500.2 | a     |" in text and "|        89 |       2.0 | b     |" in text

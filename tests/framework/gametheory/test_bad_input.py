@@ -58,7 +58,7 @@ BOS = "payoffs:\n  - [[2, 1], [0, 0]]\n  - [[0, 0], [1, 2]]\n"
      "bad.yaml: 'tree'.actions.a.actions: the action label True is not text (YAML reads unquoted yes, no, on, off, "
      "null as booleans or null); quote it"),
     ("tree: {player: 1, actions: {a: {payoffs: [1, 1]}, b: 7}}\n", "bad.yaml: 'tree'.actions.b: expected a node"),
-    ("payoffs: [[[1, 2]]\n", "'bad.yaml' is not valid YAML"),
+    ("payoffs: [[[1, 2]]\n", "bad.yaml: not valid YAML"),
 ])
 def test_bad_yaml_games(tmp_path, text, message):
     assert message in load_error(tmp_path / "bad.yaml", text)

@@ -61,6 +61,9 @@ def test_spe_of_a_tic_tac_toe_position(capsys):
                                                  "nodes, over the limit of 100"),
     (["spe", "tictactoe", "--position", "XXX"], "'XXX' is not a tic-tac-toe position"),
     (["spe", "chess"], "unknown game 'chess'"),
+    # deep games: the limit holds on the way down (it was a RecursionError, --max-nodes ignored)
+    (["spe", "checkers", "--max-nodes", "5000"], "the game tree of checkers from "),
+    (["spe", "loa", "--max-nodes", "5000"], "is not finite: the position "),
 ])
 def test_bad_input_gets_one_clear_line_and_status_2(capsys, argv, message):
     code, _, err = run(capsys, *argv)
@@ -113,3 +116,22 @@ def test_two_plugins_shipping_a_game_file_of_one_name_is_an_error_naming_both():
         registry.register(plugin("second"))
     with pytest.raises(PluginError, match="unknown game file 'nope'; available game files: pd"):
         registry.game_file_spec("nope")
+
+
+def test_the_readme_game_file_examples_run_as_documented(capsys, tmp_path):
+    import re
+    from pathlib import Path
+
+    section = (Path(__file__).parents[3] / "README.md").read_text().split("### Game files for `nash`", 1)[1]
+    blocks = re.findall(r"```(yaml|text)\n(.*?)```", section.split("\n## ", 1)[0], re.S)
+    (_, chicken), (_, printed), (_, entry) = blocks
+    (tmp_path / "chicken.yaml").write_text(chicken)
+    (tmp_path / "entry.yaml").write_text(entry)
+    code, out, _ = run(capsys, "nash", str(tmp_path / "chicken.yaml"))
+    assert code == 0 and printed in out
+    code, out, _ = run(capsys, "nash", str(tmp_path / "entry.yaml"))
+    assert code == 0 and "1  (in)     (share)    1, 1" in out
+    csv = tmp_path / "g.csv"
+    csv.write_text(",L,R\nT,2 1,0 0\nB,0 0,1 2\n")
+    code, out, _ = run(capsys, "nash", str(csv))
+    assert code == 0 and "T      2, 1  0, 0" in out

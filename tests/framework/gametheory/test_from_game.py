@@ -48,3 +48,50 @@ def test_trees_over_the_limit_are_refused_with_the_position_and_the_option_to_ra
         tree_from_game(GAME, GAME.from_text("X../.O./... x"), max_nodes=5_000)
     with pytest.raises(ConfigError, match=r"has more than 1,000 nodes, over the limit of 1,000"):
         tree_from_game(GAME, GAME.initial_state(), max_nodes=1_000)
+
+
+def test_a_tree_deeper_than_the_recursion_limit_is_built_and_solved():
+    """A chain of 5,000 forced moves: built, sized and solved without recursion."""
+    import sys
+
+    from framework.gametheory.extensive_form import backward_induction, count_subgame_perfect
+    from framework.gametheory.from_game import tree_from_game
+
+    class Countdown:
+        name, player_names = "countdown", ("A", "B")
+
+        def initial_state(self): return 5000
+        def is_terminal(self, s): return s == 0
+        def returns(self, s): return (1, -1)
+        def to_move(self, s): return s % 2
+        def legal_moves(self, s): return (1,)
+        def apply(self, s, m): return s - m
+        def format_move(self, s, m): return "-"
+        def to_text(self, s): return str(s)
+
+    assert 5000 > sys.getrecursionlimit()
+    game = Countdown()
+    tree = tree_from_game(game, 5000)
+    assert tree.size() == 5001
+    assert backward_induction(tree.root).payoffs == (1, -1)
+    assert count_subgame_perfect(tree.root) == {(1, -1): 1}
+
+
+def test_a_position_that_can_recur_is_refused_by_name():
+    import pytest
+
+    from framework.errors import ConfigError
+    from framework.gametheory.from_game import tree_from_game
+
+    class Loop:
+        name, player_names = "loop", ("A", "B")
+
+        def is_terminal(self, s): return False
+        def to_move(self, s): return s % 2
+        def legal_moves(self, s): return (1,)
+        def apply(self, s, m): return (s + m) % 4
+        def format_move(self, s, m): return "+"
+        def to_text(self, s): return f"pos{s}"
+
+    with pytest.raises(ConfigError, match="from 'pos0' is not finite: the position 'pos0' can recur"):
+        tree_from_game(Loop(), 0)

@@ -8,7 +8,7 @@ import time
 
 from framework.cli import main
 from framework.tournament.beats import HEADER, BeatLog, BeatWriter
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 
 from .test_runner import FIXTURES
 

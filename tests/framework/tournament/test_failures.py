@@ -4,6 +4,8 @@ import json
 import sqlite3
 import sys
 import textwrap
+import threading
+import time
 from dataclasses import replace
 
 import pytest
@@ -16,7 +18,7 @@ from framework.tournament.guard import GuardedWorker
 from framework.tournament.runner import run_tournament
 from framework.tournament.scheduler import schedule
 from framework.tournament.store import Store
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 
 TWO = """\
 game: tictactoe
@@ -93,3 +95,31 @@ def test_a_results_folder_that_cannot_be_created(tmp_path):
     (tmp_path / "bad" / "results.sqlite").write_text("this is not a database, it is text of some length " * 40)
     with pytest.raises(ConfigError, match=r"cannot use '.*bad' as a results folder: file is not a database"):
         Store(tmp_path / "bad")
+
+
+def test_a_dask_local_cluster_listens_on_loopback_only():
+    psutil = pytest.importorskip("psutil")
+    pytest.importorskip("distributed")
+    executor = DaskExecutor(1)
+    try:
+        listening = {c.laddr.ip for c in psutil.Process().net_connections(kind="inet") if c.status == "LISTEN"}
+    finally:
+        executor.close()
+    assert listening and listening <= {"127.0.0.1"}
+
+
+def test_a_worker_outlives_the_thread_that_started_it(config):
+    """A worker dies with the supervising process, not with the (pool) thread that happened to start it."""
+    tasks = schedule(config)
+    worker = GuardedWorker()
+    try:
+        starter = threading.Thread(target=worker.run, args=(tasks[0],))
+        starter.start()
+        starter.join()
+        proc = worker.proc
+        time.sleep(0.5)
+        assert proc is not None and proc.poll() is None
+        assert worker.run(tasks[1]).record.plies >= 5
+        assert worker.proc is proc  # the same process served the next task
+    finally:
+        worker.close()

@@ -14,7 +14,7 @@ from framework.analysis.solving import MIB
 from framework.cli import main
 from framework.tournament import memory
 from framework.tournament.memory import CLEAR_REFS, PeakMeter
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 
 #: The store's schema before memory was recorded (the tables every older results folder has).
 OLD_SCHEMA = """

@@ -16,7 +16,7 @@ from framework.cli import main
 from framework.errors import ConfigError
 from framework.tournament.config import ExecutorConfig, load_config
 from framework.tournament.runner import run_tournament
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 
 FIXTURES = Path(__file__).with_name("fixture_agents.py")
 #: Measured, so different in every run: times and the worker's resident memory.
@@ -84,7 +84,8 @@ def test_crashing_hanging_and_dying_agents_forfeit_only_their_games(tmp_path):
     assert forfeits["participant"].tolist() == ["crash", "crash", "die", "die", "hang", "hang"]
     reasons = dict(zip(forfeits["key"], forfeits["reason"]))
     assert reasons["rnd vs crash #0"] == "O (crash) crashed: RuntimeError: deliberate crash"
-    assert reasons["rnd vs die #1"] == "X (die) crashed: the worker process died (exit code 3)"
+    assert reasons["rnd vs die #1"] == ("X (die) crashed: the worker process exited with code 3 while it was "
+                                        "choosing a move")
     assert reasons["rnd vs hang #0"] == "O (hang) was stopped after 1s on one move (hard time limit)"
     assert forfeits.set_index("key").loc["rnd vs hang #1", "termination"] == "time"
     moves = results.moves
@@ -104,8 +105,9 @@ def test_progress_shows_standings_a_changed_config_is_refused_and_a_rerun_plays_
     assert main(["run", str(path), "--quiet", "--workers", "2"]) == 0
     assert "(2 already stored, 0 played now)" in capsys.readouterr().out
     path.write_text(path.read_text() + "seed: 7\n")
-    with pytest.raises(ConfigError, match=r"holds results of a different configuration \(changed: seed\); run into "
-                                          r"a new folder"):
+    with pytest.raises(ConfigError, match=r"holds results of a different configuration \(changed: seed\); only "
+                                          r"raising games_per_pairing, adding participants or changing sprt keeps "
+                                          r"the stored games: run into a new folder"):
         run_tournament(load_config(path), quiet=True)
 
 

@@ -13,7 +13,7 @@ from framework.registry import Registry
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
 from framework.tournament.scheduler import schedule
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 
 FIXTURES = Path(__file__).with_name("fixture_agents.py")
 POSITIONS = """\
@@ -93,11 +93,17 @@ def test_crashing_hanging_and_lying_solvers(tmp_path, capsys):
                                      "method); agents that can: "),
     ("[]", "", "solvers: expected a list of at least one solvers, got []"),
     ("[{agent: pns}]", "games_per_pairing: 2\n", "games_per_pairing: 'games_per_pairing' belongs to 'mode: games'"),
-    ("[{agent: pns}]", "budget: {nodes: -5}\n", "budget.nodes: expected an integer >= 1, got -5"),
+    ("[{agent: pns}]", "budget: {nodes: -5}\n", "budget.nodes: expected an integer from 1 to 4,611,686,018,427,387,904, "
+                                             "got -5"),
 ])
 def test_solve_mode_config_errors(tmp_path, solvers, extra, message):
+    path = write(tmp_path, solvers)
+    if extra.startswith("budget:"):   # replaces the default budget: a key given twice is an error of its own
+        path.write_text(path.read_text().replace("budget: {nodes: 100000}\n", extra))
+    else:
+        path.write_text(path.read_text() + extra)
     with pytest.raises(ConfigError, match="s.yaml: ") as info:
-        load_config(write(tmp_path, solvers, extra))
+        load_config(path)
     assert message in str(info.value)
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from framework.cli import main
 from framework.errors import PluginError
-from framework.tournament.tables import Results
+from framework.analysis.tables import Results
 from framework.tournament.tasks import WorkerRegistry
 
 

@@ -156,6 +156,12 @@ def test_fen_round_trips_and_keeps_side_to_move_and_counter():
     assert GAME.to_move(GAME.from_text("W:WK3:B6")) == 1
 
 
+def test_the_draw_counter_is_bounded_by_the_game_rule():
+    assert GAME.is_terminal(GAME.from_text("B:W21:B1:H80"))
+    assert Checkers(quiet_moves=None).from_text("B:W21:B1:H2000")[4] == 2000   # no rule: the counter is not read
+    assert GAME.from_text("B:W21:B") == (0, GAME.from_text("B:W21:B1")[1], 0, 0, 0)   # Black lost every piece
+
+
 def test_fen_accepts_ranges_either_field_order_spaces_and_a_final_dot():
     start = GAME.to_text(START)
     for text in ("B:W21-32:B1-12", "B:B1-12:W21-32", " B:W21-32 : B1-8, 9,10 ,11,12. ", "b:w21-32:b1-12"):
@@ -176,6 +182,14 @@ def test_fen_accepts_ranges_either_field_order_spaces_and_a_final_dot():
     ("B:W5:B5", "puts two pieces on square 5 \\(Black and White\\)"),
     ("B:W21:B30", "has a Black man on square 30, its crowning row; a man there is a king: write K30"),
     ("B:W2:B10", "has a White man on square 2"),
+    ("B:W²:B1", "'²' is not a square; squares are numbered 1 to 32"),          # int('²') raises ValueError
+    ("B:W٣:B1", "'٣' is not a square"),                                         # an Arabic-Indic 3: not PDN
+    ("B:W21:B1:H9223372036854775808", "the draw counter field 'H9223372036854775808' must be H and a number of "
+                                      "plies from 0 to 2000"),                  # numba TypingError on main
+    ("B:W21:B1:H" + "9" * 5000, "must be H and a number of plies from 0 to 2000"),
+    ("B:W21:B1:H81", "the draw counter H81 is past this game's limit of 80 plies"),
+    ("B:W:B", "'B:W:B' cannot arise in play: White, who has just moved, has no pieces"),
+    ("W:W21:B", "cannot arise in play: Black, who has just moved, has no pieces"),
 ])
 def test_malformed_positions_are_rejected_with_the_text(text, message):
     with pytest.raises(PositionError, match=message):
@@ -211,6 +225,9 @@ def test_a_multi_jump_parses_from_its_first_and_last_square():
     ("B:W14,23:B1,9", "1-6", "'1-6' is not legal here: a capture is compulsory; legal moves: 9x18x27"),
     ("B:W14,23:B1,9", "9-18", "a capture is compulsory"),
     ("B:W14,23:B1,9", "9x18", "'9x18' is not a legal capture here; legal moves: 9x18x27"),
+    (None, "1²-15", "'1²-15' is not checkers notation"),   # int('1²') raised ValueError: a human lost the game
+    (None, "١١-١٥", "is not checkers notation"),
+    (None, "11-" + "1" * 5000, "is not checkers notation"),
 ])
 def test_malformed_and_illegal_moves_are_rejected_with_the_text(fen, text, message):
     state = START if fen is None else GAME.from_text(fen)

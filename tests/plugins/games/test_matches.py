@@ -16,8 +16,15 @@ from framework.match import play_game
 from framework.perft import generic_perft
 from plugins.agents.alphabeta import AlphaBetaAgent
 from plugins.agents.random_agent import RandomAgent
-from plugins.games.matches import (Matches, NormalPlayHeuristic, TheoryHeuristic, grundy, mover_loses,
-                                   winning_moves)
+from plugins.games.matches import (
+    Matches,
+    NormalPlayHeuristic,
+    TheoryHeuristic,
+    grundy,
+    move_table,
+    mover_loses,
+    winning_moves,
+)
 
 GAME = Matches()
 
@@ -214,8 +221,12 @@ def test_bad_moves_say_what_was_expected(text, message):
 @pytest.mark.parametrize("options, message", [
     ({"k": 0}, "'k' must be at least 1, got 0"),
     ({"heaps": 3}, "'heaps' must be a list, got 3"),
-    ({"heaps": []}, "'heaps' must be a non-empty list of non-negative integers, got []"),
-    ({"heaps": [3, -1]}, "'heaps' must be a non-empty list of non-negative integers, got [3, -1]"),
+    ({"heaps": []}, "'heaps' must be a list of 1 to 20 heap sizes from 0 to 100000, got []"),
+    ({"heaps": [3, -1]}, "'heaps' must be a list of 1 to 20 heap sizes from 0 to 100000, got [3, -1]"),
+    ({"heaps": [3, 100_001]}, "'heaps' must be a list of 1 to 20 heap sizes from 0 to 100000, got [3, 100001]"),
+    ({"heaps": [1] * 21}, "'heaps' must be a list of 1 to 20 heap sizes from 0 to 100000, got [1, 1, 1, 1, 1, 1, ...]"),
+    ({"k": 101}, "'k' must be at most 100, got 101"),
+    ({"k": 8000}, "'k' must be at most 100, got 8000"),
     ({"heaps": [3, "x"]}, "got [3, 'x']"),
     ({"heaps": [True]}, "got [True]"),
     ({"heaps": [0, 0]}, "'heaps' must hold at least one match, got [0, 0]"),
@@ -226,10 +237,33 @@ def test_bad_options_are_configuration_errors(registry, options, message):
     assert message in str(error.value)
 
 
-@pytest.mark.parametrize("k", [0, True, 2.5])
-def test_k_must_be_a_positive_integer_when_built_directly(k):
-    with pytest.raises(ConfigError, match="game 'matches': 'k' must be a positive integer, got"):
+@pytest.mark.parametrize("k", [0, True, 2.5, 101, 8000])
+def test_k_must_be_a_bounded_positive_integer_when_built_directly(k):
+    with pytest.raises(ConfigError, match="game 'matches': 'k' must be an integer from 1 to 100, got"):
         Matches((3,), k)
+
+
+def test_the_move_table_shares_its_moves_so_memory_stays_linear_in_k():
+    table = move_table(20, 100)   # the largest game: every move object is built once per heap
+    moves = {id(move) for row in table for prefix in row for move in prefix}
+    assert len(moves) == 20 * 100 and table[3][2] == ((3, 1), (3, 2))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("3,5,7 k=" + "9" * 5000 + " a", "is not a matches position"),   # int() of 5000 digits would raise ValueError
+    ("3,5,٣ k=3 a", "is not a matches position"),                      # Unicode digits are not notation
+    (",".join(["1"] * 21) + " k=3 a", "has 21 heaps of up to 1 matches; a matches position has at most 20"),
+    ("3,100001 k=3 a", "has 2 heaps of up to 100001 matches"),
+])
+def test_position_numbers_are_bounded_ascii(text, message):
+    with pytest.raises(PositionError, match=message):
+        GAME.from_text(text)
+
+
+@pytest.mark.parametrize("text", ["1-" + "9" * 5000, "١-1"])
+def test_move_numbers_are_bounded_ascii(text):
+    with pytest.raises(MoveParseError, match="is not a matches move"):
+        GAME.parse_move(GAME.initial_state(), text)
 
 
 def test_options_arrive_from_the_command_line(registry, capsys):

@@ -35,10 +35,18 @@ def test_three_in_a_row_wins_and_a_full_board_draws():
     ("XXQ/.X./O.. o", "is not a tic-tac-toe position"),
     ("XXO/.X./O.. x", "cannot arise in play: with x to move X must have as many marks as O"),
     ("XXX/OOO/... x", "cannot arise in play: both sides have three in a row"),
+    ("XXX/OO./O.. x", "cannot arise in play: X has three in a row, so the game ended on X's move"),
+    ("OOO/XX./XX. o", "cannot arise in play: O has three in a row, so the game ended on O's move"),
+    ("XXX/XXX/OOO x", "cannot arise in play"),
 ])
 def test_malformed_positions_are_rejected_with_the_text(text, message):
     with pytest.raises(PositionError, match=message):
         GAME.from_text(text)
+
+
+def test_a_win_by_the_side_that_just_moved_is_read():
+    assert GAME.returns(GAME.from_text("XXX/OO./... o")) == (1.0, -1.0)
+    assert GAME.returns(GAME.from_text("OOO/XX./X.. x")) == (-1.0, 1.0)
 
 
 def test_moves_parse_and_bad_moves_say_what_is_legal():

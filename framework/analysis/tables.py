@@ -8,16 +8,43 @@ from pathlib import Path
 import pandas as pd
 
 from framework.analysis import solving
+from framework.sprt import Sprt
 from framework.analysis import standings as analysis
 from framework.errors import ConfigError
 from framework.match import Termination
+from framework.tournament.sequential import SprtWatch
 from framework.tournament.store import Store
 
 FORFEITS = {t.value for t in Termination if t.is_forfeit}
 
 
+def with_scores(games: pd.DataFrame) -> pd.DataFrame:
+    """`games` with `pair` (colour-swapped pair index), `score_first` (0, 1/2, 1) and `forfeit` added."""
+    games = games.copy()
+    games["pair"] = games["game_index"] // 2
+    games["score_first"] = (games["result_first"] > games["result_second"]) + \
+        0.5 * (games["result_first"] == games["result_second"])
+    games["forfeit"] = games["termination"].isin(FORFEITS)
+    return games
+
+
+def match_lines(folder: str | Path) -> list[str]:
+    """Each pairing's match statistics in one line (analysis.standings.match_line), from the store as it is
+    (a run may be writing it: SQLite's WAL lets this read what is committed)."""
+    store = Store(folder, create=False)
+    try:
+        games = with_scores(pd.read_sql_query("SELECT * FROM games ORDER BY game_index", store.conn))
+    finally:
+        store.close()
+    return [analysis.match_line(row) for _, row in analysis.match_table(games).iterrows()]
+
+
 class Results:
-    """The stored results of one tournament: `games`, `moves`, `meta`, and tables computed from them."""
+    """The stored results of one tournament: `games`, `moves`, `meta`, and tables computed from them.
+
+    Void tasks (no result: their worker was killed from outside on every try) are left out of `games`
+    and `solves`, so no table counts them; `void` lists them (key and reason).
+    """
 
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
@@ -30,6 +57,12 @@ class Results:
             self.solves = pd.read_sql_query("SELECT * FROM solves ORDER BY position_index, solver", store.conn)
         finally:
             store.close()
+        void_games = self.games["termination"].isin([Termination.VOID.value])
+        void_solves = self.solves["status"].isin(["void"])
+        self.void = pd.concat([self.games[void_games][["key", "reason"]], self.solves[void_solves][["key", "reason"]]],
+                              ignore_index=True)
+        self.games = self.games[~void_games].reset_index(drop=True)
+        self.solves = self.solves[~void_solves].reset_index(drop=True)
         if "config" not in self.meta:
             raise ConfigError(f"'{self.folder}' holds no tournament results")
         self.config = self.meta["config"]
@@ -39,10 +72,10 @@ class Results:
         if extras is not None:
             extras.columns = [f"extra_{c}" for c in extras.columns]
             self.solves = pd.concat([self.solves.drop(columns="extra"), extras], axis=1)
-        self.games["pair"] = self.games["game_index"] // 2
-        self.games["score_first"] = (self.games["result_first"] > self.games["result_second"]) + \
-            0.5 * (self.games["result_first"] == self.games["result_second"])
-        self.games["forfeit"] = self.games["termination"].isin(FORFEITS)
+        self.games = with_scores(self.games)
+        # `first` names seat 0; a start position may give seat 1 the first move: say who actually moved first
+        opener = self.moves[self.moves["ply"] == 1].set_index("key")["participant"]
+        self.games["moved_first"] = self.games["key"].map(opener)
 
     @property
     def game_names(self) -> list[str]:
@@ -65,11 +98,33 @@ class Results:
     def pairs(self) -> pd.DataFrame:
         return analysis.pair_table(self.games)
 
+    def match(self) -> pd.DataFrame:
+        """Per pairing: W/D/L, score, draw ratio, Elo +- error, LOS and pentanomial counts."""
+        return analysis.match_table(self.games)
+
+    def sprt(self) -> list[str]:
+        """Each pairing's SPRT line (LLR against its bounds, decision), for a match that ran one."""
+        settings = self.config.get("sprt")
+        if not settings:
+            return []
+        watch = SprtWatch(Sprt(**settings), dict.fromkeys(zip(self.games["pairing_a"], self.games["pairing_b"])))
+        for row in self.games.itertuples():
+            watch.add((row.pairing_a, row.pairing_b), row.game_index, None if pd.isna(row.winner) else row.winner)
+        return watch.lines()
+
     def terminations(self) -> pd.DataFrame:
         return analysis.terminations(self.games)
 
     def forfeits(self) -> pd.DataFrame:
         return analysis.forfeits(self.games)
+
+    def crashes(self) -> pd.DataFrame:
+        """The games lost by a crash: key, participant, reason and the traceback (empty where none was kept:
+        a worker that died has none, and results stored before Plyground kept them have none)."""
+        lost = self.forfeits()
+        lost = lost[lost["termination"] == Termination.CRASH.value]
+        tracebacks = self.games.set_index("key")["traceback"].fillna("")
+        return lost.assign(traceback=lost["key"].map(tracebacks)).drop(columns="termination").reset_index(drop=True)
 
     def search_stats(self) -> pd.DataFrame:
         return analysis.search_stats(self.moves)
@@ -86,11 +141,12 @@ class Results:
             return {"solves": self.solves, "solve_summary": self.solve_summary(),
                     "disagreements": self.disagreements()}
         return {"games": self.games, "moves": self.moves, "standings": self.standings(),
-                "crosstable": self.crosstable(), "pairs": self.pairs(), "terminations": self.terminations(),
+                "crosstable": self.crosstable(), "pairs": self.pairs(), "match": self.match(), "terminations": self.terminations(),
                 "forfeits": self.forfeits(), "search_stats": self.search_stats()}
 
     def export(self, folder: str | Path, formats: tuple[str, ...] = ("csv",)) -> list[Path]:
-        """Write every table as CSV and/or Parquet (Parquet needs the `parquet` extra, pyarrow)."""
+        """Write every table as CSV, Parquet (needs the `parquet` extra, pyarrow) and/or JSON Lines (one
+        object per row, for scripts)."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         if "parquet" in formats:
@@ -104,6 +160,9 @@ class Results:
                 path = folder / f"{name}.{fmt}"
                 if fmt == "csv":
                     table.to_csv(path, index=name == "crosstable")
+                elif fmt == "jsonl":
+                    (table.reset_index() if name == "crosstable" else table).to_json(path, orient="records",
+                                                                                       lines=True)
                 else:
                     table.to_parquet(path, index=name == "crosstable")
                 written.append(path)

@@ -6,14 +6,13 @@ from dataclasses import replace
 
 import pytest
 
-from framework.analysis.branching import ShuffledMoves, branching_summary, fitted_ebf, nodes_by_depth
-from framework.analysis.thesis import check_values, conclusions, thesis_table, tictactoe_example, write_thesis_report
-from framework.cli import main
+from framework.analysis.tables import Results
 from framework.errors import SolveDisagreementError
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
-from framework.tournament.tables import Results
 from framework.tournament.tasks import WorkerContext
+from plugins.reports.branching import ShuffledMoves, branching_summary, fitted_ebf, nodes_by_depth
+from plugins.reports.thesis import check_values, conclusions, thesis_table, tictactoe_example, write_thesis_report
 
 TINY_DEPTHS = {"tictactoe": {"minimax": 3, "alphabeta good ordering": 3, "alphabeta random ordering": 3}}
 
@@ -110,11 +109,11 @@ def test_a_solver_contradicting_the_files_claim_stops_the_report(tmp_path):
         check_values(fabricated)
 
 
-def test_the_cli_writes_the_thesis_readme_with_one_flag(solved, capsys, monkeypatch):
-    import framework.analysis.thesis as thesis
+def test_the_script_writes_the_thesis_readme(solved, capsys, monkeypatch):
+    import plugins.reports.thesis as thesis
 
     monkeypatch.setattr(thesis, "DEPTHS", TINY_DEPTHS)
-    assert main(["report", str(solved.folder), "--thesis"]) == 0
+    assert thesis.main([str(solved.folder)]) == 0
     assert "thesis report:" in capsys.readouterr().out and (solved.folder / "README.md").exists()
 
 
@@ -153,8 +152,8 @@ def test_nodes_by_depth_minimax_counts_the_tictactoe_tree(registry):
 
 
 def test_the_ordering_settings_are_alphabetas_own(registry):
-    from framework.analysis.branching import GOOD_ORDERING, every_switch_off
     from plugins.agents.alphabeta import ALL_OFF, EXACT_ONLY
+    from plugins.reports.branching import GOOD_ORDERING, every_switch_off
 
     assert every_switch_off(registry) == dict(ALL_OFF) and GOOD_ORDERING == dict(EXACT_ONLY)
 

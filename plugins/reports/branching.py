@@ -15,33 +15,31 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from framework.capabilities import GameWrapper, capabilities
 from framework.protocols import UNLIMITED, Budget, Game, State
 from framework.registry import Registry
 
 
-class ShuffledMoves:
-    """A game whose legal moves come in a seeded random order that depends only on the state."""
+class ShuffledMoves(GameWrapper):
+    """A game whose legal moves come in a seeded random order that depends only on the state.
+
+    Overriding `legal_moves` hides, by rule, the capabilities derived from it (the game's own
+    `ordered_moves` would undo the shuffle, its compiled `kernel` would bypass it).
+    """
 
     def __init__(self, game: Game, seed: int) -> None:
-        self._game = game
+        super().__init__(game)
         self._seed = seed
-        self._key = getattr(game, "hash_key", None) or hash
+        self._key = capabilities(game).hash_key or hash
 
     def legal_moves(self, state: State) -> list:
         moves = list(self._game.legal_moves(state))
         random.Random(self._key(state) ^ self._seed).shuffle(moves)
         return moves
-
-    def __getattr__(self, name: str) -> Any:
-        # the game's own ordering would undo the shuffle, and a compiled search would bypass it
-        if name in ("ordered_moves", "kernel"):
-            raise AttributeError(name)
-        return getattr(self._game, name)
 
 
 SEARCHES = ("minimax", "alphabeta good ordering", "alphabeta random ordering")

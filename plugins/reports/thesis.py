@@ -1,5 +1,7 @@
 """The thesis reproduction report: Table 4.2 on our endgame set beside the paper's, and the thesis' small examples.
 
+    python -m plugins.reports.thesis RESULTS [--out FOLDER]
+
 `write_thesis_report(results, folder)` writes `README.md` with PNG plots and CSV tables:
 our Table 4.2 beside the one the thesis quotes from Winands, Uiterwijk & van den Herik
 ("PDS-PN: A New Proof-Number Search Algorithm", Computers and Games 2002), the ratios, which of
@@ -10,7 +12,9 @@ its `thesis` scoring, and nodes against depth with fitted effective branching fa
 
 from __future__ import annotations
 
+import argparse
 import datetime
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,16 +22,18 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from framework.analysis import plots  # noqa: E402
-from framework.analysis.branching import SEARCHES, branching_summary, nodes_by_depth  # noqa: E402
 from framework.analysis.report import run_peak  # noqa: E402
-from framework.endgames import Settings  # noqa: E402
+from framework.analysis.tables import Results  # noqa: E402
+from framework.capabilities import GameWrapper  # noqa: E402
 from framework.errors import SolveDisagreementError  # noqa: E402
 from framework.protocols import Budget, Game, State  # noqa: E402
 from framework.registry import Registry  # noqa: E402
-from framework.tournament.tables import Results  # noqa: E402
+from framework.specs import AgentSpec  # noqa: E402
+from plugins.reports.branching import SEARCHES, branching_summary, nodes_by_depth  # noqa: E402
 
 PROVEN = ("win", "loss", "draw")
 FIRST = "extra_nodes_first_reaching_depth"
@@ -37,6 +43,8 @@ README = "README.md"
 #: Table 4.2 of the thesis (Winands et al. 2002): solved of 488, total nodes, total time (ms).
 PAPER = {"alpha-beta": (383, 1_711_578_143, 22_172_320), "proof-number search": (356, 89_863_783, 830_367)}
 PAPER_POSITIONS = 488
+#: The node budget `pns` proved each position of our set within (`plyground make-endgames --budget`).
+SET_BUDGET = 50_000
 
 TICTACTOE_EXAMPLE = "XXO/.X./O.. o"
 
@@ -48,19 +56,19 @@ DEPTHS = {
 }
 
 
-class OneRootMove:
-    """A game whose root offers only `move`, so a search's score is that move's value."""
+class OneRootMove(GameWrapper):
+    """A game whose root offers only `move`, so a search's score is that move's value.
+
+    Overriding `legal_moves` hides, by rule, the capabilities that would offer the root's other
+    moves again (`ordered_moves`, `kernel`, `perft`).
+    """
 
     def __init__(self, game: Game, root: State, move: Any) -> None:
-        self._game, self._root, self._move = game, root, move
+        super().__init__(game)
+        self._root, self._move = root, move
 
     def legal_moves(self, state: State) -> list:
         return [self._move] if state == self._root else list(self._game.legal_moves(state))
-
-    def __getattr__(self, name: str) -> Any:
-        if name in ("ordered_moves", "kernel"):  # both would offer the root's other moves again
-            raise AttributeError(name)
-        return getattr(self._game, name)
 
 
 def tictactoe_example(registry: Registry, position: str = TICTACTOE_EXAMPLE) -> tuple[pd.DataFrame, str, int]:
@@ -148,6 +156,7 @@ def depth_plot(table: pd.DataFrame, path: Path) -> Path:
         ax.set_yscale("log")
         ax.set_title(game_name)
         ax.set_xlabel("depth (plies)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # depths are whole plies, never 1.5
     axes[0].set_ylabel("nodes")
     axes[0].legend(fontsize=7)
     return plots._save(fig, path)
@@ -201,8 +210,9 @@ def write_thesis_report(results: Results, folder: Path | None = None, registry: 
     config = results.config
     solvers_config = config["participants"]
     positions = len(config["start_positions"])
-    ab = next((s["id"] for s in solvers_config if s["agent"] == "alphabeta"), None)
-    pn = next((s["id"] for s in solvers_config if s["agent"] == "pns"), None)
+    specs = {s["id"]: _spec(registry, s["agent"]) for s in solvers_config}
+    ab = next((i for i, spec in specs.items() if spec is not None and spec.algorithm == "alpha-beta"), None)
+    pn = next((i for i, spec in specs.items() if spec is not None and spec.algorithm == "proof-number search"), None)
     others = [s["id"] for s in solvers_config if s["id"] not in (ab, pn)]
     plots.solved_by_nodes(results.solves, results.ids, folder / "solved_by_nodes.png")
 
@@ -219,7 +229,7 @@ def write_thesis_report(results: Results, folder: Path | None = None, registry: 
     common = table[["solver", "common", "common_nodes_first", "common_nodes", "common_time_ms"]].rename(columns={
         "common": "positions", "common_nodes_first": "nodes (first iteration reaching each depth)",
         "common_nodes": "nodes (all iterations)", "common_time_ms": "time (ms)"})
-    memory = _memory_table(table, solvers_config)
+    memory = _memory_table(table, solvers_config, specs)
     ratios = _ratios(table, ab, pn)
     held = conclusions(table, ab, pn, others) if ab and pn else ["(the run has no alpha-beta or no pns solver)"]
 
@@ -246,7 +256,7 @@ def write_thesis_report(results: Results, folder: Path | None = None, registry: 
 Regenerate everything on this page (tables, plots, examples) with one command:
 
 ```bash
-plyground run tournaments/thesis-loa-endgames.yaml && plyground report {folder} --thesis
+plyground run tournaments/thesis-loa-endgames.yaml && python -m plugins.reports.thesis {folder}
 ```
 
 The run solves every position of `tournaments/positions/loa-endgames-488.txt` ({positions} positions) with every
@@ -303,20 +313,19 @@ claims (checked before this report is written; a disagreement stops it with Solv
 **Caveats, so the comparison is read fairly.**
 
 - *The set favours proof-number search.* A position entered the set only if `pns` proved it within
-  {Settings().budget:,} nodes, so at any budget of that size or more `pns` solves every position by
+  {SET_BUDGET:,} nodes, so at any budget of that size or more `pns` solves every position by
   construction, and below it `pns` solves exactly the positions whose recorded proof fits the budget. The
   paper's positions were chosen independently of the solvers. "Alpha-beta solves more" cannot be expected
   to hold here; the node and time ratios on the positions every solver solved are the fairer comparison.
 - *Times compare implementations as much as algorithms.* The nodes/s column shows how fast each solver
   ran. Alpha-beta (with only exact enhancements, as here), `pns`, `pn2` and `dfpn` have numba-compiled
   paths for games with a kernel such as LOA (`plugins/agents/alphabeta/negamax.py`,
-  `plugins/agents/proofnumber/compiled.py`) that give identical values and node counts; a solver without
+  `plugins/agents/proofnumber/search.py`) that give identical values and node counts; a solver without
   one runs interpreted Python, so set the nodes/s column beside the node totals.
 - *Our positions are easier.* The budget was {_budget_text(budget)} per position, but the set was chosen
-  by what `pns` proves within {Settings().budget:,} nodes, while the paper spent over 1.7 billion
+  by what `pns` proves within {SET_BUDGET:,} nodes, while the paper spent over 1.7 billion
   alpha-beta nodes in total on its 488 positions: our hardest positions are far easier than theirs.
-- *Node conventions differ.* A proof-number node is a generated state (df-pn counts re-expansions, PN²
-  its second-level trees); an alpha-beta node is a visited state, in either of the two conventions above.
+- *Node conventions differ*, as each agent declares them: {_node_conventions(specs)}.
 
 ![positions solved against node budget](solved_by_nodes.png)
 
@@ -363,30 +372,31 @@ Tables as CSV: `tables/table_4_2.csv`, `tables/solves.csv` (every task), `tables
     return path
 
 
-#: What bounds each solver's memory, by agent: (parameter, what it holds).
-BOUNDS = {
-    "alphabeta": ("tt_size", "table slots (the largest prime <= tt_size), allocated up front (88 bytes each "
-                             "compiled); killers and history are bounded by the depth and the game's moves"),
-    "pns": ("tree_limit", "tree nodes; its table holds only states of the tree"),
-    "pn2": ("tree_limit", "first-level tree nodes; each second-level tree (freed after its search) and the shared "
-                          "table hold at most as many: about 3 x tree_limit in all"),
-    "dfpn": ("tt_size", "table entries, plus the children of the frames on the current path"),
-    "mcts": ("iterations", "tree nodes: one per iteration"),
-}
+def _spec(registry: Registry, agent: str) -> AgentSpec | None:
+    """The agent's spec, where its memory bound and algorithm are declared (None: not registered here)."""
+    return registry.agents[agent].spec if agent in registry.agents else None
 
 
-def _memory_table(table: pd.DataFrame, solvers_config: list[dict]) -> pd.DataFrame:
-    """Per solver: the bound that holds its memory, and its largest peak entries, RSS and RSS added."""
+def _memory_table(table: pd.DataFrame, solvers_config: list[dict], specs: dict[str, AgentSpec | None]) -> pd.DataFrame:
+    """Per solver: the bound that holds its memory (as its AgentSpec declares it), and its largest peak entries,
+    RSS and RSS added."""
     configs = {s["id"]: s for s in solvers_config}
     rows = []
     for r in table.itertuples():
-        solver = configs[r.solver]
-        param, holds = BOUNDS.get(solver["agent"], ("-", "-"))
-        limit = solver["params"].get(param)
+        spec = specs[r.solver]
+        bound = spec.memory_bound if spec is not None else None
+        param, holds = (bound.param, bound.holds) if bound is not None else ("-", "-")
+        limit = configs[r.solver]["params"].get(param)
         rows.append({"solver": r.solver, "bounded by": f"{param} = {limit:,}" if limit is not None else param,
                      "what it bounds": holds, "peak entries": _count(r.peak_entries),
                      "peak RSS (MiB)": _mib(r.peak_rss_mib), "added (MiB)": _mib(r.rss_added_mib)})
     return pd.DataFrame(rows)
+
+
+def _node_conventions(specs: dict[str, AgentSpec | None]) -> str:
+    """What one node counts for each solver of the run, as its AgentSpec declares it."""
+    return "; ".join(f"a `{solver}` node is {spec.nodes}" for solver, spec in specs.items()
+                     if spec is not None and spec.nodes)
 
 
 def _stopped_by_limit(results: Results) -> str:
@@ -448,8 +458,22 @@ def _run_time(results: Results) -> str:
         return "No task has run yet."
     start = results.meta.get("created_at", solves["finished_at"].min())
     minutes = (solves["finished_at"].max() - start) / 60
-    when = datetime.datetime.fromtimestamp(start, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    when = datetime.datetime.fromtimestamp(start, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     total = len(results.config["start_positions"]) * len(results.ids)
     done = f"all {total} tasks" if len(solves) == total else f"**{len(solves)} of {total} tasks (a partial run)**"
     return (f"The run started {when} and stored {done} {minutes:.1f} minutes later "
             f"(summed solver time {solves['wall_time'].sum() / 60:.1f} minutes).")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m plugins.reports.thesis", description=__doc__.splitlines()[0])
+    parser.add_argument("results", help="results folder of the solve run "
+                                        "(plyground run tournaments/thesis-loa-endgames.yaml)")
+    parser.add_argument("--out", help="folder to write into (default: the results folder)")
+    args = parser.parse_args(argv)
+    print(f"thesis report: {write_thesis_report(Results(args.results), Path(args.out) if args.out else None)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

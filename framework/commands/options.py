@@ -1,0 +1,51 @@
+"""Argument types for numeric command-line options: each refuses what the matching YAML key refuses.
+
+argparse calls the type on the text and turns ArgumentTypeError into a usage error (exit 2) that
+names the option, so `--workers 0` or `--max-plies -1` never start a run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+
+from framework.errors import ConfigError
+from framework.tournament.config import MAX_SECONDS, check_workers
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def count(minimum: int, maximum: int) -> Callable[[str], int]:
+    """An integer from `minimum` to `maximum`."""
+    def parse(text: str) -> int:
+        value = _integer(text)
+        if not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(f"expected an integer from {minimum:,} to {maximum:,}, got {text}")
+        return value
+    return parse
+
+
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds, at most MAX_SECONDS (a week)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, at most {MAX_SECONDS:,.0f} "
+                                         f"(a week), got {text}")
+    return value
+
+
+def workers(text: str) -> int:
+    """A number of worker processes this machine can run (`config.check_workers`)."""
+    try:
+        return check_workers(_integer(text), "")
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix(": ")) from None

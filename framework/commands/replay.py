@@ -1,0 +1,60 @@
+"""`plyground replay RESULTS GAME`: step through one stored game in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from framework.analysis.tables import Results
+from framework.errors import ConfigError
+from framework.records import format_score, game_for, replay_states
+
+HELP = "Enter: next ply · b: back · number: go to that ply · q: quit"
+
+
+def run(args: argparse.Namespace) -> int:
+    results = Results(args.results)
+    games = results.games
+    rows = games[games["key"] == args.game]
+    if not len(rows) and args.game.isdigit() and 1 <= int(args.game) <= len(games):
+        rows = games.iloc[[int(args.game) - 1]]
+    if not len(rows):
+        raise ConfigError(f"no game '{args.game}' in '{args.results}'; give a game's key or its number "
+                          f"1-{len(games)} (see games.csv or plyground serve)")
+    g = next(rows.itertuples(index=False))
+    moves = results.moves[results.moves["key"] == g.key].sort_values("ply")
+    game = game_for(results, g.game)
+    states = replay_states(game, g.start, list(moves["move"]))
+    lines = [f"{m.ply}. {game.player_names[m.mover]} ({m.participant}) plays {m.move}  depth {m.depth}, "
+             f"nodes {m.nodes:,}, {m.wall_time:.3f}s, score {format_score(None if m.score != m.score else m.score)}"
+             + (f", pv {m.pv}" if m.pv else "") for m in moves.itertuples(index=False)]
+    result = "draw" if g.winner is None or g.winner != g.winner else f"{g.winner} wins"
+    print(f"{g.first} – {g.second} ({g.game}): {result} — {g.termination}{': ' + g.reason if g.reason else ''}")
+    interactive = sys.stdin.isatty() and not args.all
+    ply = 0
+    while True:
+        if ply:
+            print(lines[ply - 1])
+        print(game.render(states[ply]), end="\n\n")
+        if not interactive:
+            if ply == len(states) - 1:
+                return 0
+            ply += 1
+            continue
+        answer = input(f"[ply {ply}/{len(states) - 1}] {HELP}> ").strip().lower()
+        if answer == "q":
+            return 0
+        if answer == "b":
+            ply = max(0, ply - 1)
+        elif answer.isdigit():
+            ply = min(len(states) - 1, int(answer))
+        elif ply < len(states) - 1:
+            ply += 1
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("replay", help="step through a stored game in the terminal")
+    p.add_argument("results", help="results folder")
+    p.add_argument("game", help="the game's key, or its number in the results' games table (1 = first)")
+    p.add_argument("--all", action="store_true", help="print every position at once (also when not a terminal)")
+    p.set_defaults(func=run)

@@ -1,0 +1,150 @@
+"""HTML for the workbench, rendered on the server: whole pages and the fragments the scripts swap in.
+
+Every text that comes from a user, a plugin or a results folder goes through `escape`. Boards come
+from the game's `render_svg` capability, or its text `render` in a <pre> when it has none.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from html import escape
+from typing import Any
+from urllib.parse import urlencode
+
+from framework.capabilities import capabilities
+from framework.protocols import Game, State
+from framework.records import format_score
+from framework.web.play import DEFAULT_COACH_TIME, DEFAULT_MOVE_TIME, PlaySession
+
+
+def layout(title: str, body: str, script: str | None = None) -> str:
+    tag = f'<script src="/static/{script}" defer></script>' if script else ""
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)} · Plyground</title>'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<link rel="stylesheet" href="/static/style.css">{tag}</head><body>'
+            f'<nav><a href="/">Plyground</a> <a href="/">new game</a> <a href="/results">results</a></nav>'
+            f'<main>{body}</main></body></html>')
+
+
+def error_page(status: int, message: str) -> str:
+    return layout("Error", f'<h1>Error {status}</h1><p class="error" id="message">{escape(message)}</p>'
+                           '<p><a href="/">Back to the start page</a></p>')
+
+
+def board(game: Game, state: State, flipped: bool = False) -> str:
+    """The game's SVG board, or its text rendering when the game draws no SVG."""
+    draw = capabilities(game).render_svg
+    if draw is not None:
+        return f'<div class="board-box">{draw(state, flipped=flipped)}</div>'
+    return f'<pre class="board-text">{escape(game.render(state))}</pre>'
+
+
+def _options(values: Iterable[str], chosen: str) -> str:
+    return "".join(f'<option{" selected" if v == chosen else ""}>{escape(v)}</option>' for v in values)
+
+
+def index(games: Sequence[str], agents: Sequence[str], form: Mapping[str, str], message: str = "",
+          folders: Sequence[str] = ()) -> str:
+    """The start page: the new-game form (refilled after an error, with the error above it).
+
+    An empty seat plays what `plyground play` would: the agents plugins declare as its defaults."""
+    def field(name: str, default: str = "") -> str:
+        return escape(form.get(name, default))
+
+    error = f'<p class="error" id="message">{escape(message)}</p>' if message else ""
+    agent_list = ", ".join(escape(a) for a in agents)
+    results = "".join(f'<li><a href="/results/{escape(f)}">{escape(f)}</a></li>' for f in folders)
+    return layout("New game", f"""<h1>New game</h1>{error}
+<form method="post" action="/play" id="new-game" class="form">
+<label>Game <select name="game">{_options(games, form.get("game", ""))}</select></label>
+<label>Game options <input name="options" value="{field("options")}" placeholder="key=value,key=value"></label>
+<label>First seat <input name="first" value="{field("first")}"
+ placeholder="NAME:key=value,... (empty: the default)"></label>
+<label>Second seat <input name="second" value="{field("second")}"
+ placeholder="NAME:key=value,... (empty: the default)"></label>
+<label>Seconds per engine move <input name="time" value="{field("time")}" placeholder="{DEFAULT_MOVE_TIME:g}"></label>
+<label>Coach (optional) <input name="coach" value="{field("coach")}" placeholder="NAME:key=value,..."></label>
+<label>Coach seconds <input name="coach_time" value="{field("coach_time")}"
+ placeholder="{DEFAULT_COACH_TIME:g}"></label>
+<label>Start position (optional) <input name="position" value="{field("position")}"
+ placeholder="the game's text format"></label>
+<button type="submit">Play</button></form>
+<p class="help">A seat is an agent: {agent_list}. The interactive one is you, clicking or typing moves.</p>
+{f'<h2>Results</h2><ul>{results}</ul>' if results else ''}""")
+
+
+def play_page(session: PlaySession) -> str:
+    return layout(f"{session.game_name}", f'<h1>{escape(session.game_name)}: {escape(session.label(0))} vs '
+                  f'{escape(session.label(1))}</h1><div id="panel" data-session="{escape(session.id)}">'
+                  f'{panel(session)}</div>', "play.js")
+
+
+def engine_line(played: Any) -> str:
+    """Depth, nodes, time (in its worker), score and PV of an engine move."""
+    e = played.engine
+    if e is None:
+        return ""
+    pv = " ".join(e.pv)
+    return (f'<span class="stats">depth {e.depth} · nodes {e.nodes:,} · {e.wall_time:.2f}s · score '
+            f'{escape(format_score(e.score))}{" · pv " + escape(pv) if pv else ""}</span>')
+
+
+def panel(session: PlaySession, message: str = "") -> str:
+    """The part of the play page that changes after each action."""
+    game, state = session.game, session.state
+    result = session.result_text()
+    if result is not None:
+        status = f'<p id="result" class="result">{escape(result)}</p>'
+        if session.details:
+            status += (f'<details id="traceback" open><summary>Traceback</summary>'
+                       f'<pre>{escape(session.details)}</pre></details>')
+    else:
+        who = session.label(session.mover)
+        status = (f'<p id="status">{escape(who)} to move'
+                  f'{"" if session.seats[session.mover].human else " (engine)"}</p>')
+    legal = session.legal()
+    buttons = "".join(f'<button type="button" data-action="move" data-move="{escape(n)}">{escape(n)}</button>'
+                      for n, clicks in legal if not clicks)
+    rows = []
+    for i, played in enumerate(session.moves):
+        verdict = f'<div class="verdict">coach: {escape(played.verdict)}</div>' if played.verdict else ""
+        rows.append(f'<li data-ply="{i + 1}"><b>{escape(game.player_names[played.mover])}</b> '
+                    f'<span class="move">{escape(played.move)}</span> {engine_line(played)}{verdict}</li>')
+    can_move = result is None and session.seats[session.mover].human
+    disabled = "" if can_move else "disabled"
+    error = f'<p class="error" id="message">{escape(message)}</p>' if message else '<p id="message"></p>'
+    data = json.dumps([[n, list(c)] for n, c in legal]).replace("</", "<\\/")
+    return f"""<div class="play" data-engine-turn="{int(session.engine_to_move())}"
+ data-position="{escape(game.to_text(state))}">
+<div class="left">{board(game, state, session.flipped)}</div>
+<div class="right">{status}{error}
+<form id="move-form" class="inline"><input name="move" id="move-input" autocomplete="off"
+ placeholder="type a move" {disabled}><button type="submit" {disabled}>Move</button>
+{buttons if can_move else ""}</form>
+<div class="controls"><button type="button" data-action="undo">Undo</button>
+<button type="button" data-action="flip">Flip board</button>
+<button type="button" data-action="resign">Resign</button>
+<a class="button" href="/?{escape(session_query(session))}">New game</a></div>
+<ol id="moves">{"".join(rows)}</ol>
+<details><summary>Position text</summary><code>{escape(game.to_text(state))}</code></details></div></div>
+<script type="application/json" id="legal">{data}</script>"""
+
+
+def session_query(session: PlaySession) -> str:
+    """The start page's query string refilling the form with this game's settings."""
+    fields = {"game": session.game_name, "first": session.seats[0].spec, "second": session.seats[1].spec,
+              "options": ",".join(f"{k}={json.dumps(v) if not isinstance(v, str) else v}"
+                                  for k, v in session.options.items()),
+              "time": f"{session.budget.time:g}" if session.budget.time else ""}
+    if session.coach is not None:
+        fields["coach"] = session.coach.spec
+    return urlencode(fields)
+
+
+def table(frame: Any, name: str, csv: str, index: bool = False) -> str:
+    """A pandas DataFrame as an HTML table with a filter box (results.js filters rows) and its CSV link."""
+    html = frame.to_html(index=index, classes="data", border=0, float_format=lambda v: f"{v:.3g}",
+                         na_rep="", escape=True, table_id=f"table-{name}")
+    return (f'<div class="table-box"><input class="filter" data-table="table-{escape(name)}" '
+            f'placeholder="filter rows"> <a href="{escape(csv)}">CSV</a>{html}</div>')

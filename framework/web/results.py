@@ -1,0 +1,233 @@
+"""Results folders in the browser: standings, crosstable and tables as CSV, game replay with charts, live feed.
+
+A `Library` is the folder given to `plyground serve --results`: one results folder, or a folder
+holding several; pages name a folder by its directory name and nothing else, so a request cannot
+reach outside it. Stores are read while a tournament may be writing them (SQLite WAL mode allows
+readers beside the writer).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from html import escape
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from starlette.exceptions import HTTPException
+
+from framework.analysis.tables import Results
+from framework.errors import PlygroundError
+from framework.protocols import WIN_SCORE
+from framework.records import format_score, game_for, replay_states
+from framework.tournament.store import DATABASE
+from framework.web import pages
+
+#: The last finished games the live page lists.
+RECENT = 10
+
+
+class Library:
+    """The results folders under one directory (or that directory itself, when it is a results folder)."""
+
+    def __init__(self, root: str | Path | None) -> None:
+        self.root = None if root is None else Path(root)
+
+    def folders(self) -> dict[str, Path]:
+        if self.root is None or not self.root.is_dir():
+            return {}
+        found = {}
+        if (self.root / DATABASE).exists():
+            found[self.root.name] = self.root
+        for child in sorted(self.root.iterdir()):
+            if child.is_dir() and (child / DATABASE).exists():
+                found[child.name] = child
+        return found
+
+    def names(self) -> list[str]:
+        return list(self.folders())
+
+    def open(self, name: str) -> Path:
+        folders = self.folders()
+        if name not in folders:
+            known = ", ".join(folders) or "none (start the server with --results DIR)"
+            raise HTTPException(404, f"no results folder '{name}'; known: {known}")
+        return folders[name]
+
+
+def _load(folder: Path) -> Results:
+    try:
+        return Results(folder)
+    except PlygroundError as exc:
+        raise HTTPException(404, str(exc)) from None
+
+
+def index_body(library: Library) -> str:
+    items = "".join(f'<li><a href="/results/{escape(n)}">{escape(n)}</a> · <a href="/results/{escape(n)}/live">live'
+                    f'</a></li>' for n in library.names())
+    return f"<h1>Results</h1><ul>{items or '<li>none: start the server with --results DIR</li>'}</ul>"
+
+
+def results_body(folder: Path) -> str:
+    """Standings (Elo ± 95% interval), crosstable, the other tables (filterable, as CSV) and the games."""
+    results = _load(folder)
+    name = escape(folder.name)
+    head = f'<h1>{name}</h1><p><a href="/results/{name}/live">live view</a></p>'
+    if results.mode == "solve":
+        return head + "".join(f"<h2>{escape(k)}</h2>{pages.table(v, k, _csv(folder, k))}"
+                              for k, v in results.tables().items())
+    body = [head, "<h2>Standings</h2>", pages.table(_standings(results), "standings", _csv(folder, "standings")),
+            "<h2>Crosstable</h2>",
+            pages.table(results.crosstable(), "crosstable", _csv(folder, "crosstable"), index=True)]
+    for key in ("pairs", "terminations", "forfeits", "search_stats"):
+        title = escape(key.replace("_", " "))
+        body.append(f"<h2>{title}</h2>{pages.table(results.tables()[key], key, _csv(folder, key))}")
+    body.append("<h2>Games</h2>" + _game_list(folder.name, results.games))
+    plots = sorted((folder / "report").glob("*.png")) if (folder / "report").is_dir() else []
+    if plots:
+        body.append("<p>The report's plots are in " + escape(str(folder / "report")) + "</p>")
+    return "".join(body)
+
+
+def _csv(folder: Path, table: str) -> str:
+    return f"/results/{folder.name}/tables/{table}.csv"
+
+
+def _standings(results: Results) -> Any:
+    table = results.standings().copy()
+    table["elo"] = [f"{e:+.0f} ± {c:.0f}" if e == e and c == c else "" for e, c in zip(table["elo"], table["elo_ci95"])]
+    return table.drop(columns=["elo_ci95"])
+
+
+def _game_list(run: str, games: Any, limit: int | None = None) -> str:
+    rows = games.sort_values("finished_at", ascending=False) if limit else games
+    if limit:
+        rows = rows.head(limit)
+    items = []
+    for g in rows.itertuples(index=False):
+        result = "draw" if g.winner is None or g.winner != g.winner else f"{g.winner} wins"
+        items.append(f'<li><a href="/results/{escape(run)}/games/{escape(quote(g.key, safe=""))}">{escape(g.first)} – '
+                     f'{escape(g.second)}</a> ({escape(g.game)}, {g.plies} plies): {escape(result)} '
+                     f'<span class="muted">{escape(g.termination)}</span></li>')
+    return f'<ul class="games">{"".join(items)}</ul>'
+
+
+def table_csv(folder: Path, name: str) -> str:
+    results = _load(folder)
+    tables = results.tables()
+    if name not in tables:
+        raise HTTPException(404, f"no table '{name}'; tables: {', '.join(tables)}")
+    return tables[name].to_csv(index=name == "crosstable")
+
+
+def replay_body(folder: Path, key: str) -> str:
+    """Every position of one game (shown one at a time by replay.js), the moves with PV, and the charts."""
+    results = _load(folder)
+    rows = results.games[results.games["key"] == key]
+    if not len(rows):
+        raise HTTPException(404, f"no game '{key}' in '{folder.name}'")
+    g = next(rows.itertuples(index=False))
+    moves = results.moves[results.moves["key"] == key].sort_values("ply")
+    game = game_for(results, g.game)
+    try:
+        states = replay_states(game, g.start, list(moves["move"]))
+    except PlygroundError as exc:
+        raise HTTPException(422, f"game '{key}' does not replay: {exc}") from None
+    frames = "".join(f'<div class="frame" data-ply="{i}"{"" if i == 0 else " hidden"}>{pages.board(game, s)}</div>'
+                     for i, s in enumerate(states))
+    items = []
+    for m in moves.itertuples(index=False):
+        score = None if m.score is None or m.score != m.score else m.score
+        items.append(f'<li data-ply="{m.ply}"><b>{escape(game.player_names[m.mover])}</b> '
+                     f'<span class="move">{escape(m.move)}</span> <span class="stats">depth {m.depth} · nodes '
+                     f'{m.nodes:,} · {m.wall_time:.3f}s · score {escape(format_score(score))}'
+                     f'{" · pv " + escape(m.pv) if m.pv else ""}</span></li>')
+    movers = list(moves["mover"])
+    scores = [None if s is None or s != s else float(s) for s in moves["score"]]
+    charts = (chart("nodes", [float(n) for n in moves["nodes"]], movers, log=True)
+              + chart("time", [float(t) for t in moves["wall_time"]], movers)
+              + chart("score", _clip(scores), movers))
+    result = "draw" if g.winner is None or g.winner != g.winner else f"{g.winner} wins"
+    return (f'<h1>{escape(g.first)} – {escape(g.second)}</h1><p id="result">{escape(result)} — '
+            f'{escape(g.termination)}{": " + escape(g.reason) if g.reason else ""}</p>'
+            f'<div class="replay" data-plies="{len(states) - 1}"><div class="left">{frames}'
+            f'<p class="controls"><button type="button" id="first">«</button><button type="button" id="prev">◀</button>'
+            f'<span id="ply">ply 0 / {len(states) - 1}</span><button type="button" id="next">▶</button>'
+            f'<button type="button" id="last">»</button> <span class="muted">(arrow keys too)</span></p></div>'
+            f'<div class="right"><div class="charts">{charts}</div><ol id="moves">{"".join(items)}</ol></div></div>'
+            f'<p><a href="/results/{escape(folder.name)}">back to the results</a></p>')
+
+
+def _clip(scores: list[float | None]) -> list[float | None]:
+    """Scores for the chart: proven wins and losses (|score| >= WIN_SCORE/2) drawn just past the largest
+    ordinary score, so one proof does not flatten every other point."""
+    ordinary = [abs(s) for s in scores if s is not None and abs(s) < WIN_SCORE / 2]
+    edge = 1.25 * max(ordinary, default=1.0) or 1.0
+    return [s if s is None or abs(s) < WIN_SCORE / 2 else math.copysign(edge, s) for s in scores]
+
+
+def chart(name: str, values: list[float | None], movers: list[int], log: bool = False) -> str:
+    """An inline SVG chart: one point per move (seat 0 and seat 1 coloured apart), its line per seat."""
+    width, height, pad = 320, 90, 4
+    shown = [None if v is None else (math.log10(v + 1) if log else v) for v in values]
+    known = [v for v in shown if v is not None]
+    low, high = (min(known + [0.0]), max(known + [0.0])) if known else (0.0, 1.0)
+    if high == low:
+        high = low + 1
+    n = max(len(values), 1)
+
+    def xy(i: int, v: float | None) -> tuple[float, float]:
+        x = pad + (width - 2 * pad) * (i + 0.5) / n
+        y = height - pad - (height - 2 * pad) * (((low if v is None else v) - low) / (high - low))
+        return round(x, 1), round(y, 1)
+
+    lines, points = [], []
+    for seat in (0, 1):
+        path = " ".join(f"{x},{y}" for i, v in enumerate(shown) if movers[i] == seat and v is not None
+                        for x, y in [xy(i, v)])
+        if path:
+            lines.append(f'<polyline class="series-{seat}" fill="none" points="{path}"/>')
+    for i, v in enumerate(shown):
+        x, y = xy(i, v)
+        label = "–" if values[i] is None else f"{values[i]:.4g}"
+        points.append(f'<circle class="point series-{movers[i]}{" missing" if v is None else ""}" cx="{x}" cy="{y}" '
+                      f'r="3" data-ply="{i + 1}"><title>ply {i + 1}: {escape(label)}</title></circle>')
+    axis = xy(0, 0.0)[1]
+    zero = "" if not low < 0 < high else f'<line class="axis" x1="0" x2="{width}" y1="{axis}" y2="{axis}"/>'
+    return (f'<figure><figcaption>{escape(name)}{" (log scale)" if log else ""}</figcaption>'
+            f'<svg id="chart-{escape(name)}" class="chart" viewBox="0 0 {width} {height}" width="{width}" '
+            f'height="{height}">{zero}{"".join(lines)}{"".join(points)}</svg></figure>')
+
+
+def change_mark(folder: Path) -> tuple[int, float]:
+    """(games stored, latest finish time): changes whenever a game is stored; read without locking the writer."""
+    try:
+        conn = sqlite3.connect(f"file:{folder / DATABASE}?mode=ro", uri=True)
+        try:
+            count, latest = conn.execute("SELECT COUNT(*), COALESCE(MAX(finished_at), 0) FROM games").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return (-1, 0.0)
+    return int(count), float(latest)
+
+
+def live_fragment(folder: Path) -> str:
+    """The live page's changing part: games stored, standings and the last finished games."""
+    try:
+        results = Results(folder)
+    except PlygroundError as exc:
+        return f'<p class="muted">{escape(str(exc))}</p>'
+    planned = results.config.get("participants")
+    return (f'<p id="count">{len(results.games)} games finished</p>'
+            f'{pages.table(_standings(results), "standings", _csv(folder, "standings"))}<h2>Last finished games</h2>'
+            f'{_game_list(folder.name, results.games, RECENT)}'
+            f'<script type="application/json" id="live-data">'
+            f'{json.dumps({"games": len(results.games), "participants": len(planned or [])})}</script>')
+
+
+def live_body(folder: Path) -> str:
+    return (f'<h1>Live: {escape(folder.name)}</h1><p class="muted">Updates as games finish (server-sent events).</p>'
+            f'<div id="live" data-events="/results/{escape(folder.name)}/events">{live_fragment(folder)}</div>')

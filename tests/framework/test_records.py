@@ -1,0 +1,122 @@
+"""Game records: PGN for any game, PDN for checkers, JSON lines; every exported game re-parses to the same game."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from framework.analysis.tables import Results
+from framework.cli import main
+from framework.errors import ConfigError
+from framework.protocols import WIN_SCORE
+from framework.records import export, format_score, game_for, parse_pgn, replay_states
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(folder: Path, name: str, body: str) -> Path:
+    config = folder / f"{name}.yaml"
+    config.write_text(f"name: {name}\nresults: {name}\nseed: 2\nworkers: 1\n{body}")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PLYGROUND_JIT": "0"}
+    subprocess.run([sys.executable, "-m", "framework.cli", "run", str(config)], cwd=folder, env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return folder / name
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory):
+    base = tmp_path_factory.mktemp("records")
+    checkers = _run(base, "checkers", "game: checkers\ngames_per_pairing: 4\nmax_plies: 40\nparticipants:\n"
+                    "  - {id: ab2, agent: alphabeta, params: {depth: 2}}\n  - {id: rnd, agent: random}\n")
+    tictactoe = _run(base, "tictactoe", "game: tictactoe\ngames_per_pairing: 4\nparticipants:\n"
+                     "  - {id: ab, agent: alphabeta}\n  - {id: rnd, agent: random}\n")
+    return {"checkers": checkers, "tictactoe": tictactoe}
+
+
+@pytest.mark.parametrize("name, fmt", [("checkers", "pdn"), ("checkers", "pgn"), ("tictactoe", "pgn")])
+def test_every_exported_game_reparses_into_the_same_moves_and_final_position(folders, name, fmt):
+    results = Results(folders[name])
+    records = parse_pgn("".join(export(results, fmt)))
+    assert len(records) == len(results.games) == 4
+    game = game_for(results, name)
+    for record, row in zip(records, results.games.itertuples(index=False)):
+        stored = list(results.moves[results.moves["key"] == row.key].sort_values("ply")["move"])
+        assert [m.move for m in record.moves] == stored
+        final = replay_states(game, record.start, [m.move for m in record.moves])[-1]
+        assert game.to_text(final) == row.final
+        assert record.tags["Termination"] == row.termination
+
+
+def test_checkers_pdn_has_the_fen_tag_black_as_the_first_player_and_pdn_results(folders):
+    results = Results(folders["checkers"])
+    text = "".join(export(results, "pdn"))
+    records = parse_pgn(text)
+    for record, row in zip(records, results.games.itertuples(index=False)):
+        assert record.tags["GameType"] == "21" and record.tags["SetUp"] == "1"
+        assert record.tags["FEN"] == row.start == "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+        assert (record.tags["Black"], record.tags["White"]) == (row.first, row.second)
+        expected = "1/2-1/2" if row.result_first == row.result_second else \
+            "0-1" if row.result_first > row.result_second else "1-0"   # PDN: 0-1 is a win for Black, seat 0
+        assert record.tags["Result"] == expected
+    assert "1. 9-13" in text or "1. " in text
+
+
+def test_comments_carry_each_moves_search_figures(folders):
+    results = Results(folders["checkers"])
+    record = parse_pgn("".join(export(results, "pgn")))[0]
+    key = results.games["key"].iloc[0]
+    first = results.moves[(results.moves["key"] == key) & (results.moves["ply"] == 1)].iloc[0]
+    move = record.moves[0]
+    assert (move.depth, move.nodes) == (first["depth"], first["nodes"])
+    assert move.time == pytest.approx(first["wall_time"], abs=0.0005)
+
+
+def test_jsonl_is_one_game_per_line_for_pandas(folders, tmp_path):
+    out = tmp_path / "games.jsonl"
+    assert main(["export", str(folders["tictactoe"]), "--format", "jsonl", "--out", str(out)]) == 0
+    frame = pd.read_json(out, lines=True)
+    assert len(frame) == 4 and set(frame.columns) >= {"tags", "moves", "start", "final", "key"}
+    first = json.loads(out.read_text().splitlines()[0])
+    assert first["moves"][0]["move"] in ("a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1")
+
+
+def test_pdn_of_a_game_that_is_not_draughts_is_refused(folders):
+    with pytest.raises(ConfigError, match="PDN is a draughts format, but these results hold tictactoe games"):
+        list(export(Results(folders["tictactoe"]), "pdn"))
+
+
+def test_an_unknown_format_is_refused(folders):
+    with pytest.raises(ConfigError, match="unknown record format 'sgf'"):
+        list(export(Results(folders["tictactoe"]), "sgf"))
+
+
+def test_a_broken_tag_line_is_named():
+    with pytest.raises(ConfigError, match="line 2: '\\[Event Plyground\\]' is not a tag pair"):
+        parse_pgn('[Site "x"]\n[Event Plyground]\n')
+
+
+def test_replay_in_the_terminal_prints_every_position_and_the_result(folders, capsys):
+    assert main(["replay", str(folders["tictactoe"]), "1", "--all"]) == 0
+    out = capsys.readouterr().out
+    results = Results(folders["tictactoe"])
+    row = results.games.iloc[0]
+    assert out.startswith(f"{row['first']} – {row['second']} (tictactoe)")
+    assert out.count("  a b c") == row["plies"] + 1
+
+
+def test_replay_of_an_unknown_game_says_how_to_name_one(folders, capsys):
+    assert main(["replay", str(folders["tictactoe"]), "nope"]) == 2
+    assert "no game 'nope'" in capsys.readouterr().err
+
+
+def test_scores_are_rounded_and_proven_results_named():
+    assert format_score(6.999999999999986) == "7"
+    assert format_score(-0.125) == "-0.12" or format_score(-0.125) == "-0.13"
+    assert format_score(WIN_SCORE - 3) == "win" and format_score(-WIN_SCORE) == "loss"
+    assert format_score(None) == "–" and format_score(0.0) == "0"

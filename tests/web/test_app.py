@@ -1,0 +1,177 @@
+"""The workbench's requests without a browser: every bad parameter is a 4xx page naming it, never a 500."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from starlette.testclient import TestClient
+
+from framework.web.app import create_app
+from tests.web.conftest import FIXTURE_AGENTS, ROOT
+
+FAULT_AGENTS = str(ROOT / "tests" / "framework" / "tournament" / "fault_agents.py")
+
+
+@pytest.fixture(scope="module")
+def client(workspace):
+    app = create_app(workspace / "results", (FIXTURE_AGENTS, FAULT_AGENTS))
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c
+
+
+def message(response) -> str:
+    text = response.text
+    start = text.index('id="message">') + len('id="message">')
+    return text[start:text.index("</p>", start)].replace("&#x27;", "'")
+
+
+def message_or_result(response) -> str:
+    """The result line of the panel (a game that ended), else its message."""
+    text = response.text
+    if 'id="result"' not in text:
+        return message(response)
+    start = text.index('id="result" class="result">') + len('id="result" class="result">')
+    return text[start:text.index("</p>", start)].replace("&#x27;", "'")
+
+
+def new(client, **fields) -> str:
+    form = {"game": "tictactoe", "first": "human", "second": "alphabeta", "time": "1", **fields}
+    response = client.post("/play", data=form, follow_redirects=False)
+    assert response.status_code == 303, message(response)
+    return response.headers["location"]
+
+
+@pytest.mark.parametrize("fields, expected", [
+    ({"game": "chess"}, "unknown game 'chess'; available games: checkers, loa, matches, tictactoe"),
+    ({"second": "alphabeta:depth=-1"}, "second 'alphabeta': 'depth' must be at least 1, got -1"),
+    ({"second": "nosuch"}, "unknown agent 'nosuch'"),
+    ({"coach": "human"}, "coach: 'human' is a person at the keyboard"),
+    ({"second": "picky:mode=bad"}, "picky: mode 'bad' cannot be combined with this game"),
+    ({"position": "XXX/XXX/XXX x"}, "'XXX/XXX/XXX x' cannot arise in play"),
+    ({"time": "soon"}, "time per move: 'soon' is not a number of seconds"),
+    ({"time": "0"}, "time per move: 0 seconds is out of range"),
+    ({"options": "size"}, "options: 'size' is not of the form key=value"),
+])
+def test_a_bad_new_game_field_is_a_400_naming_it(client, fields, expected):
+    form = {"game": "tictactoe", "first": "human", "second": "alphabeta", **fields}
+    response = client.post("/play", data=form)
+    assert response.status_code == 400
+    assert expected in message(response)
+
+
+def test_moves_out_of_turn_after_the_end_and_without_text_are_refused(client):
+    url = new(client)
+    assert client.post(url + "/move", data={"move": ""}).status_code == 400
+    response = client.post(url + "/engine")
+    assert response.status_code == 400 and message(response) == "it is not an engine's turn"
+    assert client.post(url + "/move", data={"move": "b2"}).status_code == 200
+    response = client.post(url + "/move", data={"move": "a1"})
+    assert response.status_code == 400 and "it is O (alphabeta)'s turn, not yours" in message(response)
+    assert client.post(url + "/engine").status_code == 200
+    assert client.post(url + "/resign").status_code == 200
+    response = client.post(url + "/move", data={"move": "a1"})
+    assert response.status_code == 400 and "the game is over" in message(response)
+    assert message(client.post(url + "/resign")) == "the game is already over"
+
+
+def test_undo_takes_back_the_engine_reply_too_and_not_past_the_start(client):
+    url = new(client)
+    response = client.post(url + "/undo")
+    assert response.status_code == 400 and message(response) == "there is no move to undo"
+    client.post(url + "/move", data={"move": "b2"})
+    client.post(url + "/engine")
+    response = client.post(url + "/undo")
+    assert response.status_code == 200 and 'data-position=".../.../... x"' in response.text
+
+
+def test_only_a_person_can_resign(client):
+    url = new(client, first="random", second="random")
+    response = client.post(url + "/resign")
+    assert response.status_code == 400 and "no person plays this game" in message(response)
+
+
+def test_a_crashing_agent_forfeits_with_its_error_and_traceback_on_the_page(client):
+    url = new(client, first="crasher")
+    response = client.post(url + "/engine")
+    assert response.status_code == 200
+    assert "forfeit: X (crasher) crashed: RuntimeError: deliberate crash" in response.text
+    assert re.search(r'id="traceback".*Traceback \(most recent call last\).*raise RuntimeError\(&quot;deliberate crash',
+                     response.text, re.S)
+
+
+@pytest.mark.parametrize("fault, reason", [
+    ("bad_stats", "forfeit: X (faulty:fault=bad_stats) SearchStats.depth must be an integer from "
+                  "-9223372036854775808 to 2**63-1, "
+                  "got 1000000000000000000000000000000"),
+    ("illegal", "forfeit: X (faulty:fault=illegal) played an illegal move 99999"),
+    ("non_move", "forfeit: X (faulty:fault=non_move) returned '"),
+    ("sys_exit", "forfeit: X (faulty:fault=sys_exit) crashed: it called sys.exit (exit code 3)"),
+    ("segfault", "forfeit: X (faulty:fault=segfault) crashed: its process was killed by signal SIGSEGV while it was "
+                 "choosing a move"),
+    ("killed", "no result — X (faulty:fault=killed) could not be asked for a move: the worker process was killed by "
+               "signal SIGKILL, 3 times (2 retries)"),
+])
+def test_an_engine_that_misbehaves_ends_the_game_with_the_reason_on_the_page(client, fault, reason):
+    url = new(client, first=f"faulty:fault={fault}")
+    response = client.post(url + "/engine")
+    assert response.status_code == 200
+    assert reason in message_or_result(response)
+
+
+def test_an_engine_that_exits_mid_game_forfeits_with_its_exit_code(client):
+    url = new(client, first="faulty:fault=exit_midgame", second="random")
+    assert client.post(url + "/engine").status_code == 200   # its first move is honest
+    client.post(url + "/engine")
+    response = client.post(url + "/engine")
+    assert ("O (random) wins — forfeit: X (faulty:fault=exit_midgame) crashed: its process exited with code 5 "
+            "while it was choosing a move") in message_or_result(response)
+
+
+def test_an_engine_that_exits_while_built_is_a_400_naming_it(client):
+    response = client.post("/play", data={"game": "tictactoe", "first": "human", "second": "faulty:fault=exit_init"})
+    assert response.status_code == 400
+    assert message(response) == ("second 'faulty:fault=exit_init': the agent could not be built: its process "
+                                 "exited with code 3")
+
+
+def test_an_engine_move_shows_its_figures_and_the_coach_its_verdict(client):
+    url = new(client, coach="alphabeta")
+    response = client.post(url + "/move", data={"move": "b2"})
+    assert "coach: b2: optimal — the position was a draw and stays one" in response.text
+    response = client.post(url + "/engine")
+    assert re.search(r"depth \d+ · nodes [\d,]+ · \d+\.\d\ds · score 0 · pv [a-c][1-3]( [a-c][1-3])+", response.text)
+
+
+def test_a_coach_that_crashes_gives_no_verdict_and_the_game_goes_on(client):
+    url = new(client, coach="crasher")
+    response = client.post(url + "/move", data={"move": "b2"})
+    assert response.status_code == 200
+    assert "coach: b2: no verdict — the coach crashed: RuntimeError: deliberate crash" in response.text
+    assert client.post(url + "/engine").status_code == 200
+
+
+@pytest.mark.parametrize("path, status, expected", [
+    ("/play/nosuch", 404, "no game 'nosuch' on this server"),
+    ("/results/nosuch", 404, "no results folder 'nosuch'; known: replay"),
+    ("/results/replay/tables/nosuch.csv", 404, "no table 'nosuch'"),
+    ("/results/replay/games/nosuch", 404, "no game 'nosuch' in 'replay'"),
+    ("/results/..%2F..%2Fetc/live", 404, "Not Found"),
+])
+def test_unknown_pages_are_404_with_a_message(client, path, status, expected):
+    response = client.get(path)
+    assert response.status_code == status and expected in message(response)
+
+
+def test_an_unknown_action_and_a_form_that_is_not_utf8_are_refused(client):
+    url = new(client)
+    assert client.post(url + "/castle").status_code == 404
+    response = client.post("/play", content=b"game=\xff", headers={"content-type": "application/x-www-form-urlencoded"})
+    assert response.status_code == 400 and message(response) == "the form is not UTF-8 text"
+
+
+def test_results_tables_download_as_csv(client):
+    response = client.get("/results/replay/tables/standings.csv")
+    assert response.status_code == 200 and response.text.startswith("participant,games,wins,draws,losses")
+    page = client.get("/results/replay")
+    assert page.status_code == 200 and re.search(r"[+-]\d+ ± \d+", page.text)
