@@ -54,7 +54,8 @@ class Binding(NamedTuple):
 
 def game_kernel(game: Game) -> jit.GameKernel:
     """The game's compiled kernel: its optional `kernel` capability, which `kernel_fits` tests for."""
-    kernel: jit.GameKernel = getattr(game, "kernel")
+    kernel = capabilities(game).kernel
+    assert kernel is not None          # callers test `kernel_fits` first
     return kernel
 
 
