@@ -1,13 +1,13 @@
 """The registry discovers plugins through real entry points, records provenance and names failures."""
 
 import sys
-from pathlib import Path
 import textwrap
 import warnings
+from pathlib import Path
 
 import pytest
 
-from framework import AgentSpec, ConfigError, GameSpec, HeuristicSpec, PluginError, hookimpl
+from framework import ConfigError, GameSpec, HeuristicSpec, PluginError, hookimpl
 from framework.cli import main
 from framework.match import play_game
 from framework.registry import PluginLoadWarning, Registry

@@ -7,11 +7,11 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from framework.analysis.report import write_report
+from framework.analysis.tables import Results
 from framework.cli import main
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
-from framework.analysis.tables import Results
-from framework.analysis.report import write_report
 
 README = Path(__file__).parents[3] / "README.md"
 

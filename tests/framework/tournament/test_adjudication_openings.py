@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from framework.adjudication import Adjudication, Adjudicator, DrawRule, ResignRule
+from framework.analysis.tables import Results
 from framework.cli import main
 from framework.errors import ConfigError
 from framework.match import Termination, play_game
-from framework.analysis.tables import Results
 from plugins.games.tictactoe import TicTacToe
 
 SCORERS = Path(__file__).with_name("fixture_scorers.py")

@@ -5,11 +5,11 @@ import textwrap
 
 import pytest
 
+from framework.analysis.tables import Results
 from framework.cli import main
 from framework.errors import ConfigError
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
-from framework.analysis.tables import Results
 
 MEASURED = ["wall_time", "finished_at", "rss_start", "rss_peak", "rss_scope"]
 HEAD = """\

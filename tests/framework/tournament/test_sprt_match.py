@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import pytest
 
+from framework.analysis.tables import Results
 from framework.cli import main
 from framework.tournament.config import load_config
 from framework.tournament.executors import LocalExecutor
 from framework.tournament.runner import run_tournament
-from framework.analysis.tables import Results
 
 MATCH = """\
 game: tictactoe
