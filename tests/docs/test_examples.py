@@ -63,6 +63,7 @@ def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_every_block_of_the_page_runs(page: Path, scratch: Path) -> None:
     namespace: dict[str, Any] = {"__name__": "__docs__"}
     found = blocks(page)
+    ran = 0
     for i, block in enumerate(found):
         assert block.lang in LANGUAGES, f"{block.where}: no check for ```{block.lang} blocks; use one of {LANGUAGES}"
         if block.snippet:
@@ -80,7 +81,9 @@ def test_every_block_of_the_page_runs(page: Path, scratch: Path) -> None:
             tomllib.loads(block.text)
         elif block.lang == "bash":
             for words in _commands(block):
-                _check_command(block, words, scratch)
+                ran += _check_command(block, words, scratch)
+    if page.name == "README.md":
+        assert ran >= 2, "the README's first tournament was not run: its YAML must be saved as the file it runs"
 
 
 def _run_python(block: Block, namespace: dict[str, Any]) -> str:
@@ -131,11 +134,12 @@ def _commands(block: Block) -> list[list[str]]:
     return out
 
 
-def _check_command(block: Block, words: list[str], scratch: Path) -> None:
+def _check_command(block: Block, words: list[str], scratch: Path) -> bool:
+    """Check one command; True when it was run."""
     where = f"{block.where}: `{shlex.join(words)}`"
     if words[0] == "plyground":
-        _check_plyground(where, words[1:], scratch)
-    elif words[:4] == ["python", "-m", "pip", "install"] or words[:2] == ["pip", "install"]:
+        return _check_plyground(where, words[1:], scratch)
+    if words[:4] == ["python", "-m", "pip", "install"] or words[:2] == ["pip", "install"]:
         for arg in words[words.index("install") + 1:]:
             if arg.startswith("-"):
                 continue
@@ -157,6 +161,7 @@ def _check_command(block: Block, words: list[str], scratch: Path) -> None:
         _check_options(where, (ROOT / words[1]).read_text(), words[2:])
     else:
         raise AssertionError(f"{where}: the docs check knows no such command; teach tests/docs/test_examples.py")
+    return False
 
 
 def _check_options(where: str, source: str, args: list[str]) -> None:
@@ -165,14 +170,14 @@ def _check_options(where: str, source: str, args: list[str]) -> None:
             assert f'"{arg.split("=")[0]}"' in source, f"{where}: the script has no option {arg}"
 
 
-def _check_plyground(where: str, args: list[str], scratch: Path) -> None:
+def _check_plyground(where: str, args: list[str], scratch: Path) -> bool:
     """Parsed by `plyground`'s own parser; run (one of RUNNABLE) when its file or folder is one this page made."""
     command = _command(args)
     try:
         build_parser(command, version_only=command is None and "--version" in args).parse_args(args)
     except SystemExit as exc:
         assert exc.code == 0, f"{where}: the command line refuses it"
-        return
+        return False
     target = args[1] if command in RUNNABLE and len(args) > 1 else None
     made = target is not None and (scratch / target).exists() and \
         (scratch / target).resolve().is_relative_to(scratch.resolve())
@@ -180,6 +185,7 @@ def _check_plyground(where: str, args: list[str], scratch: Path) -> None:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
             code = main(args)
         assert code == 0, f"{where}: exit status {code}: {err.getvalue()}"
+    return made
 
 
 def test_the_docs_say_what_each_capability_buys() -> None:
