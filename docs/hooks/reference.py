@@ -113,7 +113,7 @@ COLUMNS: dict[str, str] = {
     "games.retries": "times the game was replayed because its worker was killed from outside",
     "games.moved_first": "the participant who made the first move (a start position may give seat 1 the move)",
     "moves.key": "the game's key",
-    "moves.ply": "the ply number, from 0",
+    "moves.ply": "the ply number, from 1",
     "moves.mover": "the seat that moved",
     "moves.participant": "the participant who moved",
     "moves.move": "the move in notation",

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import shlex
 import tomllib
 from importlib.util import find_spec, module_from_spec, spec_from_file_location

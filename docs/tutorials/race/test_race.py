@@ -1,7 +1,8 @@
 """The conformance suite on race: every rule of the Game protocol, checked on seeded random playouts."""
 
-from framework.conformance import GameConformance
 from plyground_race import Race
+
+from framework.conformance import GameConformance
 
 
 class TestRace(GameConformance):
