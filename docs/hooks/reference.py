@@ -197,7 +197,9 @@ def plugins_page() -> str:
              "(`plyground list --verbose` prints the same for whatever is installed, your plugins included).",
              "In YAML they go under `params:` (agents) or `options:` (games); on the command line as",
              "`NAME:key=value,...` (agents) or `--option key=value` (games).", ""]
-    for title, table in (("Games", registry.games), ("Agents", registry.agents)):
+    tables: tuple[tuple[str, dict[str, Any]], ...] = (("Games", dict(registry.games)),
+                                                      ("Agents", dict(registry.agents)))
+    for title, table in tables:
         lines += [f"## {title}", ""]
         for name, reg in sorted(table.items()):
             defaults = f" Default of {', '.join(f'`{d}`' for d in reg.spec.default_for)}." \
