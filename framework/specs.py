@@ -40,6 +40,8 @@ class AgentSpec:
     declared here, beside it: `algorithm`, the published algorithm it implements as reports name it
     (e.g. "proof-number search"); `memory_bound`, the parameter bounding its memory; `nodes`, what
     one of its nodes counts. `default_for`: the command-line options it is the default of (see GameSpec).
+    `interactive`: a person chooses its moves, so `plyground play` asks it in its own process with no time
+    budget, `plyground serve` takes its moves from the page, and tournaments (unattended) refuse it.
     """
 
     name: str
@@ -50,6 +52,7 @@ class AgentSpec:
     memory_bound: MemoryBound | None = None
     nodes: str = ""
     default_for: tuple[str, ...] = ()
+    interactive: bool = False
 
 
 @dataclass(frozen=True)

@@ -465,6 +465,10 @@ def _participants(r: _Reader, entries: Any, registry: Registry, games: list[tupl
             spec = registry.agent_spec(agent)
         except PluginError as exc:
             raise r.fail(f"{key}.agent", str(exc)) from None
+        if spec.interactive:
+            raise r.fail(f"{key}.agent", f"agent '{agent}' is a person at the terminal, and tournaments run "
+                                         "unattended in worker processes; play it with 'plyground play GAME "
+                                         f"--first {agent}'")
         params = r.params(spec.params, entry.get("params"), f"{key}.params", f"agent '{agent}'")
         for game_name, game in games:
             for param in spec.params:
@@ -480,10 +484,6 @@ def _participants(r: _Reader, entries: Any, registry: Registry, games: list[tupl
             except Exception as exc:   # the agent's constructor raised: name the participant, in one line
                 raise r.fail(key, f"participant '{pid}' (agent '{agent}') could not be built for game "
                                   f"'{game_name}': {one_line(exc)}") from None
-            if getattr(built, "interactive", False):
-                raise r.fail(f"{key}.agent", f"agent '{agent}' is a person at the terminal, and tournaments run "
-                                             "unattended in worker processes; play it with 'plyground play GAME "
-                                             f"--first {agent}'")
         budget = _budget(r, entry.get("budget"), f"{key}.budget")
         if solver and not callable(getattr(built, "solve", None)):
             able = sorted(n for n, reg in registry.agents.items() if callable(getattr(reg.spec.factory, "solve", None)))
