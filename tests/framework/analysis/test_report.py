@@ -1,4 +1,5 @@
-"""The README's tournament example runs as documented, and `plyground report` writes what it promises."""
+"""The tournament guide's example (docs/guide/tournaments.md) runs as documented, and `plyground report`
+writes what it promises."""
 
 import re
 from dataclasses import replace
@@ -13,11 +14,11 @@ from framework.cli import main
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
 
-README = Path(__file__).parents[3] / "README.md"
+README = Path(__file__).parents[3] / "docs" / "guide" / "tournaments.md"
 
 
 def readme_yaml() -> str:
-    section = README.read_text().split("## Tournaments", 1)[1]
+    section = README.read_text().split("# Tournaments and results", 1)[1]
     return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
 
 
