@@ -15,7 +15,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from framework.playouts import random_positions
 from framework.protocols import Budget

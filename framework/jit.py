@@ -30,7 +30,7 @@ import os
 import sys
 import time
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cached_property
 from typing import Any
 
@@ -503,7 +503,7 @@ class GameKernel:
     """
 
     def __init__(self, tag: str, rules: Kernel, to_kernel: Callable[[Any], Any], option: int = 0,
-                 heuristics: Kernel | None = None, scores: dict[type, str] | None = None,
+                 heuristics: Kernel | None = None, scores: Mapping[Any, str] | None = None,
                  key_shifts: tuple[int, ...] = (), move_space: int = 0) -> None:
         self.tag, self.rules, self.to_kernel, self.option = tag, rules, to_kernel, option
         self.heuristics, self.scores = heuristics, dict(scores or {})

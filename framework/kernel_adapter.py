@@ -181,7 +181,7 @@ class PassThroughAdapter(KernelAdapter):
     is the same 1-tuple. The move lists are the game's own sequences: not for a search that reorders them.
     """
 
-    def to_kernel(self, state: State) -> State:  # type: ignore[override]
+    def to_kernel(self, state: State) -> State:
         return state
 
     def state(self, kernel_state: Any) -> State:

@@ -16,9 +16,10 @@ from __future__ import annotations
 import os
 import re
 import warnings
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any, Collection, Generic, Iterable, Mapping, TypeVar
+from typing import Any, Generic, TypeVar
 
 import pluggy
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pandas as pd
 
 from framework.analysis import solving
-from framework.sprt import Sprt
 from framework.analysis import standings as analysis
 from framework.errors import ConfigError
 from framework.match import Termination
+from framework.sprt import Sprt
 from framework.tournament.sequential import SprtWatch
 from framework.tournament.store import Store
 

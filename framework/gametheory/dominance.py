@@ -18,9 +18,9 @@ is reported. Dominance here is by pure strategies only.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
 
 from framework.gametheory.normal_form import NormalFormGame
 

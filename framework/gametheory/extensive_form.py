@@ -39,7 +39,7 @@ class Node:
     """A decision node (`player` 0 or 1 chooses among `actions`) or a terminal node (`payoffs`)."""
 
     player: int | None = None
-    actions: tuple[tuple[str, "Node"], ...] = ()
+    actions: tuple[tuple[str, Node], ...] = ()
     payoffs: Payoffs | None = None
 
     @property

@@ -29,7 +29,8 @@ import pickle
 import struct
 import tempfile
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 HEADER = struct.Struct(">I")
 #: The file is emptied when a task starts and it holds more than this; otherwise the task's beats follow.

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq, minimize
 
-from framework.sprt import NELO_PER_T, VALUES, Sprt, elo_to_score, wald_bounds
 from framework.errors import ConfigError
+from framework.sprt import NELO_PER_T, VALUES, Sprt, elo_to_score, wald_bounds
 
 
 def brute_force_llr(counts, elo0, elo1, model, normalized):

@@ -178,7 +178,7 @@ def warmup(game: Game, heuristic: Heuristic | None) -> None:
     Only that one: each heuristic's search compiles apart, and a run uses the ones of its agents."""
     from plugins.agents.alphabeta.search import AlphaBetaSearch
     kernel = game_kernel(game)
-    heuristic_class = type(heuristic) if type(heuristic) in kernel.scores else next(iter(kernel.scores))
+    heuristic_class: Any = type(heuristic) if type(heuristic) in kernel.scores else next(iter(kernel.scores))
     if (kernel.tag, kernel.scores[heuristic_class]) not in _COMPILED:
         settings = Settings.resolve({"transposition_table": False})     # a table of one row: compiles the same
         search = AlphaBetaSearch(game, heuristic_class(game), settings, SearchLimits.start(Budget(nodes=2)))

@@ -10,6 +10,7 @@ from framework.gametheory.exact import solve_exact, to_fraction
 from framework.gametheory.files import load_game
 from framework.gametheory.normal_form import NormalFormGame
 
+
 def load_error(path, text):
     """The message of the ConfigError that loading `text` from `path` raises, with the folder left out."""
     path.write_text(text)

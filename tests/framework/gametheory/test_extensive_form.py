@@ -8,8 +8,13 @@ from itertools import product
 import pytest
 
 from framework.errors import ConfigError
-from framework.gametheory.extensive_form import (ExtensiveFormGame, Node, backward_induction,
-                                                 count_subgame_perfect, strategy_label)
+from framework.gametheory.extensive_form import (
+    ExtensiveFormGame,
+    Node,
+    backward_induction,
+    count_subgame_perfect,
+    strategy_label,
+)
 
 
 def random_tree(rng, depth, labels):

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from framework.analysis.tables import Results
 from framework.cli import main
 from framework.errors import ConfigError
 from framework.protocols import Budget
@@ -13,7 +14,6 @@ from framework.registry import Registry
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
 from framework.tournament.scheduler import schedule
-from framework.analysis.tables import Results
 
 FIXTURES = Path(__file__).with_name("fixture_agents.py")
 POSITIONS = """\
