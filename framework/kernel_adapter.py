@@ -19,7 +19,8 @@ keeps N states, as a transposition table over them would).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 from framework.capabilities import capabilities
 from framework.jit import DRAW, LOSS, ONGOING, WIN

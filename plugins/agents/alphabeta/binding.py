@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import sys
 import weakref
-from typing import Any, Callable, Hashable, NamedTuple
+from collections.abc import Callable, Hashable
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -27,7 +28,8 @@ from framework.kernel_api import PRIMITIVES
 from framework.protocols import Budget, Game, Heuristic, State
 from framework.search import SearchLimits
 from plugins.agents.alphabeta import negamax
-from plugins.agents.alphabeta.settings import MAX_DEPTH as MAX_DEPTH, Settings  # MAX_DEPTH re-exported
+from plugins.agents.alphabeta.settings import MAX_DEPTH as MAX_DEPTH  # MAX_DEPTH re-exported
+from plugins.agents.alphabeta.settings import Settings
 
 #: Largest table for which the probe in `negamax.negamax` cannot overflow 64 bits compiled.
 MAX_TT_SIZE = (1 << 31) - 1
@@ -36,7 +38,7 @@ ADAPTER_SPACE = 1 << 26
 #: The compiled search of each game and heuristic function (compiled on first use, then cached on disk).
 _COMPILED: dict[tuple[str, str], jit.Kernel] = {}
 #: `fits(game)` per game kernel, computed once (it builds the initial state).
-_FITS: "weakref.WeakKeyDictionary[jit.GameKernel, bool]" = weakref.WeakKeyDictionary()
+_FITS: weakref.WeakKeyDictionary[jit.GameKernel, bool] = weakref.WeakKeyDictionary()
 
 
 class Binding(NamedTuple):

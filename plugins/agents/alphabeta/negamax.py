@@ -31,10 +31,18 @@ searched first.
 from __future__ import annotations
 
 from framework.jit import ONGOING, as_int64, as_uint64, clock, float_of_bits, next_after, sort_by_scores, to_front
-from framework.kernel_api import (apply_move, evaluate, is_capture, legal_moves, ordered_moves, outcome, search_key,
-                                  terminal_score, to_move)
+from framework.kernel_api import (
+    apply_move,
+    evaluate,
+    is_capture,
+    legal_moves,
+    ordered_moves,
+    outcome,
+    search_key,
+    terminal_score,
+    to_move,
+)
 from framework.layout import layout
-
 from plugins.agents.alphabeta.table import BOUND, EXACT, HORIZON, LOWER, UPPER
 
 INF = float("inf")

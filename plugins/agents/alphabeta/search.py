@@ -30,9 +30,9 @@ Ties go to the move searched first (strictly better values replace the best move
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Callable, Hashable, Sequence
 
 import numpy as np
 
@@ -40,8 +40,15 @@ from framework.capabilities import capabilities
 from framework.protocols import Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.alphabeta import negamax as nm
-from plugins.agents.alphabeta.binding import (MAX_DEPTH, Binding, CompiledTable, adapter_binding, kernel_binding,
-                                              on_kernel, python_plies)
+from plugins.agents.alphabeta.binding import (
+    MAX_DEPTH,
+    Binding,
+    CompiledTable,
+    adapter_binding,
+    kernel_binding,
+    on_kernel,
+    python_plies,
+)
 from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.table import slot_count
 

@@ -73,7 +73,7 @@ class FirstReachCounter:
         self.reached = deepest
 
 
-def solve(agent: "AlphaBetaAgent", game: Game, state: State, budget: Budget) -> SolveResult:
+def solve(agent: AlphaBetaAgent, game: Game, state: State, budget: Budget) -> SolveResult:
     """Prove `state` a win, loss or draw for the side to move within `budget` (`depth` caps the iterations)."""
     watch = Stopwatch()
     if game.is_terminal(state):

@@ -27,14 +27,14 @@ terminal state and the bound holds for the whole game).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 EXACT, LOWER, UPPER = 0, 1, 2
 BOUND = 3     # mask of the bound kind within a flag
 HORIZON = 4   # the subtree stood on at least one heuristic (non-terminal) leaf
 
 
-@lru_cache(maxsize=None)
+@cache
 def slot_count(size: int) -> int:
     """The slots of a table of at most `size` entries: the largest prime <= size (1 when size is 1).
 

@@ -16,10 +16,10 @@ from plugins.agents.alphabeta.agent import AlphaBetaAgent
 from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.solver import WinLossEvaluation
 from plugins.games.checkers import Checkers
-from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 from plugins.games.loa import heuristics, kernel
-from plugins.games.tictactoe import TicTacToe
+from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 from plugins.games.loa.heuristics import ConcentrationHeuristic, GroupsHeuristic, MobilityHeuristic
+from plugins.games.tictactoe import TicTacToe
 
 GAME = LinesOfAction()
 NO_WEIGHTS = ()
