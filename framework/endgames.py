@@ -176,7 +176,8 @@ def play_and_prove(settings: Settings, index: int) -> list[Proved]:
     return out
 
 
-def _batch(settings: Settings, indices: range, workers: int, pool: ProcessPoolExecutor | None) -> Iterator[list[Proved]]:
+def _batch(settings: Settings, indices: range, workers: int,
+           pool: ProcessPoolExecutor | None) -> Iterator[list[Proved]]:
     if pool is None:
         return (play_and_prove(settings, i) for i in indices)
     return pool.map(play_and_prove, [settings] * len(indices), indices)

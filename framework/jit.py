@@ -491,7 +491,8 @@ class GameKernel:
     `rules` is its rules Kernel, which must provide `legal_moves(state)` (of a state that is
     not over), `apply_move(state, move)`, `to_move(state)`, `outcome(state, player, option)`
     (codes WIN, LOSS, DRAW, ONGOING above) and `search_key(state)` (what the game's
-    `hash_key` tells apart, as a tuple: equal keys are one position for tables and repetitions); `tag` names the game (and its compiled searches' cache files);
+    `hash_key` tells apart, as a tuple: equal keys are one position for tables and repetitions);
+    `tag` names the game (and its compiled searches' cache files);
     `to_kernel` turns a Python state into the kernel's; `option` is the one int of game
     options `outcome` needs. Moves are ints in both worlds. Optionally `heuristics`, a Kernel
     chained on `rules`, and `scores`: per Heuristic class, the name of its function there

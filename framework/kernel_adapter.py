@@ -168,8 +168,8 @@ class KernelAdapter:
 
         return {"legal_moves": legal_moves, "apply_move": apply_move, "to_move": to_move, "outcome": outcome,
                 "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
-                "ordered_moves": ordered_moves, "move_count": move_count, "evaluate": evaluate, "terminal_score": terminal_score,
-                "to_kernel": to_kernel}
+                "ordered_moves": ordered_moves, "move_count": move_count, "evaluate": evaluate,
+                "terminal_score": terminal_score, "to_kernel": to_kernel}
 
 
 class PassThroughAdapter(KernelAdapter):

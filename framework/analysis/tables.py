@@ -141,8 +141,8 @@ class Results:
             return {"solves": self.solves, "solve_summary": self.solve_summary(),
                     "disagreements": self.disagreements()}
         return {"games": self.games, "moves": self.moves, "standings": self.standings(),
-                "crosstable": self.crosstable(), "pairs": self.pairs(), "match": self.match(), "terminations": self.terminations(),
-                "forfeits": self.forfeits(), "search_stats": self.search_stats()}
+                "crosstable": self.crosstable(), "pairs": self.pairs(), "match": self.match(),
+                "terminations": self.terminations(), "forfeits": self.forfeits(), "search_stats": self.search_stats()}
 
     def export(self, folder: str | Path, formats: tuple[str, ...] = ("csv",)) -> list[Path]:
         """Write every table as CSV, Parquet (needs the `parquet` extra, pyarrow) and/or JSON Lines (one

@@ -377,7 +377,8 @@ def _adjudication(r: _Reader, entry: Any) -> Adjudication:
     """`adjudication: {resign: {score, moves}, draw: {score, moves, after}}`, each rule optional."""
     entry = r.mapping(entry, "adjudication", {"resign": 1, "draw": 1})
     rules: dict[str, Any] = {}
-    for name, rule, keys in (("resign", ResignRule, ("score", "moves")), ("draw", DrawRule, ("score", "moves", "after"))):
+    for name, rule, keys in (("resign", ResignRule, ("score", "moves")),
+                             ("draw", DrawRule, ("score", "moves", "after"))):
         if entry.get(name) is None:
             continue
         given = r.mapping(entry[name], f"adjudication.{name}", dict.fromkeys(keys))

@@ -17,11 +17,11 @@ position: a text with another k is rejected, naming the option that would accept
 Theory (used by the `theory` heuristic; the tests prove it against brute-force search of
 every position of 1, 2, 3 or 4 heaps of at most 20, 13, 10 or 8 matches, for k = 1..5): the
 Grundy value of one heap of n matches in the subtraction game S = {1..k} is n mod (k+1)
-(Berlekamp, Conway & Guy, *Winning Ways*, ch. 4). Its misère sums are *tame* (Conway, *On Numbers and Games*, ch. 12; *Winning Ways*,
-ch. 13): they are won and lost as misère Nim with those Grundy values as heaps (Bouton
-1901), so the player to move loses exactly when either every heap's Grundy value is at most
-1 and their nim-sum is 1 (an odd number of heaps of value 1), or some heap's Grundy value is
-at least 2 and their nim-sum is 0.
+(Berlekamp, Conway & Guy, *Winning Ways*, ch. 4). Its misère sums are *tame* (Conway,
+*On Numbers and Games*, ch. 12; *Winning Ways*, ch. 13): they are won and lost as misère
+Nim with those Grundy values as heaps (Bouton 1901), so the player to move loses exactly
+when either every heap's Grundy value is at most 1 and their nim-sum is 1 (an odd number of
+heaps of value 1), or some heap's Grundy value is at least 2 and their nim-sum is 0.
 """
 
 from __future__ import annotations

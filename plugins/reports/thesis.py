@@ -443,7 +443,8 @@ def _ratios(table: pd.DataFrame, ab: str | None, pn: str | None) -> str:
         {"ratio (alpha-beta / PN)": "positions solved",
          "paper": f"{paper_ab[0] / paper_pn[0]:.2f}", "ours": f"{_ratio(a['solved'], p['solved']):.2f}"},
     ])
-    return "Ratios, alpha-beta over PN (alpha-beta nodes in the paper's convention):\n\n" + ratios.to_markdown(index=False)
+    return ("Ratios, alpha-beta over PN (alpha-beta nodes in the paper's convention):\n\n"
+            + ratios.to_markdown(index=False))
 
 
 def _budget_text(budget: dict) -> str:

@@ -26,7 +26,7 @@ def test_int_tables_become_arrays_and_functions_call_their_compiled_siblings():
 
 def test_asking_for_a_function_the_module_lacks_names_it():
     with pytest.raises(AttributeError, match="tests.framework.jit_sample has no function 'missing' to compile"):
-        KERNEL.missing
+        _ = KERNEL.missing
 
 
 def test_the_environment_switch(monkeypatch):

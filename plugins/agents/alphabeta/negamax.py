@@ -236,7 +236,8 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
                     return 0.0
 
     pvs = work[WORK.use_pvs]
-    reduce_from = work[WORK.lmr_moves] if work[WORK.use_lmr] and ply and depth >= work[WORK.lmr_min_depth] else len(moves)
+    reduce_from = (work[WORK.lmr_moves] if work[WORK.use_lmr] and ply and depth >= work[WORK.lmr_min_depth]
+                   else len(moves))
     plain = not pvs and reduce_from >= len(moves) and extend_move < 0   # every child a full-window search
     alpha0, leaves0 = alpha, work[WORK.leaves]
     best, best_move = -INF, -1
@@ -288,7 +289,8 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
                 and not (entry[0] == w0 and entry[1] == w1 and entry[2] == w2 and entry[3] == w3
                          and entry[4] == w4)):
             entry[0], entry[1], entry[2], entry[3], entry[4] = w0, w1, w2, w3, w4
-            entry[ROW.stamp], entry[ROW.depth], entry[ROW.ply], entry[ROW.flag], entry[ROW.move] = stamp, depth, ply, flag, best_move
+            entry[ROW.stamp], entry[ROW.depth], entry[ROW.ply] = stamp, depth, ply
+            entry[ROW.flag], entry[ROW.move] = flag, best_move
             values[slot] = best
     if not ply:
         work[WORK.root_move] = best_move

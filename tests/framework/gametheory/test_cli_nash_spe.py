@@ -112,7 +112,8 @@ def test_two_plugins_shipping_a_game_file_of_one_name_is_an_error_naming_both():
 
     registry = Registry(autoload=False, plugins=[plugin("first")])
     assert registry.game_file_spec("pd").path == "/first/pd.yaml"
-    with pytest.raises(PluginError, match="game file 'pd' is registered twice: by plugin 'first' and by plugin 'second'"):
+    with pytest.raises(PluginError,
+                       match="game file 'pd' is registered twice: by plugin 'first' and by plugin 'second'"):
         registry.register(plugin("second"))
     with pytest.raises(PluginError, match="unknown game file 'nope'; available game files: pd"):
         registry.game_file_spec("nope")

@@ -87,7 +87,8 @@ def test_the_readme_growing_example_runs_as_documented(tmp_path, capsys):
     import re
     from pathlib import Path
 
-    section = (Path(__file__).parents[3] / "docs" / "howto" / "resume.md").read_text().split("**Growing a match.**", 1)[1]
+    howto = Path(__file__).parents[3] / "docs" / "howto" / "resume.md"
+    section = howto.read_text().split("**Growing a match.**", 1)[1]
     text = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
     first = text.replace("games_per_pairing: 6", "games_per_pairing: 2")
     first = "\n".join(line for line in first.splitlines() if "id: mm" not in line) + "\n"

@@ -218,7 +218,7 @@ def test_a_kernel_compiled_cannot_hold_runs_interpreted_with_the_same_results(ca
     options = {**THESIS, "depth": 2}
     decided = decide(GAME, state, GroupsHeuristic, options, Budget(), False, monkeypatch)
     monkeypatch.setenv("PLYGROUND_JIT", "1")
-    for run in range(2):
+    for _ in range(2):
         agent = AlphaBetaAgent(game, heuristic=GroupsHeuristic(game), **options)
         search = agent.new_search(game, WinLossEvaluation(game), Budget(nodes=1500), proof_score=1.0)
         assert not search.binding.compiled
