@@ -89,10 +89,10 @@ class GameRecord:
     """The outcome of one game. `result` is the payoff per player; `winner` is 0, 1 or None."""
 
     game: str
-    players: tuple[str, str]
+    players: tuple[str, ...]
     start: str
     final: str
-    result: tuple[float, float]
+    result: tuple[float, ...]
     winner: int | None
     termination: Termination
     reason: str
