@@ -37,7 +37,8 @@ import copy
 import inspect
 import math
 import random
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from framework.capabilities import capabilities, player_count
 from framework.errors import MoveParseError, PositionError

@@ -35,7 +35,6 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-
 from framework.agentspec import parse_agent_spec
 from framework.errors import ConfigError
 from framework.protocols import Budget, Game, Proof, Solver, State
@@ -150,9 +149,10 @@ def play_and_prove(settings: Settings, index: int) -> list[Proved]:
     agents = [registry.create_agent(settings.player, game, {"depth": d, "heuristic": h},
                                     seed=derive_seed(settings.seed, index, side), where="player")
               for side, (d, h, _) in enumerate(choices)]
-    names = tuple(f"{settings.player} depth {d} {h} random {r:g}" for d, h, r in choices)
+    first, second = (f"{settings.player} depth {d} {h} random {r:g}" for d, h, r in choices)
+    names = (first, second)
     solver = create_solver(registry, game, settings.solver, derive_seed(settings.seed, "solver", index))
-    state, history = game.initial_state(), []
+    state, history = game.initial_state(), list[State]()
     while not game.is_terminal(state) and len(history) < MAX_PLIES:
         history.append(state)
         mover = game.to_move(state)
@@ -176,7 +176,8 @@ def play_and_prove(settings: Settings, index: int) -> list[Proved]:
     return out
 
 
-def _batch(settings: Settings, indices: range, workers: int, pool: ProcessPoolExecutor | None) -> Iterator[list[Proved]]:
+def _batch(settings: Settings, indices: range, workers: int,
+           pool: ProcessPoolExecutor | None) -> Iterator[list[Proved]]:
     if pool is None:
         return (play_and_prove(settings, i) for i in indices)
     return pool.map(play_and_prove, [settings] * len(indices), indices)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from framework.params import Param
+from framework.protocols import Agent, Game, Heuristic
 
 
 @dataclass(frozen=True)
@@ -17,7 +18,7 @@ class GameSpec:
     """
 
     name: str
-    factory: Callable[..., object]
+    factory: Callable[..., Game]
     help: str
     params: tuple[Param, ...] = ()
     default_for: tuple[str, ...] = ()
@@ -49,7 +50,7 @@ class AgentSpec:
     """
 
     name: str
-    factory: Callable[..., object]
+    factory: Callable[..., Agent]
     help: str
     params: tuple[Param, ...] = ()
     algorithm: str = ""
@@ -69,7 +70,7 @@ class HeuristicSpec:
 
     name: str
     game: str
-    factory: Callable[..., object]
+    factory: Callable[..., Heuristic]
     help: str
     params: tuple[Param, ...] = ()
 
@@ -81,3 +82,8 @@ class GameFileSpec:
     name: str
     path: str
     help: str
+
+
+def first_line(documented: object) -> str:
+    """The first line of an object's docstring: a spec's one-line help taken from the class it registers."""
+    return (documented.__doc__ or "").partition("\n")[0]

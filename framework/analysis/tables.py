@@ -8,10 +8,10 @@ from pathlib import Path
 import pandas as pd
 
 from framework.analysis import multiplayer, solving
-from framework.sprt import Sprt
 from framework.analysis import standings as analysis
 from framework.errors import ConfigError
 from framework.match import Termination
+from framework.sprt import Sprt
 from framework.tournament.sequential import SprtWatch
 from framework.tournament.store import Store
 
@@ -178,8 +178,8 @@ class Results:
                     "ratings": self.seat_ratings(), "ahead": self.ahead(), "seat_wins": self.seat_wins(),
                     "terminations": self.terminations(), "search_stats": self.search_stats()}
         return {"games": self.games, "moves": self.moves, "standings": self.standings(),
-                "crosstable": self.crosstable(), "pairs": self.pairs(), "match": self.match(), "terminations": self.terminations(),
-                "forfeits": self.forfeits(), "search_stats": self.search_stats()}
+                "crosstable": self.crosstable(), "pairs": self.pairs(), "match": self.match(),
+                "terminations": self.terminations(), "forfeits": self.forfeits(), "search_stats": self.search_stats()}
 
     def export(self, folder: str | Path, formats: tuple[str, ...] = ("csv",)) -> list[Path]:
         """Write every table as CSV, Parquet (needs the `parquet` extra, pyarrow) and/or JSON Lines (one

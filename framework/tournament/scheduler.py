@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from typing import cast
 
 from framework.tournament.config import Opening, TournamentConfig
 from framework.tournament.tasks import GameTask, SolveTask, derive_seed
@@ -30,7 +31,7 @@ def pairings(config: TournamentConfig) -> list[tuple[str, ...]]:
     ids = [p.id for p in config.participants]
     if config.format == "gauntlet":
         others = [pid for pid in ids if pid != config.champion]
-        champion = str(config.champion)
+        champion = cast(str, config.champion)  # a gauntlet names one (config.py)
         return [(champion, *group) for group in combinations(others, config.seats - 1)]
     return list(combinations(ids, config.seats))
 

@@ -26,8 +26,9 @@ import math
 import random
 import signal
 import traceback
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Protocol, cast
 
 from framework.adjudication import Adjudication
 from framework.errors import PluginError
@@ -43,7 +44,7 @@ from framework.match import (
     play_game,
     quote,
 )
-from framework.protocols import CHANCE, Budget, Proof, SolveResult
+from framework.protocols import CHANCE, Budget, Proof, Solver, SolveResult
 from framework.registry import Registry
 from framework.search import Stopwatch
 from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
@@ -200,7 +201,7 @@ class GameResult:
     """A finished game task: the task that produced it, its record, the worker's memory (None: stopped)
     and how many times it was replayed after its worker was killed from outside."""
 
-    task: "GameTask"
+    task: GameTask
     record: GameRecord
     memory: TaskMemory | None = None
     retries: int = 0
@@ -313,7 +314,7 @@ class SolveOutcome:
     the worker's resident memory during the solve (both None when the solver reports none or was stopped).
     """
 
-    task: "SolveTask"
+    task: SolveTask
     value: str
     move: str | None
     nodes: int
@@ -353,7 +354,7 @@ class SolveTask:
         try:
             agent = registry.create_agent(self.solver.agent, game, self.solver.params, seed=derive_seed(self.seed, 0))
             meter = PeakMeter()
-            result = agent.solve(game, state, self.solver.budget)
+            result = cast(Solver, agent).solve(game, state, self.solver.budget)  # config.py checked it solves
             memory = meter.read()
         except (Exception, SystemExit) as exc:  # a crashing solver costs this position only
             return self._crashed(f"crashed: {crash_reason(exc)}")
