@@ -1,4 +1,4 @@
-"""Tournaments of more than two players: the README's three-player file runs, every participant plays every
+"""Tournaments of more than two players: the guide's three-player file (docs/guide/tournaments.md) runs, every participant plays every
 seat equally often, each game's seats, returns and ranks are stored, and the report rates them."""
 
 import re
@@ -19,11 +19,11 @@ from framework.tournament.runner import run_tournament
 from framework.tournament.scheduler import schedule
 from framework.tournament.store import rank_of
 
-README = Path(__file__).parents[3] / "README.md"
+GUIDE = Path(__file__).parents[3] / "docs" / "guide" / "tournaments.md"
 
 
-def readme_three_players() -> str:
-    section = README.read_text().split("### Three or more players", 1)[1]
+def guide_three_players() -> str:
+    section = GUIDE.read_text().split("## Three or more players", 1)[1]
     found = re.search(r"```yaml\n(.*?)```", section, re.S)
     assert found is not None
     return found.group(1)
@@ -35,8 +35,8 @@ def write(tmp_path, text, name="t.yaml"):
     return path
 
 
-def test_the_readme_three_player_tournament_runs_and_is_reported(tmp_path):
-    path = write(tmp_path, readme_three_players(), "three.yaml")
+def test_the_guides_three_player_tournament_runs_and_is_reported(tmp_path):
+    path = write(tmp_path, guide_three_players(), "three.yaml")
     assert yaml.safe_load(path.read_text())["results"] == "results/three-players"
     config = replace(load_config(path), results=tmp_path / "out")
     assert config.seats == 3
