@@ -145,7 +145,8 @@ def playout_rows(games: int) -> str:
             spiel.apply_action(rng.choice(spiel.legal_actions()))
             plies += 1
     theirs = time.perf_counter() - start
-    return rows + f"\n| OpenSpiel (C++ from Python) | {games} | {plies:,} | {games / theirs:,.0f} | {plies / theirs:,.0f} |"
+    return rows + (f"\n| OpenSpiel (C++ from Python) | {games} | {plies:,} | {games / theirs:,.0f} | "
+                   f"{plies / theirs:,.0f} |")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -80,7 +80,10 @@ class Game(Protocol):
     """
 
     name: str
-    player_names: tuple[str, ...]
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        """One name per seat (a class attribute in a game; read-only here, so a two-seat tuple fits)."""
 
     def initial_state(self) -> State: ...
     def to_move(self, state: State) -> int: ...

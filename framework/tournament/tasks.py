@@ -34,12 +34,12 @@ from framework.adjudication import Adjudication
 from framework.errors import PluginError
 from framework.match import (
     GameRecord,
-    forfeit_result,
     InvalidOutput,
     MoveRecord,
     Termination,
     check_stats,
     crash_reason,
+    forfeit_result,
     legal_equal,
     play_game,
     quote,

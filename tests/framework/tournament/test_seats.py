@@ -1,5 +1,6 @@
-"""Tournaments of more than two players: the guide's three-player file (docs/guide/tournaments.md) runs, every participant plays every
-seat equally often, each game's seats, returns and ranks are stored, and the report rates them."""
+"""Tournaments of more than two players: the guide's three-player file (docs/guide/tournaments.md) runs,
+every participant plays every seat equally often, each game's seats, returns and ranks are stored, and the
+report rates them."""
 
 import re
 import sqlite3
