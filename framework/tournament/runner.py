@@ -3,7 +3,8 @@
 Only this (main) thread writes to the store, one transaction per game, so an interruption
 at any moment leaves every finished game stored exactly once; running again plays only
 the missing games. A run holds an exclusive lock on its results folder (`folder_lock`), so a
-second run into the same folder is refused instead of colliding on the store.
+second run into the same folder is refused instead of colliding on the store. The games in flight
+are published beside the store for the live page (live.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from framework.params import HeuristicRef
 from framework.registry import Provenance, Registry
 from framework.tournament.config import TournamentConfig, load_plugin_file
 from framework.tournament.executors import Executor, make_executor
+from framework.tournament.live import LiveFile
 from framework.tournament.scheduler import pairings, schedule
 from framework.tournament.sequential import SprtWatch, Undecided
 from framework.tournament.store import Store
@@ -144,7 +146,8 @@ def _run(config: TournamentConfig, quiet: bool, registry: Registry | None,
         stored = sum(t.key in done for t in tasks)
         if not pending:
             return RunSummary(len(tasks), stored, 0, sprt=tuple(watch.lines()) if watch else ())
-        executor = (executor_factory or (lambda c: make_executor(c.executor, c.workers)))(config)
+        live = LiveFile(config.results)
+        executor = (executor_factory or (lambda c: make_executor(c.executor, c.workers, live)))(config)
         bar = tqdm(total=len(tasks), initial=stored, desc=config.name,
                    unit="solve" if config.mode == "solve" else "game",
                    disable=quiet, dynamic_ncols=True)
@@ -171,6 +174,7 @@ def _run(config: TournamentConfig, quiet: bool, registry: Registry | None,
         finally:
             bar.close()
             executor.close()
+            live.close()
         return RunSummary(len(tasks), stored, played, retried, void, tuple(watch.lines()) if watch else ())
     finally:
         store.close()
