@@ -156,7 +156,7 @@ def write_report(results: Results, budget_search: Results | None = None, folder:
         found, curve = budget_curve(budget_search.solves, search_ab, positions)
         budget_text = (f"""## How the comparison budget was found
 
-Alpha-beta alone solved every position with a budget of {_budget_text(high)} (`tournaments/thesis-loa-refereed-budget.yaml`).
+Alpha-beta alone was given {_budget_text(high)} per position (`tournaments/thesis-loa-refereed-budget.yaml`).
 Its solve is deterministic under a node budget, so within a smaller budget B it solves exactly the positions its
 solve took at most B nodes for. The paper's alpha-beta solved {PAPER['alpha-beta'][0]} of {PAPER_POSITIONS}
 ({100 * PAPER_SHARE:.0f}%); the smallest budget at which ours solves that share is """
@@ -179,15 +179,15 @@ Regenerate everything on this page with one command:
 {COMMAND}
 ```
 
-Every solver solved every position with a budget of {_budget_text(budget)} (`tournaments/thesis-loa-refereed.yaml`).
+Every solver was given {_budget_text(budget)} per position (`tournaments/thesis-loa-refereed.yaml`).
 {_run_time(results)}
 
 **The set** (`{config.get('name', '')}`, see the set's README beside its positions file) is made by
 `plyground make-endgames --referee ...`: positions sampled from seeded self-play at a spread of distances from
-the game's end, labelled a win for the side to move by two referees agreeing (df-pn and PN² with a budget far
-above the comparison's), and kept by label and distance only, never by how cheaply a compared solver proves
-them. It is not the set of Winands et al., which is not public. {nobody} of its {positions} positions no solver
-proved within the comparison budget.
+the game's end, labelled a win for the side to move by two referees agreeing (solvers with a budget far above the
+comparison's, named in the positions file's header), and kept by label and distance only, never by how cheaply a compared solver proves
+them. It is not the set of Winands et al., which is not public.
+{nobody} of its {positions} positions no solver proved within the comparison budget.
 
 Solvers:
 
