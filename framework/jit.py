@@ -22,8 +22,10 @@ so the compile cost is paid once per machine; `plyground warmup` pays it ahead o
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import inspect
+import math
 import os
 import sys
 import time
@@ -49,6 +51,41 @@ def float_of_bits(bits: int) -> float:
     """The float64 whose bit pattern is the int64 `bits`: a float kept in an int64 array, read back (compiled
     code too, as one register move)."""
     return float(np.array(bits, np.int64).view(np.float64))
+
+
+def as_int64(value: int) -> int:
+    """`value` as compiled code keeps it in an int64 array (a uint64 bitboard keeps its 64 bits); Python ints
+    are unbounded, so interpreted code takes the value itself."""
+    return value
+
+
+def as_uint64(value: int) -> int:
+    """`value` in uint64 arithmetic compiled (modular sums that must not overflow into a sign); interpreted,
+    the exact Python int (equal wherever the compiled sum does not wrap, which the caller ensures)."""
+    return value
+
+
+def next_after(x: float, toward: float) -> float:
+    """`math.nextafter` in Python, `numpy.nextafter` compiled (numba has no `math.nextafter`)."""
+    return math.nextafter(x, toward)
+
+
+def sort_by_scores(items: Any, scores: Any, at: int, bound: int) -> None:
+    """Sort the int `items` in place by `scores[at + item]` (0 for an item >= `bound`), highest first, stable:
+    Python's own sort interpreted (one key read per item), an insertion sort compiled (no allocation).
+    A search orders its moves by a table this way (alpha-beta's history)."""
+    items.sort(key=lambda item: scores[at + item] if item < bound else 0, reverse=True)
+
+
+def to_front(items: Any, item: int, front: int) -> int:
+    """Move `item`, if it is among items[front:], to index `front` (the others keep their order) and return
+    `front + 1`, else `front`: list methods interpreted, a loop compiled."""
+    if item in items:
+        i = items.index(item)
+        if i >= front:
+            items.insert(front, items.pop(i))
+            return front + 1
+    return front
 
 
 def enabled() -> bool:
@@ -97,6 +134,55 @@ def _numba() -> Any:
     @overload(float_of_bits)
     def compiled_float_of_bits(bits):
         return lambda bits: bitcast_double(np.int64(bits))
+
+    @overload(as_int64)
+    def compiled_as_int64(value):
+        return lambda value: np.int64(value)
+
+    @overload(as_uint64)
+    def compiled_as_uint64(value):
+        return lambda value: np.uint64(value)
+
+    @overload(next_after)
+    def compiled_next_after(x, toward):
+        return lambda x, toward: np.nextafter(x, toward)
+
+    @overload(sort_by_scores)
+    def compiled_sort_by_scores(items, scores, at, bound):
+        def impl(items, scores, at, bound):
+            n = len(items)
+            if n < 2:
+                return
+            item = items[0]
+            previous = scores[at + item] if item < bound else 0   # the score of items[i - 1], kept by an insertion
+            for i in range(1, n):
+                item = items[i]
+                score = scores[at + item] if item < bound else 0
+                if score <= previous:
+                    previous = score
+                    continue
+                j = i - 1
+                while j > 0:
+                    before = items[j - 1]
+                    if (scores[at + before] if before < bound else 0) >= score:
+                        break
+                    items[j + 1] = items[j]
+                    j -= 1
+                items[j + 1] = items[j]
+                items[j] = item
+        return impl
+
+    @overload(to_front)
+    def compiled_to_front(items, item, front):
+        def impl(items, item, front):
+            for i in range(front, len(items)):
+                if items[i] == item:
+                    for j in range(i, front, -1):
+                        items[j] = items[j - 1]
+                    items[front] = item
+                    return front + 1
+            return front
+        return impl
 
     @overload_method(nbtypes.Integer, "bit_count")
     def bit_count(x):
@@ -206,6 +292,8 @@ def _compiled_value(name: str, value: Any, bitboards: frozenset[str]) -> Any:
     """
     if name in bitboards:
         return np.array(value, dtype=np.uint64) if isinstance(value, tuple) else np.uint64(value)
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return value    # a namedtuple of ints (`framework.layout`) stays: numba reads it as constants
     table = _int_table(value)
     return value if table is None else table
 
@@ -247,21 +335,29 @@ class Kernel:
     @cached_property
     def _namespace(self) -> dict[str, Any]:
         numba = _numba()
-        env = {name: _compiled_value(name, value, self.bitboards) for name, value in vars(self.module).items()}
-        if self.rules is not None:
-            env.update(self.rules._namespace)
-        env.update({alias: env[target] for alias, target in self.aliases.items()})
-        functions = [f for f in vars(self.module).values()
-                     if isinstance(f, types.FunctionType) and f.__module__ == self.module.__name__]
-        compiled = {}
-        for f in functions:
-            twin = types.FunctionType(f.__code__, env, f.__name__, f.__defaults__, f.__closure__)
+
+        def compile_twin(f: types.FunctionType, env: dict[str, Any]) -> Any:
+            twin = _twin(f, env)
             twin.__qualname__ = self.prefix + f.__qualname__
-            twin.__module__ = f.__module__
-            compiled[f.__name__] = numba.njit(cache=True)(twin)
-            _LABELS[id(compiled[f.__name__])] = self.label
-        env.update(compiled)
-        return {**(self.rules._namespace if self.rules is not None else {}), **compiled}
+            dispatcher = numba.njit(cache=True)(twin)
+            _LABELS[id(dispatcher)] = self.label
+            return dispatcher
+
+        chain = self.rules._namespace if self.rules is not None else {}
+        return _bind(self.module, chain, self.aliases, compile_twin,
+                     lambda name, value: _compiled_value(name, value, self.bitboards))
+
+    @cached_property
+    def interpreted(self) -> types.SimpleNamespace:
+        """The same functions run as Python: the module's own code objects with the kernel interface
+        (`framework.kernel_api`) bound to the interpreted functions of `rules` (the plain rules module).
+        Same code, so the same answers as the compiled twins; no numba is imported."""
+        return types.SimpleNamespace(**self._interpreted)
+
+    @cached_property
+    def _interpreted(self) -> dict[str, Any]:
+        chain = self.rules._interpreted if self.rules is not None else {}
+        return _bind(self.module, chain, self.aliases, _python_twin, lambda name, value: value)
 
     def __getattr__(self, name: str) -> Callable:
         if name.startswith("__"):
@@ -270,6 +366,116 @@ class Kernel:
             return self._namespace[name]
         except KeyError:
             raise AttributeError(f"{self.module.__name__} has no function {name!r} to compile") from None
+
+
+def _twin(f: types.FunctionType, env: dict[str, Any]) -> types.FunctionType:
+    """`f`'s code object with `env` as its globals."""
+    twin = types.FunctionType(f.__code__, env, f.__name__, f.__defaults__, f.__closure__)
+    twin.__qualname__, twin.__module__ = f.__qualname__, f.__module__
+    return twin
+
+
+def _python_twin(f: types.FunctionType, env: dict[str, Any]) -> types.FunctionType:
+    """`f` run as Python with `env` as its globals, folded as numba folds it (`_folded_codes`)."""
+    twin = _twin(f, env)
+    twin.__code__ = _folded_codes(inspect.getmodule(f)).get(f.__name__, f.__code__)
+    return twin
+
+
+def _is_layout(value: Any) -> bool:
+    """A namedtuple of ints (`framework.layout`): numba reads its fields as constants."""
+    return isinstance(value, tuple) and hasattr(value, "_fields") and all(type(v) is int for v in value)
+
+
+class _Fold(ast.NodeTransformer):
+    """Folds a function's reads of layout slots (`WORK.nodes`) to their ints and drops the identity
+    conversions (`as_int64(x)` is `x` in Python), the names being the module's globals, not the function's
+    locals."""
+
+    def __init__(self, module_globals: dict[str, Any], local_names: set[str]) -> None:
+        self.globals, self.locals = module_globals, local_names
+
+    def _global(self, node: ast.expr) -> Any:
+        if isinstance(node, ast.Name) and node.id not in self.locals:
+            return self.globals.get(node.id)
+        return None
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        record = self._global(node.value)
+        if isinstance(node.ctx, ast.Load) and _is_layout(record) and node.attr in record._fields:
+            return ast.copy_location(ast.Constant(getattr(record, node.attr)), node)
+        return self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        if (self._global(node.func) in (as_int64, as_uint64) and len(node.args) == 1 and not node.keywords
+                and not isinstance(node.args[0], ast.Starred)):
+            return self.visit(node.args[0])
+        return self.generic_visit(node)
+
+
+_FOLDED: dict[str, dict[str, types.CodeType]] = {}
+
+
+def _folded_codes(module: types.ModuleType | None) -> dict[str, types.CodeType]:
+    """The code objects of `module`'s top-level functions with layout slots read as ints and identity
+    conversions dropped: what compiled code sees as constants costs an attribute lookup or a call per
+    use in Python (measured, a third of an interpreted alpha-beta node). Same source, same line numbers;
+    {} when the source cannot be read (the functions then run unfolded)."""
+    if module is None:
+        return {}
+    name = module.__name__
+    if name not in _FOLDED:
+        try:
+            tree = ast.parse(inspect.getsource(module))
+        except (OSError, TypeError):
+            _FOLDED[name] = {}
+            return {}
+        own = _own_functions(module)
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name in own:
+                code = own[node.name].__code__
+                _Fold(vars(module), set(code.co_varnames) | set(code.co_cellvars)).visit(node)
+        compiled = compile(tree, inspect.getfile(module), "exec", dont_inherit=True)
+        _FOLDED[name] = {c.co_name: c for c in compiled.co_consts
+                         if isinstance(c, types.CodeType) and c.co_name in own
+                         and c.co_firstlineno == own[c.co_name].__code__.co_firstlineno}
+    return _FOLDED[name]
+
+
+def _own_functions(module: types.ModuleType) -> dict[str, types.FunctionType]:
+    return {f.__name__: f for f in vars(module).values()
+            if isinstance(f, types.FunctionType) and f.__module__ == module.__name__}
+
+
+def _bind(module: types.ModuleType, functions: dict[str, Any], aliases: dict[str, str],
+          make: Callable[[types.FunctionType, dict[str, Any]], Any],
+          value_of: Callable[[str, Any], Any]) -> dict[str, Any]:
+    """Twins (`make(f, env)`) of the module's functions whose globals are the module's (as `value_of` shows
+    them) with `functions` bound over them, `aliases` naming more of them; the kernel interface's derived
+    functions (`kernel_api.DERIVED`) neither bound nor defined by the module are made the same way over
+    `kernel_api`'s globals, so the module calls them by name too. Returns `functions` (with the aliases)
+    and the twins of the module's own functions."""
+    from framework import kernel_api
+    bound = dict(functions)
+    bound.update({alias: bound[target] for alias, target in aliases.items() if target in bound})
+    derived_env = {name: value_of(name, value) for name, value in vars(kernel_api).items()}
+    derived_env.update(bound)
+    env = {name: value_of(name, value) for name, value in vars(module).items()}
+    env.update(bound)
+    twins = {name: make(getattr(kernel_api, name), derived_env)
+             for name in kernel_api.DERIVED if name not in bound}
+    derived_env.update(twins)
+    env.update(twins)
+    own = {name: make(f, env) for name, f in _own_functions(module).items()}
+    env.update(own)
+    return {**bound, **own}
+
+
+def bind(module: types.ModuleType, functions: dict[str, Callable]) -> types.SimpleNamespace:
+    """The functions of `module` run as Python with the kernel interface bound to `functions` (e.g. a
+    `framework.kernel_adapter.KernelAdapter`'s, over a plain-Python game): the interpreted binding of a
+    search written once against `framework.kernel_api`."""
+    return types.SimpleNamespace(**_bind(module, functions, {}, _python_twin, lambda name, value: value))
 
 
 def uint64(value: int) -> np.uint64:

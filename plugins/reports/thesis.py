@@ -320,7 +320,7 @@ claims (checked before this report is written; a disagreement stops it with Solv
 - *Times compare implementations as much as algorithms.* The nodes/s column shows how fast each solver
   ran. Alpha-beta (with only exact enhancements, as here), `pns`, `pn2` and `dfpn` have numba-compiled
   paths for games with a kernel such as LOA (`plugins/agents/alphabeta/compiled_search.py`,
-  `plugins/agents/proofnumber/compiled.py`) that give identical values and node counts; a solver without
+  `plugins/agents/proofnumber/search.py`) that give identical values and node counts; a solver without
   one runs interpreted Python, so set the nodes/s column beside the node totals.
 - *Our positions are easier.* The budget was {_budget_text(budget)} per position, but the set was chosen
   by what `pns` proves within {SET_BUDGET:,} nodes, while the paper spent over 1.7 billion

@@ -1,8 +1,9 @@
 """Alpha-beta: the agent a serious engine would ship, every enhancement switchable.
 
-One concept per module: `settings` (declared parameters), `table` (transposition table),
-`ordering` (killer and history heuristics), `search` (negamax with the enhancements and the
-definition of a node), `solver` (win/loss proving with both node-count conventions) and
+One concept per module: `settings` (declared parameters), `table` (transposition-table sizing and
+flags), `negamax` (the search, written once, with every enhancement and the definition of a node),
+`binding` (which binding runs it: compiled, interpreted rules, or an adapter), `search` (iterative
+deepening and aspiration over it), `solver` (win/loss proving with both node-count conventions) and
 `agent` (the Agent and Solver the registry builds).
 """
 

@@ -18,12 +18,10 @@ from __future__ import annotations
 from framework.errors import ConfigError, PositionError
 from framework.protocols import Budget, Decision, Game, Heuristic, SearchStats, SolveResult, State
 from framework.search import SearchLimits, Stopwatch
-from plugins.agents.alphabeta.compiled_search import CompiledSearch, CompiledTable, compiled_game, supported, warmup
-from plugins.agents.alphabeta.ordering import MoveOrderer
+from plugins.agents.alphabeta.binding import CompiledTable, compiled_game, warmup
 from plugins.agents.alphabeta.search import UNBOUNDED, AlphaBetaSearch
 from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.solver import solve
-from plugins.agents.alphabeta.table import TranspositionTable
 
 
 class AlphaBetaAgent:
@@ -36,35 +34,17 @@ class AlphaBetaAgent:
         self.depth = depth
         self.heuristic = heuristic
         self.settings = Settings.resolve(enhancements)
-        self.table: TranspositionTable | None = None      # made by the first search that runs interpreted
-        self.orderer = MoveOrderer(self.settings.killers, self.settings.history)
-        self.compiled_table: CompiledTable | None = None    # made by the first compiled search
+        self.compiled_table: CompiledTable | None = None    # made by the first compiled search, kept across decisions
         if compiled_game(game):
             warmup(game, heuristic)   # compile (or load) its compiled search now, so no timed move pays for it
 
     def new_search(self, game: Game, heuristic: Heuristic | None, budget: Budget,
                    proof_score: float | None = None) -> AlphaBetaSearch:
-        """A search for one decision, with the tables emptied (the interpreted table only if it is used)."""
-        self.orderer.reset()
-        limits = SearchLimits.start(budget)
-        if supported(game, heuristic, self.settings, proof_score):
-            search = CompiledSearch(game, heuristic, self.settings, limits, self.interpreted_table, self.orderer,
-                                    proof_score, self.compiled_table)
-            self.compiled_table = search.compiled_table
-            return search
-        return AlphaBetaSearch(game, heuristic, self.settings, limits, self.interpreted_table(), self.orderer,
-                               proof_score)
-
-    def interpreted_table(self) -> TranspositionTable | None:
-        """The interpreted search's table, empty (None with the table off): allocated by the first search
-        that runs interpreted, so an agent whose searches all run compiled never holds it."""
-        if not self.settings.transposition_table:
-            return None
-        if self.table is None:
-            self.table = TranspositionTable(self.settings.tt_size)
-        else:
-            self.table.clear()
-        return self.table
+        """A search for one decision, from empty tables (the compiled table is reused, stamped anew)."""
+        search = AlphaBetaSearch(game, heuristic, self.settings, SearchLimits.start(budget), proof_score,
+                                 self.compiled_table)
+        self.compiled_table = search.compiled_table
+        return search
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
         watch = Stopwatch()

@@ -8,7 +8,10 @@ quiescence search, Shannon (1950) and Beal (1990); late-move reductions, Heinz (
 and Romstad (2007); singular extensions, Anantharaman, Campbell & Hsu (1990, "Singular
 extensions: adding selectivity to brute-force searching").
 
-What a node is (the counting contract, identical in a future compiled path):
+The negamax itself is written once, in `negamax.py`, and run compiled or interpreted (`binding.py`); this
+module drives it: iterative deepening, aspiration windows, and reading its counters back.
+
+What a node is (the counting contract, the same in every binding):
 a node is one call of `negamax` on a state, counted on entry, before the
 terminal test, the depth test or the transposition-table probe. So the root counts once
 per root search; every child search counts, including PVS null-window probes and their
@@ -26,21 +29,25 @@ Ties go to the move searched first (strictly better values replace the best move
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
-from math import nextafter
 from typing import Callable, Hashable, Sequence
+
+import numpy as np
 
 from framework.capabilities import capabilities
 from framework.protocols import Game, Heuristic, State
-from framework.search import SearchAborted, SearchLimits, terminal_value
-from plugins.agents.alphabeta.ordering import MoveOrderer
+from framework.search import SearchAborted, SearchLimits
+from plugins.agents.alphabeta import negamax as nm
+from plugins.agents.alphabeta.binding import (MAX_DEPTH, Binding, CompiledTable, adapter_binding, kernel_binding,
+                                              on_kernel, python_plies)
 from plugins.agents.alphabeta.settings import Settings
-from plugins.agents.alphabeta.table import BOUND, EXACT, HORIZON, LOWER, UPPER, TranspositionTable
+from plugins.agents.alphabeta.table import slot_count
 
 INF = float("inf")
 #: Remaining depth meaning "to the end of the game".
 UNBOUNDED = 1 << 30
-PROVEN_VALUE, PROVEN_TREE = 1, 2
+WORK, PLY = nm.WORK, nm.PLY
 
 
 @dataclass(frozen=True)
@@ -56,45 +63,64 @@ class Iteration:
 
 
 class AlphaBetaSearch:
-    """The state of one decision: counters, killer/history tables, the transposition table.
-
-    `proof_score`, when set (solver mode), lets a transposition-table entry answer at any
-    depth and ply if its value is a proven win (>= proof_score) or loss (<= -proof_score) or its
-    subtree had no heuristic leaf: such values hold for the whole game, not just one depth.
+    """The state of one decision: counters, killers and history, the transposition table; each root search
+    runs `negamax.negamax` through a binding (`binding.py`): compiled over the game's kernel when it has
+    one, else interpreted. `proof_score`, when set (solver mode, 1.0), lets a table entry answer at any depth
+    if it is proven (`negamax.PROVEN_VALUE`, `PROVEN_TREE`).
     """
 
     def __init__(self, game: Game, heuristic: Heuristic | None, settings: Settings, limits: SearchLimits,
-                 table: TranspositionTable | None, orderer: MoveOrderer, proof_score: float | None = None) -> None:
-        self.game = game
-        self.heuristic = heuristic
-        self.settings = settings
-        self.exceeded = limits.exceeded
-        self.table = table
-        self.orderer = orderer
+                 proof_score: float | None = None, compiled_table: CompiledTable | None = None,
+                 compiled: bool | None = None) -> None:
+        from framework import jit
+        self.game, self.heuristic, self.settings, self.limits = game, heuristic, settings, limits
         self.proof_score = proof_score
         offered = capabilities(game)
-        self.hash_key: Callable[[State], int] | None = offered.hash_key
         hints = offered.ordered_moves if settings.move_hints else None
         self.moves_of: Callable[[State], Sequence] = hints or game.legal_moves
-        self.noisy: Callable[[State, Hashable], bool] | None = offered.is_noisy
-        self.quiescence = settings.quiescence and self.noisy is not None
-        self.use_tt_move = settings.tt_move
+        self.quiescence = settings.quiescence and offered.is_noisy is not None
         self.ordering = settings.killers or settings.history or (settings.tt_move and settings.transposition_table)
         self.nodes = 0
         self.horizon = 0           # heuristic leaves evaluated (and TT answers that stood on some)
         self.ply_nodes: list[int] = []
-        self.pv: list[tuple] = []
+        self.pv: list[tuple] = [()]
         self.root_depth = 0
         self.root_move: Hashable | None = None
-        self._grow(64)
+        self.size = slot_count(settings.tt_size) if settings.transposition_table else 1
+        self.kernel = on_kernel(game, heuristic, settings, proof_score)
+        if compiled is None:
+            compiled = jit.enabled()
+        self.binding = (kernel_binding(game, heuristic, compiled and self.kernel) if self.kernel
+                        else adapter_binding(game, heuristic))
+        self._python: Binding | None = None if self.binding.compiled else self.binding
+        self.compiled_table = compiled_table
+        if self.binding.compiled:
+            if compiled_table is None or len(compiled_table.values) != self.size:
+                compiled_table = CompiledTable(self.size)
+            self.compiled_table = compiled_table
+            self.work = np.zeros(nm.CONTROL_SIZE + 2 * self.binding.space, np.int64)
+            self._fill(self.work, self.binding, compiled_table.renew())
+            self.killers = np.full((64, 2), -1, np.int64)
+        self._dict_work: defaultdict | None = None
 
-    def _grow(self, plies: int) -> None:
-        """Make the per-ply arrays (node counts, PV lines, killers) at least `plies` long."""
-        extra = plies - len(self.ply_nodes)
-        if extra > 0:
-            self.ply_nodes.extend([0] * extra)
-            self.pv.extend([()] * extra)
-        self.orderer.grow(plies)
+    def _fill(self, work, binding: Binding, stamp: int) -> None:
+        """The counters and switches of `negamax.WORK`, for one decision."""
+        settings, size = self.settings, self.size
+        work[WORK.limit] = int(min(self.limits.node_limit, 1 << 62))
+        work[WORK.size] = size
+        for i in range(nm.KEY_WORDS):
+            work[WORK.shifts + i] = (1 << binding.key_shifts[i]) % size if i < len(binding.key_shifts) else 0
+        for name, value in (("use_table", settings.transposition_table), ("use_tt_move", settings.tt_move),
+                            ("use_hints", settings.move_hints), ("use_killers", settings.killers),
+                            ("use_history", settings.history), ("use_ordering", self.ordering),
+                            ("solver", self.proof_score is not None), ("quiescence", self.quiescence),
+                            ("quiescence_depth", settings.quiescence_depth), ("stamp", stamp),
+                            ("space", binding.space), ("use_pvs", settings.pvs), ("use_lmr", settings.lmr),
+                            ("lmr_min_depth", settings.lmr_min_depth), ("lmr_moves", settings.lmr_moves),
+                            ("use_singular", settings.singular),
+                            ("singular_min_depth", settings.singular_min_depth),
+                            ("singular_margin", int(np.float64(settings.singular_margin).view(np.int64)))):
+            work[getattr(WORK, name)] = int(value)
 
     # -- iterative deepening ---------------------------------------------------------------
 
@@ -134,7 +160,15 @@ class AlphaBetaSearch:
 
     def table_entries(self) -> int:
         """Transposition-table entries this decision wrote (the table's peak: entries are replaced, never freed)."""
-        return self.table.filled() if self.table is not None else 0
+        if not self.settings.transposition_table:
+            return 0
+        entries = 0
+        if self.binding.compiled:
+            table = self.compiled_table
+            entries = int(np.count_nonzero(table.rows[:, nm.ROW.stamp] == self.work[WORK.stamp]))
+        if self._dict_work is not None:
+            entries += sum(1 for row in self._rows.values() if row[nm.ROW.stamp])
+        return entries
 
     def _delta(self, before: list[int]) -> list[int]:
         return [n - (before[i] if i < len(before) else 0) for i, n in enumerate(self.ply_nodes)]
@@ -149,179 +183,104 @@ class AlphaBetaSearch:
         self.root_depth = depth
         width = self.settings.aspiration_width
         if not self.settings.aspiration or previous is None or depth == 1 or previous in (INF, -INF):
-            return self.negamax(state, depth, -INF, INF, 0)
+            return self.root(state, depth, -INF, INF)
         low, high = previous - width, previous + width
-        score = self.negamax(state, depth, low, high, 0)
+        score = self.root(state, depth, low, high)
         if score <= low:
-            score = self.negamax(state, depth, -INF, high, 0)
+            score = self.root(state, depth, -INF, high)
         elif score >= high:
-            score = self.negamax(state, depth, low, INF, 0)
+            score = self.root(state, depth, low, INF)
         return score
 
-    # -- the search ----------------------------------------------------------------------
+    # -- one root search ------------------------------------------------------------------
 
-    def negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
-        """Fail-soft negamax value of `state` for its mover within (alpha, beta); `ply` from the root.
+    def root(self, state: State, depth: int, alpha: float, beta: float) -> float:
+        """One root search through the binding; raises SearchAborted on a spent budget. A compiled search
+        deeper than MAX_DEPTH (a search to the end) runs the same code interpreted over the rules."""
+        if self.binding.compiled and depth <= MAX_DEPTH:
+            return self._compiled_root(state, depth, alpha, beta)
+        if self._python is None:
+            self._python = kernel_binding(self.game, self.heuristic, False)
+        return self._python_root(self._python, state, depth, alpha, beta)
 
-        Result v: v <= alpha means the true value is <= v; v >= beta means it is >= v;
-        otherwise v is exact. At ply 0 the best move is left in `self.root_move`.
-        """
-        if self.exceeded(self.nodes):
-            raise SearchAborted
-        self.nodes += 1
+    def _python_root(self, binding: Binding, state: State, depth: int, alpha: float, beta: float) -> float:
+        """A root search interpreted: `work` a dict of ints (only the slots touched exist), the table dicts."""
+        work = self._dict_work
+        plies = python_plies()
+        if work is None:
+            work = self._dict_work = defaultdict(int)
+            self._fill(work, binding, 1)
+            head = nm.CONTROL_SIZE + 2 * binding.space
+            work[WORK.plies_at], work[WORK.pv_at], work[WORK.pv_stride] = head, head + plies * nm.PLY_COLUMNS, plies
+            for ply in range(plies):
+                work[head + ply * nm.PLY_COLUMNS + PLY.killer] = work[head + ply * nm.PLY_COLUMNS + PLY.killer + 1] = -1
+            self._rows: defaultdict = defaultdict(lambda: [0] * nm.ROW_SIZE)
+            self._values: defaultdict = defaultdict(float)
+        work[WORK.nodes], work[WORK.leaves], work[WORK.aborted], work[WORK.root_move] = self.nodes, self.horizon, 0, -1
+        work[WORK.root_depth] = self.root_depth
         try:
-            self.ply_nodes[ply] += 1
-        except IndexError:
-            self._grow(2 * ply + 2)
-            self.ply_nodes[ply] += 1
-        pv = self.pv
-        pv[ply] = ()
-        game = self.game
-        mover = game.to_move(state)
-        if game.is_terminal(state):
-            return terminal_value(game, self.heuristic, state, mover, ply)
-        if depth <= 0:
-            return self._leaf(state, mover, alpha, beta, ply, depth)
-
-        table = self.table
-        tt_move = None
-        if table is not None:
-            hash_key = self.hash_key
-            h = hash_key(state) if hash_key is not None else hash(state)
-            slot = h % table.size   # the probe, inlined: this is the hottest line of the search
-            if table.keys[slot] == state:
-                flag = table.flag[slot]
-                value = table.value[slot]
-                bound = flag & BOUND
-                proof = self._proof(flag, value) if self.proof_score is not None else 0
-                if ply and (proof or (table.depth[slot] == depth and table.ply[slot] == ply)):
-                    if (bound == EXACT or (bound == LOWER and value >= beta)
-                            or (bound == UPPER and value <= alpha)):
-                        if flag & HORIZON and proof != PROVEN_VALUE:
-                            self.horizon += 1
-                        return value
-                if self.use_tt_move:
-                    tt_move = table.move[slot]
-
-        settings = self.settings
-        moves = self.moves_of(state)
-        if self.ordering:
-            moves = self.orderer.order(moves, tt_move, ply, mover)
-        extend_move = None
-        if (settings.singular and tt_move is not None and ply and depth >= settings.singular_min_depth
-                and ply + depth < 2 * self.root_depth and self._singular(state, moves, tt_move, slot, depth, ply)):
-            extend_move = tt_move
-
-        apply, negamax, noisy = game.apply, self.negamax, self.noisy
-        pvs = settings.pvs
-        reduce_from = settings.lmr_moves if settings.lmr and ply and depth >= settings.lmr_min_depth else len(moves)
-        alpha0, horizon0 = alpha, self.horizon
-        best, best_move = -INF, None
-        for index, move in enumerate(moves):
-            child = apply(state, move)
-            child_depth = depth if move == extend_move else depth - 1
-            if index == 0 or child_depth <= 0:
-                value = -negamax(child, child_depth, -beta, -alpha, ply + 1)
-            else:
-                low = -nextafter(alpha, INF) if pvs else -beta   # the child's alpha: null window or full
-                if index >= reduce_from and (noisy is None or not noisy(state, move)):
-                    value = -negamax(child, child_depth - 1, low, -alpha, ply + 1)
-                    if value > alpha:
-                        value = -negamax(child, child_depth, low, -alpha, ply + 1)
-                else:
-                    value = -negamax(child, child_depth, low, -alpha, ply + 1)
-                if pvs and alpha < value < beta:
-                    value = -negamax(child, child_depth, -beta, -alpha, ply + 1)
-            if value > best:
-                best, best_move = value, move
-                if value > alpha:
-                    alpha = value
-                    pv[ply] = (move, *pv[ply + 1])
-                    if value >= beta:
-                        if noisy is None or not noisy(state, move):
-                            self.orderer.cutoff(move, ply, mover, depth)
-                        break
-        if table is not None:
-            flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-            if self.horizon != horizon0:
-                flag |= HORIZON
-            table.store(state, h, depth, ply, flag, best, best_move)
-        if not ply:
-            self.root_move = best_move
-        return best
-
-    def _proof(self, flag: int, value: float) -> int:
-        """In solver mode, does this entry hold for the whole game, whatever depth it was searched to?
-
-        PROVEN_VALUE: it is a proven win (a lower bound >= proof_score) or loss (an upper bound
-        <= -proof_score), whatever heuristic leaves its subtree met. PROVEN_TREE: its subtree met
-        no heuristic leaf. 0: neither. Only called in solver mode (proof_score set).
-        """
-        proof = self.proof_score
-        bound = flag & BOUND
-        if (value >= proof and bound != UPPER) or (value <= -proof and bound != LOWER):
-            return PROVEN_VALUE
-        return 0 if flag & HORIZON else PROVEN_TREE
-
-    def _singular(self, state: State, moves: Sequence, tt_move: Hashable, slot: int, depth: int, ply: int) -> bool:
-        """Is the TT move better than every alternative by `singular_margin`, at half depth?
-
-        Needs an entry for this state that is a lower bound or exact and searched at most 3
-        plies shallower; each alternative is probed with a null window just below
-        `value - margin` and the test fails at the first one that reaches it.
-        """
-        table = self.table
-        if table.flag[slot] & BOUND == UPPER or table.depth[slot] < depth - 3:
-            return False
-        target = table.value[slot] - self.settings.singular_margin
-        if target in (INF, -INF):
-            return False
-        below = nextafter(target, -INF)
-        apply = self.game.apply
-        horizon = self.horizon   # the probes decide an extension, not the value: they never stop deepening
-        try:
-            for move in moves:
-                if move != tt_move and -self.negamax(apply(state, move), (depth - 1) // 2, -target, -below,
-                                                     ply + 1) >= target:
-                    return False
-            return True
+            score = binding.negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option, self._rows,
+                                    self._values, work, binding.weights, self.limits.deadline)
         finally:
-            self.horizon = horizon
+            head = work[WORK.plies_at]
+            counts = []
+            for ply in range(plies):
+                at = head + ply * nm.PLY_COLUMNS + PLY.nodes
+                count = work.get(at, 0)
+                if not count:
+                    break
+                counts.append(count)
+                work[at] = 0
+            self._finish(work, counts)
+        return self._result(work, binding, score, work[WORK.pv_at])
 
-    def _leaf(self, state: State, mover: int, alpha: float, beta: float, ply: int, depth: int) -> float:
-        """Value of a non-terminal state at or below the depth limit (depth <= 0), already counted.
+    def _compiled_root(self, state: State, depth: int, alpha: float, beta: float) -> float:
+        """A root search compiled: per-ply rows and PV rows sized for this depth, killers carried over."""
+        # Plies below the root: at most the depth, twice it with singular extensions (an extension is only
+        # granted while ply + depth < 2 * root depth), then the quiescence plies; one row more for `set_pv`.
+        binding = self.binding
+        reach = 2 * depth if self.settings.singular else depth
+        size = reach + 2 + (self.settings.quiescence_depth if self.quiescence else 0)
+        if len(self.killers) < size:        # killers outlive iterations; the other per-ply columns do not
+            grown = np.full((2 * size, 2), -1, np.int64)
+            grown[:len(self.killers)] = self.killers
+            self.killers = grown
+        head = nm.CONTROL_SIZE + 2 * binding.space
+        pv_at = head + size * nm.PLY_COLUMNS
+        end = pv_at + size * size
+        if len(self.work) < end:
+            grown = np.zeros(end, np.int64)
+            grown[:head] = self.work[:head]
+            self.work = grown
+        work = self.work
+        work[head:end] = 0
+        plies = work[head:pv_at].reshape(size, nm.PLY_COLUMNS)
+        plies[:, PLY.killer:] = self.killers[:size]
+        work[WORK.plies_at], work[WORK.pv_at], work[WORK.pv_stride] = head, pv_at, size
+        work[WORK.nodes], work[WORK.leaves], work[WORK.aborted], work[WORK.root_move] = self.nodes, self.horizon, 0, -1
+        work[WORK.root_depth] = self.root_depth
+        table = self.compiled_table
+        score = binding.negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option, table.rows,
+                                table.values, work, binding.weights, self.limits.deadline)
+        self.killers[:size] = plies[:, PLY.killer:]
+        self._finish(work, plies[:, PLY.nodes].tolist())
+        return self._result(work, binding, score, pv_at)
 
-        With quiescence on and a game that declares noisy moves, keep searching the noisy moves,
-        down to `quiescence_depth` plies below the limit (negative depths count them). The mover
-        may "stand pat" on the heuristic value only if it has a quiet move to make; when every
-        legal move is noisy (a forced capture in checkers) it must play one.
-        """
-        heuristic = self.heuristic
-        if not self.quiescence or depth <= -self.settings.quiescence_depth:
-            self.horizon += 1
-            return heuristic.evaluate(state, mover)
-        game, noisy = self.game, self.noisy
-        moves = game.legal_moves(state)
-        noisy_moves = [m for m in moves if noisy(state, m)]
-        if not noisy_moves:
-            self.horizon += 1
-            return heuristic.evaluate(state, mover)
-        best = -INF
-        if len(noisy_moves) < len(moves):
-            self.horizon += 1
-            best = heuristic.evaluate(state, mover)
-            if best >= beta:
-                return best
-            if best > alpha:
-                alpha = best
-        pv, apply = self.pv, game.apply
-        for move in noisy_moves:
-            value = -self.negamax(apply(state, move), depth - 1, -beta, -alpha, ply + 1)
-            if value > best:
-                best = value
-                if value > alpha:
-                    alpha = value
-                    pv[ply] = (move, *pv[ply + 1])
-                    if value >= beta:
-                        break
-        return best
+    def _finish(self, work, counts: list[int]) -> None:
+        """Read the counters back: nodes, heuristic leaves, nodes per ply."""
+        self.nodes, self.horizon = int(work[WORK.nodes]), int(work[WORK.leaves])
+        if len(self.ply_nodes) < len(counts):
+            self.ply_nodes.extend([0] * (len(counts) - len(self.ply_nodes)))
+        for p, count in enumerate(counts):
+            self.ply_nodes[p] += int(count)
+
+    def _result(self, work, binding: Binding, score: float, pv_at: int) -> float:
+        """The root's score, best move and principal variation, in the game's moves (SearchAborted if spent)."""
+        if work[WORK.aborted]:
+            raise SearchAborted
+        move_of = binding.move_of
+        length = work[work[WORK.plies_at] + PLY.pv_len]
+        self.pv[0] = tuple(move_of(int(work[pv_at + i])) for i in range(length))
+        move = int(work[WORK.root_move])
+        self.root_move = move_of(move) if move >= 0 else None       # -1: a terminal root has no move
+        return float(score)

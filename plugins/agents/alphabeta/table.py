@@ -5,11 +5,11 @@ Greenblatt, Eastlake & Crocker (1967) introduced the table; the bound flags foll
 Uiterwijk & van den Herik (1994, "Replacement schemes for transposition tables"): a slot
 keeps the entry searched deeper unless the new one is for the same state.
 
-Entries live in parallel lists indexed by `hash % slots`, so storing allocates nothing per
-node. The hash is the game's `hash_key(state)` when it has one, else Python's `hash`; the
-entry keeps the state itself and a probe compares it, so a hash collision (or a hash that
-leaves part of the state out on purpose, as checkers' leaves its draw counter) can never
-answer for another state.
+The table lives in `negamax.py`'s rows (one per slot: the state's words, stamp, depth, ply, flag,
+move) and values, indexed by `hash % slots`. The hash is the game's `hash_key(state)` when it has
+one, else Python's `hash`; the entry keeps the state itself and a probe compares it, so a hash
+collision (or a hash that leaves part of the state out on purpose, as checkers' leaves its draw
+counter) can never answer for another state.
 
 A table configured for `size` entries has `slot_count(size)` slots: the largest prime not
 above it, the division method of Knuth (TAOCP vol. 3, 6.4: "M a prime"). The games' hash keys
@@ -17,7 +17,7 @@ are bitboards packed side by side (LOA: Black's board in the low 64 bits), so a 
 modulus would keep only the low bits of the first board: measured, the 1,705 states within 3
 plies of a LOA endgame all fell in one of 65,536 slots, and 65,521 slots (a prime) spread them
 over 1,652. Reduction by a prime mixes every bit of the key, and computes the same slot as
-cheaply on the compiled path (`compiled.table_slot`).
+cheaply compiled (`negamax.table_slot`).
 
 An entry records the remaining depth *and* the ply it was searched at, and a flag: EXACT,
 LOWER (value >= the true value's lower bound, a fail-high) or UPPER (a fail-low), plus the
@@ -28,7 +28,6 @@ terminal state and the bound holds for the whole game).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Hashable
 
 EXACT, LOWER, UPPER = 0, 1, 2
 BOUND = 3     # mask of the bound kind within a flag
@@ -47,43 +46,3 @@ def slot_count(size: int) -> int:
         if n % 2 and n % 3 and all(n % d and n % (d + 2) for d in range(5, int(n ** 0.5) + 1, 6)):
             return n
     return 1
-
-
-class TranspositionTable:
-    """`slot_count(size)` slots (at most `size`); `store` writes one, `clear` empties the table.
-
-    A probe is `slot = hash % self.size` and a hit when `keys[slot] == state`; the search does it
-    inline, since it is the hottest line of the search. `self.size` is the number of slots.
-    """
-
-    __slots__ = ("size", "keys", "depth", "ply", "flag", "value", "move")
-
-    def __init__(self, size: int) -> None:
-        self.size = size = slot_count(size)
-        self.keys: list = [None] * size
-        self.depth = [0] * size
-        self.ply = [0] * size
-        self.flag = [0] * size
-        self.value = [0.0] * size
-        self.move: list = [None] * size
-
-    def clear(self) -> None:
-        """Forget every entry (the other lists are only read after a key matches)."""
-        self.keys = [None] * self.size
-
-    def store(self, key: Hashable, h: int, depth: int, ply: int, flag: int, value: float, move: object) -> None:
-        """Write an entry unless its slot holds another state searched deeper (depth-preferred)."""
-        slot = h % self.size
-        old = self.keys[slot]
-        if old is not None and self.depth[slot] > depth and old != key:
-            return
-        self.keys[slot] = key
-        self.depth[slot] = depth
-        self.ply[slot] = ply
-        self.flag[slot] = flag
-        self.value[slot] = value
-        self.move[slot] = move
-
-    def filled(self) -> int:
-        """Number of occupied slots."""
-        return self.size - self.keys.count(None)

@@ -1,7 +1,9 @@
 """The proof-number family: `pns` (Allis), `pn2` (Breuker) and `dfpn` (Nagai), as solvers and agents.
 
-Each module cites its source; `common` holds the binary-to-three-valued solving, the node
-convention and the agent that plays proven moves and otherwise defers to a fallback agent.
+`search` is the three searches, written once over the kernel interface (it cites its sources and states
+the node convention); `binding` runs them compiled, interpreted or through an adapter; `pns` and `dfpn`
+meet the Game protocol; `common` holds the binary-to-three-valued solving and the agent that plays
+proven moves and otherwise defers to a fallback agent.
 """
 
 from __future__ import annotations

@@ -1,91 +1,22 @@
-"""What the proof-number solvers share: the binary target, leaf evaluation, the budget, the
-three-valued answer built from binary searches, and the agent that plays proven moves.
+"""What the proof-number solvers share: the budget, the three-valued answer built from binary searches,
+and the agent that plays proven moves.
 
-A proof-number search answers a *binary* question: "can the `prover` force a win from this
-state?" (Allis 1994, "Searching for Solutions in Games and Artificial Intelligence", ch. 3).
-A draw counts as a failure for the prover, so a disproof alone does not tell a loss from a
-draw; `solve_three_valued` runs a second search for the other side when it must (see there).
-
-Node convention (the DESIGN definition "a state visited by a search", applied to searches
-that generate all children at once): every state a search *generates* counts one node, the
-root included, each time it is generated. Tree searches (pns, pn2) generate each state of
-their tree once, so their count is the number of tree nodes they created; depth-first
-searches (dfpn) count again each time they re-expand a state, and PN² counts its
-second-level trees too. A node budget is checked *before* an expansion against the number
-of children it would create, so it is never exceeded; the clock is read before every
-expansion, so a time budget is overshot by at most one expansion.
-
-Repetitions: a state that repeats one on the current path is scored a draw (so never a
-proof for the prover). A proof for the prover never rests on such a leaf, so proofs are
-path-independent and safe to share through a transposition table; a disproof that rests
-on one is path-dependent (the graph-history-interaction problem, Palay 1983) and is never
-stored as final.
+A proof-number search answers a *binary* question: "can the `prover` force a win from this state?"
+(Allis 1994, "Searching for Solutions in Games and Artificial Intelligence", ch. 3). A draw counts as a
+failure for the prover, so a disproof alone does not tell a loss from a draw; `solve_three_valued` runs a
+second search for the other side when it must (see there). The searches, their node convention and their
+handling of repetitions are in `search`.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from itertools import islice
-from typing import Any, Callable, Hashable
+from typing import Any, Callable
 
-from framework.capabilities import capabilities
 from framework.errors import ConfigError
 from framework.protocols import Budget, Decision, Game, Move, Proof, SearchStats, SolveResult, State
 from framework.search import SearchAborted, SearchLimits, Stopwatch
-
-#: An "infinite" proof or disproof number: larger than any sum of real ones, still an int.
-INF = 1 << 48
-
-
-def state_key(game: Game) -> Callable[[State], Hashable]:
-    """The game's fast `hash_key` when it has one, else the (hashable) state itself."""
-    return capabilities(game).hash_key or (lambda state: state)
-
-
-def leaf_numbers(game: Game, state: State, prover: int) -> tuple[int, int, bool]:
-    """(proof, disproof, drawn) of a newly generated state, from the prover's side.
-
-    Terminal states are proved (the prover won) or disproved (lost or drawn). Other
-    states get the mobility initialisation of Winands, Uiterwijk & van den Herik
-    ("PDS-PN: A New Proof-Number Search Algorithm", CG 2002, §2, after Allis 1994): at an
-    OR node (the prover to move) proof 1 and disproof the number of legal moves; at an
-    AND node the converse. `drawn` says a drawn terminal was seen (see `solve_three_valued`).
-    """
-    if game.is_terminal(state):
-        result = game.returns(state)[prover]
-        if result > 0:
-            return 0, INF, False
-        return INF, 0, result == 0
-    mobility = len(game.legal_moves(state))
-    if game.to_move(state) == prover:
-        return 1, mobility, False
-    return mobility, 1, False
-
-
-class BoundedTable(dict):
-    """A transposition table of at most `limit` entries, and the most it held (`peak`).
-
-    `store` into a full table first drops its older half, in insertion order: deterministic,
-    cheap, and solved entries are as likely to go as any, which costs re-search, never
-    correctness (every entry is a fact about its state, and a missing one is re-derived).
-    Reads are plain dict reads (`key in table`, `table[key]`), at C speed.
-    """
-
-    __slots__ = ("limit", "peak")
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-        self.peak = 0
-
-    def store(self, key: Hashable, value: Any) -> None:
-        if len(self) >= self.limit and key not in self:
-            for old in list(islice(self, len(self) // 2 or 1)):
-                del self[old]
-        self[key] = value
-        if len(self) > self.peak:
-            self.peak = len(self)
 
 
 class Spend:
@@ -102,6 +33,11 @@ class Spend:
         if self.nodes + children > self.limits.node_limit or time.perf_counter() >= self.limits.deadline:
             raise SearchAborted
         self.nodes += children
+
+
+def node_allowance(spend: Spend) -> int:
+    """The nodes a search may still generate in this decision (an int64 for compiled code)."""
+    return int(min(spend.limits.node_limit - spend.nodes, 1 << 62))
 
 
 @dataclass

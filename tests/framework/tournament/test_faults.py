@@ -185,8 +185,11 @@ def alive(pid: int) -> bool:
 
 
 def start_run(path: Path) -> subprocess.Popen:
+    """`plyground run` as a user starts it: with SIGINT's default action, whatever an earlier test (or the
+    shell that started pytest) left ignored here, since an ignored SIGINT is inherited."""
     return subprocess.Popen([sys.executable, "-m", "framework.cli", "run", str(path), "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def wait_for(condition, seconds: float = 30.0) -> None:

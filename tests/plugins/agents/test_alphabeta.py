@@ -279,7 +279,7 @@ def test_choosing_a_move_in_a_finished_game_is_a_position_error():
 def test_the_registry_builds_alphabeta_with_switches_from_configuration(registry):
     agent = registry.create_agent("alphabeta", TTT, {"depth": 2, "killers": False, "tt_size": 1024})
     # 1,021 slots: the largest prime not above 1,024
-    assert agent.heuristic.name == "lines" and agent.settings.killers is False and agent.interpreted_table().size == 1021
+    assert agent.heuristic.name == "lines" and agent.settings.killers is False and slot_count(agent.settings.tt_size) == 1021
     with pytest.raises(ConfigError, match="'tt_size' must be at least 1"):
         registry.create_agent("alphabeta", TTT, {"tt_size": 0})
 

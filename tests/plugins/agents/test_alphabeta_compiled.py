@@ -11,10 +11,8 @@ import pytest
 from framework import jit
 from framework.playouts import final_positions, playout_positions
 from framework.protocols import Budget, Proof
-from plugins.agents.alphabeta import compiled_search
+from plugins.agents.alphabeta import binding
 from plugins.agents.alphabeta.agent import AlphaBetaAgent
-from plugins.agents.alphabeta.compiled_search import CompiledSearch
-from plugins.agents.alphabeta.search import AlphaBetaSearch
 from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.solver import WinLossEvaluation
 from plugins.games.checkers import Checkers
@@ -48,9 +46,9 @@ def solve(game, state, options, nodes, compiled, monkeypatch):
     agent = AlphaBetaAgent(game, **options)
     search_type = []
     new_search = agent.new_search
-    agent.new_search = lambda *a, **k: search_type.append(type(s := new_search(*a, **k))) or s
+    agent.new_search = lambda *a, **k: search_type.append((s := new_search(*a, **k)).binding.compiled) or s
     result = agent.solve(game, state, Budget(nodes=nodes))
-    assert (search_type == [CompiledSearch]) == compiled
+    assert (search_type == [True]) == compiled
     return result.value, result.move, result.stats.nodes, result.stats.depth, result.stats.score, result.stats.pv, \
         result.stats.extra, result.stats.peak_entries
 
@@ -83,9 +81,9 @@ def decide(game, state, heuristic, options, budget, compiled, monkeypatch):
     agent = AlphaBetaAgent(game, heuristic=heuristic(game), **options)
     search_type = []
     new_search = agent.new_search
-    agent.new_search = lambda *a, **k: search_type.append(type(s := new_search(*a, **k))) or s
+    agent.new_search = lambda *a, **k: search_type.append((s := new_search(*a, **k)).binding.compiled) or s
     decision = agent.select_move(game, state, budget)
-    assert (search_type == [CompiledSearch]) == compiled
+    assert (search_type == [True]) == compiled
     stats = decision.stats
     return decision.move, stats.nodes, stats.depth, stats.score, stats.pv, stats.extra, stats.peak_entries
 
@@ -114,21 +112,21 @@ WIN_LOSS = WinLossEvaluation(GAME)
 @pytest.mark.parametrize("switch", ["pvs", "aspiration", "lmr", "singular"])
 def test_selective_and_re_searching_enhancements_run_compiled(switch):
     settings = Settings.resolve({**THESIS, switch: True})
-    assert compiled_search.supported(GAME, WIN_LOSS, settings, 1.0)
-    assert compiled_search.supported(GAME, GroupsHeuristic(GAME), settings, None)
+    assert binding.supported(GAME, WIN_LOSS, settings, 1.0)
+    assert binding.supported(GAME, GroupsHeuristic(GAME), settings, None)
 
 
 def test_games_and_heuristics_without_a_compiled_twin_run_interpreted():
     thesis = Settings.resolve(THESIS)
-    assert not compiled_search.supported(TicTacToe(), WinLossEvaluation(TicTacToe()), thesis, 1.0)
-    assert compiled_search.supported(Checkers(), WinLossEvaluation(Checkers()), thesis, 1.0)
+    assert not binding.supported(TicTacToe(), WinLossEvaluation(TicTacToe()), thesis, 1.0)
+    assert binding.supported(Checkers(), WinLossEvaluation(Checkers()), thesis, 1.0)
     class Tuned(MobilityHeuristic):            # a plugin's variant: its evaluate is not the compiled twin's
         pass
-    assert not compiled_search.supported(GAME, Tuned(GAME), thesis, None)
-    assert compiled_search.supported(GAME, MobilityHeuristic(GAME), thesis, None)
-    assert compiled_search.supported(GAME, GroupsHeuristic(GAME), thesis, None)
+    assert not binding.supported(GAME, Tuned(GAME), thesis, None)
+    assert binding.supported(GAME, MobilityHeuristic(GAME), thesis, None)
+    assert binding.supported(GAME, GroupsHeuristic(GAME), thesis, None)
     # configuration refuses such a table (tt_size <= 2^24); Settings built in code can still ask for one
-    assert not compiled_search.supported(GAME, WIN_LOSS, dataclasses.replace(thesis, tt_size=1 << 31), 1.0)
+    assert not binding.supported(GAME, WIN_LOSS, dataclasses.replace(thesis, tt_size=1 << 31), 1.0)
 
 
 def test_a_solve_to_the_end_without_deepening_runs_interpreted_below_the_root(monkeypatch):
@@ -138,28 +136,23 @@ def test_a_solve_to_the_end_without_deepening_runs_interpreted_below_the_root(mo
     assert solve(GAME, state, options, 200, True, monkeypatch) == python
 
 
-def test_only_a_search_that_runs_interpreted_allocates_the_interpreted_table_and_it_starts_empty(monkeypatch):
-    """Compiled decisions never make the interpreted table; a root search deeper than MAX_DEPTH (a solve
-    to the end without deepening) makes it once and empties it for each later decision."""
+def test_a_root_search_deeper_than_max_depth_runs_interpreted_and_each_decision_starts_from_empty_tables(
+        monkeypatch):
+    """A solve to the end without deepening runs the same negamax interpreted over the rules, its table a
+    dict per decision; decisions before and after give what a fresh interpreted agent gives."""
     monkeypatch.setenv("PLYGROUND_JIT", "1")
     options = {**THESIS, "iterative_deepening": False}
     agent = AlphaBetaAgent(GAME, heuristic=GroupsHeuristic(GAME), depth=3, **options)
     agent.solve(GAME, POSITIONS[-2], Budget(nodes=700))
     agent.select_move(GAME, POSITIONS[-2], Budget(nodes=300))
-    assert agent.table is None and agent.compiled_table is not None
+    assert agent.compiled_table is not None
     agent.depth = None                  # now each solve is one root search to the end
     runs = [agent.solve(GAME, state, Budget(nodes=200)) for state in (POSITIONS[-1], POSITIONS[-4], POSITIONS[-1])]
-    assert agent.table is not None
     expected = [solve(GAME, state, options, 200, False, monkeypatch)
                 for state in (POSITIONS[-1], POSITIONS[-4], POSITIONS[-1])]
     assert [(r.value, r.move, r.stats.nodes, r.stats.depth, r.stats.score, r.stats.pv, r.stats.extra,
              r.stats.peak_entries) for r in runs] == expected
     assert runs[0].stats.peak_entries > 0
-    monkeypatch.setenv("PLYGROUND_JIT", "0")
-    interpreted = AlphaBetaAgent(GAME, **THESIS)
-    assert interpreted.table is None
-    interpreted.solve(GAME, POSITIONS[-2], Budget(nodes=100))
-    assert interpreted.table is not None
 
 
 @pytest.mark.parametrize("game", ["plugins.games.loa.game import LinesOfAction as Game",
@@ -219,7 +212,7 @@ UNFIT = {"no key shifts": {"key_shifts": ()},
 def test_a_kernel_compiled_cannot_hold_runs_interpreted_with_the_same_results(case, monkeypatch):
     game = kernel_variant(**UNFIT[case])
     monkeypatch.setenv("PLYGROUND_JIT", "1")
-    assert compiled_search.compiled_game(kernel_variant()) and not compiled_search.compiled_game(game)
+    assert binding.compiled_game(kernel_variant()) and not binding.compiled_game(game)
     state = POSITIONS[-3]
     interpreted = solve(GAME, state, THESIS, 1500, False, monkeypatch)
     options = {**THESIS, "depth": 2}
@@ -228,7 +221,7 @@ def test_a_kernel_compiled_cannot_hold_runs_interpreted_with_the_same_results(ca
     for run in range(2):
         agent = AlphaBetaAgent(game, heuristic=GroupsHeuristic(game), **options)
         search = agent.new_search(game, WinLossEvaluation(game), Budget(nodes=1500), proof_score=1.0)
-        assert type(search) is AlphaBetaSearch
+        assert not search.binding.compiled
         result = AlphaBetaAgent(game, **THESIS).solve(game, state, Budget(nodes=1500))
         stats = result.stats
         assert (result.value, result.move, stats.nodes, stats.depth, stats.score, stats.pv, stats.extra,

@@ -8,7 +8,6 @@ import pytest
 from framework.playouts import final_positions, playout_positions
 from framework.protocols import Budget, Proof
 from plugins.agents.alphabeta.agent import AlphaBetaAgent
-from plugins.agents.alphabeta.compiled_search import CompiledSearch
 from plugins.games.checkers import Checkers
 from plugins.games.checkers.heuristics import HEURISTICS
 
@@ -32,7 +31,7 @@ def run(game, state, heuristic, options, depth, budget, compiled, monkeypatch):
     monkeypatch.setenv("PLYGROUND_JIT", "1" if compiled else "0")
     agent = AlphaBetaAgent(game, depth=depth, heuristic=heuristic, **options)
     search = agent.new_search(game, heuristic, budget)
-    assert isinstance(search, CompiledSearch) == compiled
+    assert search.binding.compiled == compiled
     iterations = search.deepen(state, depth, budget.nodes is not None)
     per_ply = search.ply_nodes[:max(p for p, n in enumerate(search.ply_nodes) if n) + 1]
     return iterations, search.nodes, per_ply, search.horizon
@@ -108,7 +107,7 @@ def test_the_solver_on_endgames_is_the_interpreted_solver(index, monkeypatch):
         new_search = agent.new_search
         agent.new_search = lambda *a, **k: searches.append(search := new_search(*a, **k)) or search
         result = agent.solve(game, state, Budget(nodes=5000))
-        assert [isinstance(search, CompiledSearch) for search in searches] == [compiled]
+        assert [search.binding.compiled for search in searches] == [compiled]
         return (result.value, result.move, result.stats.nodes, result.stats.depth, result.stats.pv, result.stats.extra,
                 result.stats.peak_entries)
     assert solve(True) == solve(False)

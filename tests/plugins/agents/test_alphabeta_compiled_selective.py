@@ -8,7 +8,6 @@ import pytest
 from framework.playouts import final_positions, playout_positions
 from framework.protocols import Budget
 from plugins.agents.alphabeta.agent import AlphaBetaAgent
-from plugins.agents.alphabeta.compiled_search import CompiledSearch
 from plugins.games.checkers import Checkers
 from plugins.games.checkers.heuristics import HEURISTICS as CHECKERS_HEURISTICS
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
@@ -48,7 +47,7 @@ def run(game, state, heuristic, options, depth, budget, compiled, monkeypatch):
     monkeypatch.setenv("PLYGROUND_JIT", "1" if compiled else "0")
     agent = AlphaBetaAgent(game, depth=depth, heuristic=heuristic, **options)
     search = agent.new_search(game, heuristic, budget)
-    assert isinstance(search, CompiledSearch) == compiled
+    assert search.binding.compiled == compiled
     iterations = search.deepen(state, depth, True)
     per_ply = search.ply_nodes[:max(p for p, n in enumerate(search.ply_nodes) if n) + 1]
     return iterations, search.nodes, per_ply, search.horizon

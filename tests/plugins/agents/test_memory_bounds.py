@@ -7,7 +7,7 @@ import pytest
 
 from framework.protocols import UNLIMITED, Budget, Proof
 from framework.registry import Registry
-from plugins.agents.proofnumber.common import BoundedTable
+from plugins.agents.proofnumber.search import COUNTER, COUNTER_SLOTS, bounded_store
 
 POSITIONS = Path(__file__).parents[3] / "tournaments" / "positions" / "loa-endgames-488.txt"
 #: Position 251 of the thesis set: a LOA win that `pns` proves with a tree of 3,020 nodes (the file's note).
@@ -112,10 +112,10 @@ def test_mcts_holds_at_most_one_node_per_iteration_and_the_root(registry):
 
 
 def test_a_bounded_table_drops_its_older_half_when_full():
-    table = BoundedTable(4)
+    table, counters = {}, [0] * COUNTER_SLOTS
     for key in "abcd":
-        table.store(key, True)
-    table.store("b", False)           # an existing key never evicts
+        bounded_store(table, key, True, 4, counters)
+    bounded_store(table, "b", False, 4, counters)           # an existing key never evicts
     assert list(table.items()) == [("a", True), ("b", False), ("c", True), ("d", True)]
-    table.store("e", True)
-    assert list(table) == ["c", "d", "e"] and table.peak == 4
+    bounded_store(table, "e", True, 4, counters)
+    assert list(table) == ["c", "d", "e"] and counters[COUNTER.table_peak] == 4

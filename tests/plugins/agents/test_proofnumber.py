@@ -4,9 +4,10 @@ import random
 
 import pytest
 
-from framework import Budget, ConfigError
+from framework import Budget, ConfigError, jit
+from framework.kernel_adapter import KernelAdapter, PassThroughAdapter
 from framework.protocols import UNLIMITED, Proof
-from plugins.agents.proofnumber import compiled
+from plugins.agents.proofnumber import search
 from plugins.agents.proofnumber.dfpn import DFPNAgent
 from plugins.agents.proofnumber.pns import PN2Agent, PNSAgent
 from plugins.games.tictactoe import TicTacToe
@@ -125,9 +126,9 @@ def test_pns_proof_length_is_never_shorter_than_the_shortest_forced_win():
 def test_a_proof_through_a_transposition_counts_the_plies_below_the_proved_twin():
     # 0 (prover, OR) -> 1 | 2; 1 is a table hit for key "t", proved at 2 (AND) -> 3, a terminal win.
     first, count, pn, is_or = [1, 0, 3, 0], [2, 0, 1, 0], [0, 0, 0, 0], [True, False, False, True]
-    assert compiled.proof_length(first, count, pn, is_or, ["r", "t", "t", "w"]) == 2
+    assert search.proof_length(first, count, pn, is_or, ["r", "t", "t", "w"]) == 2
     # the same tree where 3 is a table hit for the root itself: the proof rests on itself, no length
-    assert compiled.proof_length(first, count, pn, is_or, ["r", "t", "t", "r"]) == -1
+    assert search.proof_length(first, count, pn, is_or, ["r", "t", "t", "r"]) == -1
 
 
 def test_pn2_and_dfpn_report_no_proof_length():
@@ -145,6 +146,19 @@ def test_the_thesis_position_is_lost_for_o_in_17_nodes_with_one_search(solver):
     result = solver(TTT).solve(TTT, state, UNLIMITED)
     assert result.value is Proof.LOSS and result.stats.nodes == 17
     assert result.stats.extra["searches"] == 1
+
+
+@pytest.mark.parametrize("name", ["pn_search", "pn2_search", "dfpn_search"])
+def test_the_searches_run_through_the_interning_adapter_as_through_the_pass_through_one(name):
+    """A search written once needs nothing of the game but the kernel interface: over interned int states
+    (`KernelAdapter`, what a compiled search would need) it finds what it finds over the game's own."""
+    answers = []
+    for adapter in (KernelAdapter(TTT), PassThroughAdapter(TTT)):
+        searches = jit.bind(search, adapter.functions())
+        result = getattr(searches, name)(adapter.to_kernel(TTT.initial_state()), 1, 0, 1_000_000, 1 << 40,
+                                         float("inf"), False)
+        answers.append(result._replace(move=adapter.move(result.move)))
+    assert answers[0] == answers[1] and answers[0].status == search.SOLVED and not answers[0].proved
 
 
 def test_node_counts_on_the_empty_board_are_fixed_and_pn_tree_counts_equal_tree_sizes():
@@ -175,11 +189,13 @@ def test_pns_stops_at_its_tree_limit_with_the_answer_unknown():
     assert result.stats.extra["stopped_by"] == "tree_limit" and result.stats.extra["tree_nodes"] <= 50
 
 
-def test_a_dfpn_path_deeper_than_pythons_recursion_stops_unknown_instead_of_crashing():
-    game = Matches((30_000,), k=1)     # one heap, one match a move: the proof is a path of 30,000 plies
+def test_dfpn_follows_a_path_far_deeper_than_pythons_recursion_limit_interpreted_too():
+    # One heap of 30,000, one match a move: the proof is a single path of 30,000 plies; MID keeps it on an
+    # explicit stack, so the interpreted search (through the adapter) solves it as the compiled one would.
+    game = Matches((30_000,), k=1)
     result = DFPNAgent(game).solve(game, game.initial_state(), UNLIMITED)
-    assert result.value is Proof.UNKNOWN and result.stats.extra["stopped_by"] == "depth_limit"
-    assert 15_000 < result.stats.nodes < 20_000
+    assert result.value is Proof.WIN and result.stats.extra["stopped_by"] == "solved"
+    assert result.stats.nodes == 30_001 and result.stats.extra["expansions"] == 30_000
 
 
 def test_dfpn_solves_with_a_tiny_table_by_searching_again():

@@ -1,5 +1,6 @@
-"""The compiled df-pn (plugins.agents.proofnumber.compiled.dfpn_search) is `dfpn` node for node on LOA and checkers
-(the agent-level check is in test_pns_compiled)."""
+"""df-pn (plugins.agents.proofnumber.search.dfpn_search, written once) gives the recorded answers, moves, node
+counts, expansions and table entries on LOA and checkers in every binding (the agent-level check is in
+test_pns_bindings)."""
 
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from framework.protocols import Budget
 from framework.search import SearchLimits
 from plugins.agents.proofnumber import dfpn
 from plugins.agents.proofnumber.common import Spend
+from tests.plugins.agents.conftest import PN_FIGURES
 from plugins.games.checkers import Checkers
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 
@@ -27,7 +29,7 @@ POSITIONS = ([s for s in playout_positions(GAME, 130, seed=7, starts=STARTS) if 
 def run(search, game, state, prover, nodes, tt_size):
     spend = Spend(SearchLimits.start(Budget(nodes=nodes)))
     result = search(game, state, prover, spend, tt_size)
-    return result.proved, result.move, result.drawn, result.extra, spend.nodes, result.peak_entries
+    return [result.proved, result.move, result.drawn, result.extra, spend.nodes, result.peak_entries]
 
 
 def tt_size(index: int) -> int:
@@ -35,17 +37,15 @@ def tt_size(index: int) -> int:
 
 
 @pytest.mark.parametrize("index", range(len(POSITIONS)))
-def test_same_answer_move_nodes_expansions_and_table_as_the_interpreted_search(index):
+def test_dfpn_gives_the_recorded_answer_move_nodes_expansions_and_table(binding, index):
     state = POSITIONS[index]
-    game = MOVER_WINS if index % 7 == 0 else GAME
+    game = binding(MOVER_WINS if index % 7 == 0 else GAME)
     prover = state[2] if index % 2 else 1 - state[2]
-    python = run(dfpn.interpreted_dfpn_search, game, state, prover, 1500, tt_size(index))
-    assert run(dfpn.compiled_dfpn_search, game, state, prover, 1500, tt_size(index)) == python
+    assert run(dfpn.dfpn_search, game, state, prover, 1500, tt_size(index)) == PN_FIGURES["dfpn_loa"][index]
 
 
 def test_the_sample_has_proofs_disproofs_drawn_leaves_budget_stops_and_full_tables():
-    outcomes = [run(dfpn.interpreted_dfpn_search, GAME, s, s[2] if i % 2 else 1 - s[2], 1500, tt_size(i))
-                for i, s in enumerate(POSITIONS)]
+    outcomes = PN_FIGURES["dfpn_loa"]
     assert {o[3]["stopped_by"] for o in outcomes} == {"solved", "budget"}
     assert any(o[0] is True for o in outcomes) and any(o[0] is False for o in outcomes) and any(o[2] for o in outcomes)
     assert any(o[3]["tt_entries"] < 40 and o[3]["expansions"] > 40 for o in outcomes)
@@ -57,31 +57,27 @@ CHECKERS_POSITIONS = random_positions(CHECKERS, 40, seed=9, min_plies=40, max_pl
 
 
 @pytest.mark.parametrize("index", range(len(CHECKERS_POSITIONS)))
-def test_checkers_dfpn_is_the_interpreted_search_node_for_node(index):
+def test_checkers_dfpn_gives_the_recorded_figures(binding, index):
     state = CHECKERS_POSITIONS[index]
-    game = QUICK_DRAW if index % 3 == 0 else CHECKERS
+    game = binding(QUICK_DRAW if index % 3 == 0 else CHECKERS)
     prover = state[3] if index % 2 else 1 - state[3]
-    python = run(dfpn.interpreted_dfpn_search, game, state, prover, 800, tt_size(index))
-    assert run(dfpn.compiled_dfpn_search, game, state, prover, 800, tt_size(index)) == python
+    assert run(dfpn.dfpn_search, game, state, prover, 800, tt_size(index)) == PN_FIGURES["dfpn_checkers"][index]
 
 
 def test_a_time_budget_stops_the_compiled_search():
     state = POSITIONS[1]
     spend = Spend(SearchLimits.start(Budget(time=0.05)))
     start = time.perf_counter()
-    result = dfpn.compiled_dfpn_search(GAME, state, state[2], spend, 10_000_000)
+    result = dfpn.dfpn_search(GAME, state, state[2], spend, 10_000_000)
     assert time.perf_counter() - start < 1.0
     assert result.extra["stopped_by"] in ("budget", "solved") and spend.nodes > 0
 
 
-def test_an_exhausted_budget_stops_before_the_root_as_the_interpreted_search_does():
-    answers = []
-    for search in (dfpn.interpreted_dfpn_search, dfpn.compiled_dfpn_search):
-        spend = Spend(SearchLimits(node_limit=0, deadline=float("inf")))
-        result = search(GAME, POSITIONS[0], 0, spend, 100)
-        answers.append((result.proved, result.move, result.drawn, result.extra, spend.nodes))
-    assert answers[0] == answers[1] == (None, None, False, {"stopped_by": "budget", "expansions": 0,
-                                                            "tt_entries": 0}, 0)
+def test_an_exhausted_budget_stops_before_the_root(binding):
+    spend = Spend(SearchLimits(node_limit=0, deadline=float("inf")))
+    result = dfpn.dfpn_search(binding(GAME), POSITIONS[0], 0, spend, 100)
+    assert (result.proved, result.move, result.drawn, result.extra, spend.nodes) == (
+        None, None, False, {"stopped_by": "budget", "expansions": 0, "tt_entries": 0}, 0)
 
 
 def test_a_fresh_process_loads_the_compiled_search_from_the_cache_and_runs_it():

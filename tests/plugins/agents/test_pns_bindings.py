@@ -1,4 +1,5 @@
-"""The compiled PN and PN² searches (plugins.agents.proofnumber.compiled) are `pns` and `pn2` node for node on LOA."""
+"""PN and PN² (plugins.agents.proofnumber.search, written once) give the recorded answers, moves, node counts
+and tree sizes in every binding: compiled, interpreted over the rules, and through the kernel adapter."""
 
 import time
 from pathlib import Path
@@ -10,6 +11,7 @@ from framework.protocols import Budget, Proof
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.proofnumber import pns
 from plugins.agents.proofnumber.common import Spend
+from tests.plugins.agents.conftest import PN_FIGURES
 from plugins.games.checkers import Checkers
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 
@@ -26,27 +28,25 @@ POSITIONS = ([s for s in playout_positions(GAME, 130, seed=6, starts=STARTS) if 
 def run(search, game, state, prover, nodes, tree_limit, **options):
     spend = Spend(SearchLimits.start(Budget(nodes=nodes)))
     result = search(game, state, prover, spend, tree_limit, **options)
-    return result.proved, result.move, result.drawn, result.extra, spend.nodes, result.peak_entries
+    return [result.proved, result.move, result.drawn, result.extra, spend.nodes, result.peak_entries]
 
 
 @pytest.mark.parametrize("index", range(len(POSITIONS)))
-def test_same_answer_move_nodes_and_tree_as_the_interpreted_search(index):
+def test_pns_gives_the_recorded_answer_move_nodes_and_tree(binding, index):
     state = POSITIONS[index]
-    game = MOVER_WINS if index % 7 == 0 else GAME
+    game = binding(MOVER_WINS if index % 7 == 0 else GAME)
     prover = state[2] if index % 2 else 1 - state[2]
     tree_limit = 400 if index % 5 == 0 else 100_000          # every fifth search fills its tree
-    python = run(pns.interpreted_pn_search, game, state, prover, 800, tree_limit)
-    assert run(pns.compiled_pn_search, game, state, prover, 800, tree_limit) == python
+    assert run(pns.pn_search, game, state, prover, 800, tree_limit) == PN_FIGURES["pns_loa"][index]
 
 
 @pytest.mark.parametrize("index", range(0, len(POSITIONS), 4))
-def test_pn2_same_answer_move_nodes_tree_and_second_level_as_the_interpreted_search(index):
+def test_pn2_gives_the_recorded_answer_move_nodes_tree_and_second_level(binding, index):
     state = POSITIONS[index]
-    game = MOVER_WINS if index % 7 == 0 else GAME
+    game = binding(MOVER_WINS if index % 7 == 0 else GAME)
     prover = state[2] if index % 4 else 1 - state[2]
     tree_limit = 100 if index % 3 == 0 else 100_000          # every third first-level tree fills up
-    python = run(pns.interpreted_pn2_search, game, state, prover, 800, tree_limit)
-    assert run(pns.compiled_pn_search, game, state, prover, 800, tree_limit, two_level=True) == python
+    assert run(pns.pn2_search, game, state, prover, 800, tree_limit) == PN_FIGURES["pn2_loa"][str(index)]
 
 
 CHECKERS = Checkers()
@@ -55,31 +55,29 @@ CHECKERS_POSITIONS = random_positions(CHECKERS, 60, seed=8, min_plies=40, max_pl
 
 
 @pytest.mark.parametrize("index", range(len(CHECKERS_POSITIONS)))
-def test_checkers_pns_and_pn2_are_the_interpreted_searches_node_for_node(index):
+def test_checkers_pns_and_pn2_give_the_recorded_figures(binding, index):
     state = CHECKERS_POSITIONS[index]
-    game = QUICK_DRAW if index % 3 == 0 else CHECKERS
+    game = binding(QUICK_DRAW if index % 3 == 0 else CHECKERS)
     prover = state[3] if index % 2 else 1 - state[3]
-    for interpreted, two_level in ((pns.interpreted_pn_search, False), (pns.interpreted_pn2_search, True)):
-        python = run(interpreted, game, state, prover, 600, 100_000)
-        assert run(pns.compiled_pn_search, game, state, prover, 600, 100_000, two_level=two_level) == python
+    pn, pn2 = PN_FIGURES["checkers"][index]
+    assert run(pns.pn_search, game, state, prover, 600, 100_000) == pn
+    assert run(pns.pn2_search, game, state, prover, 600, 100_000) == pn2
 
 
 def test_the_checkers_sample_has_proofs_and_drawn_leaves():
-    outcomes = [run(pns.interpreted_pn_search, QUICK_DRAW if i % 3 == 0 else CHECKERS, s,
-                    s[3] if i % 2 else 1 - s[3], 600, 100_000) for i, s in enumerate(CHECKERS_POSITIONS)]
+    outcomes = [pn for pn, _ in PN_FIGURES["checkers"]]
     assert any(o[0] is not None for o in outcomes) and any(o[2] for o in outcomes)
 
 
 def test_the_sample_has_proofs_disproofs_drawn_leaves_and_every_stop_reason():
-    outcomes = [run(pns.interpreted_pn_search, GAME, s, s[2], 800, 400 if i % 5 == 0 else 100_000)
-                for i, s in enumerate(POSITIONS)]
+    outcomes = PN_FIGURES["pns_loa"]
     assert {o[3]["stopped_by"] for o in outcomes} == {"solved", "budget", "tree_limit"}
     assert any(o[0] is True for o in outcomes) and any(o[0] is False for o in outcomes) and any(o[2] for o in outcomes)
 
 
 @pytest.mark.parametrize("name, params", [("pns", {"tree_limit": 5_000}), ("pn2", {"tree_limit": 5_000}),
                                           ("dfpn", {"tt_size": 5_000})])
-def test_the_agent_solves_identically_with_and_without_the_compiled_path(monkeypatch, registry, name, params):
+def test_the_agent_solves_identically_compiled_and_interpreted(monkeypatch, registry, name, params):
     agent = registry.create_agent(name, GAME, params)
     fast = [agent.solve(GAME, s, Budget(nodes=3_000)) for s in POSITIONS[::20]]
     monkeypatch.setenv("PLYGROUND_JIT", "0")
@@ -91,20 +89,19 @@ def test_the_agent_solves_identically_with_and_without_the_compiled_path(monkeyp
 
 def test_a_time_budget_stops_the_compiled_search():
     state = POSITIONS[1]
-    run(pns.compiled_pn_search, GAME, state, state[2], 10, 100)  # compiled before the clock starts
+    run(pns.pn_search, GAME, state, state[2], 10, 100)  # compiled before the clock starts
     spend = Spend(SearchLimits.start(Budget(time=0.05)))
     start = time.perf_counter()
-    result = pns.compiled_pn_search(GAME, state, state[2], spend, 10_000_000)
+    result = pns.pn_search(GAME, state, state[2], spend, 10_000_000)
     assert time.perf_counter() - start < 1.0
     assert result.extra["stopped_by"] in ("budget", "solved") and spend.nodes > 0
 
 
-def test_an_exhausted_budget_aborts_before_the_root_as_the_interpreted_search_does():
+def test_an_exhausted_budget_aborts_before_the_root(binding):
     spend = Spend(SearchLimits(node_limit=0, deadline=float("inf")))
-    with pytest.raises(SearchAborted):
-        pns.compiled_pn_search(GAME, POSITIONS[0], 0, spend, 100)
-    with pytest.raises(SearchAborted):
-        pns.interpreted_pn_search(GAME, POSITIONS[0], 0, spend, 100)
+    for two_level in (False, True):
+        with pytest.raises(SearchAborted):
+            pns.pn_search(binding(GAME), POSITIONS[0], 0, spend, 100, two_level)
 
 
 def test_the_first_timed_move_does_not_pay_for_compiling(registry):
@@ -131,11 +128,10 @@ def cheapest_proof_of_each_length(most: int) -> dict[int, tuple[str, int]]:
     return cheapest
 
 
-def test_compiled_and_interpreted_pns_report_the_same_proof_lengths_of_1_to_11_plies():
+def test_pns_reports_the_recorded_proof_lengths_of_1_to_11_plies_in_every_binding(binding):
     cheapest = cheapest_proof_of_each_length(11)
     assert sorted(cheapest) == [1, 3, 5, 7, 9, 11]
     for length, (position, nodes) in cheapest.items():
         state = GAME.from_text(position)
-        python = run(pns.interpreted_pn_search, GAME, state, state[2], 50_000, 1_000_000)
-        assert python[3]["proof_length"] == length and python[4] == nodes
-        assert run(pns.compiled_pn_search, GAME, state, state[2], 50_000, 1_000_000) == python
+        figures = run(pns.pn_search, binding(GAME), state, state[2], 50_000, 1_000_000)
+        assert figures[3]["proof_length"] == length and figures[4] == nodes

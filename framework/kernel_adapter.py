@@ -1,0 +1,244 @@
+"""A plain-Python game seen through the kernel interface, so a search written once runs on any game.
+
+A search is written once against `framework.kernel_api` (ints, tuples of ints, arrays: what compiles). A
+game with compiled rules binds that interface to its rules; any other game (tic-tac-toe, matches, a
+third-party plugin) goes through a `KernelAdapter`, which interns its states and moves as ints: a kernel
+state is the 1-tuple `(id,)` of an interned state, a move an interned move's id, ids given in the order
+first seen. Interned states are equal exactly when the game's states are, so a table that compares kernel
+states compares the game's; moves likewise, so killers and history read the same as over the game's moves.
+
+Every function answers from the Game protocol and the agent's Python heuristic, as an interpreted search
+over the game would: the legal moves in the game's order, its `ordered_moves` hints when it has them, its
+`is_noisy` as `is_capture`, `search_key` the game's `hash_key` (Python's `hash` without one), the
+heuristic's own `evaluate` and `terminal` (the raw returns without a heuristic). So a search through the
+adapter visits the same nodes and finds the same values as one written over the Game protocol.
+
+The interned states live as long as the adapter: make one per decision (a search of N distinct states
+keeps N states, as a transposition table over them would).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Hashable, Sequence
+
+from framework.capabilities import capabilities
+from framework.jit import DRAW, LOSS, ONGOING, WIN
+from framework.protocols import Game, Heuristic, State
+
+
+#: What the adapter keeps per state id: mover, returns, search key, legal moves, hints, children.
+_ANSWERS = 6
+
+
+class KernelAdapter:
+    """`game` (and optionally the `heuristic` a search evaluates with) behind `framework.kernel_api`.
+
+    What the game answers of an interned state (its mover, whether and how it ended, its key, legal moves,
+    hints and children) is asked once and kept by the state's id: a search meets the same states again
+    (iterative deepening, transpositions), and a list read costs less than a call into the game (measured:
+    the memoised adapter runs an interpreted alpha-beta over tic-tac-toe about twice as fast)."""
+
+    def __init__(self, game: Game, heuristic: Heuristic | None = None) -> None:
+        self.game = game
+        self.heuristic = heuristic
+        #: Interned states and moves, indexed by id, and the ids by state and by move.
+        self.states: list[State] = []
+        self.moves: list[Hashable] = []
+        self.state_ids: dict[State, int] = {}
+        self.move_ids: dict[Hashable, int] = {}
+        #: Per state id: its kernel state `(id,)`, then what the game answered, None until asked.
+        self._kernel: list[tuple[int]] = []
+        self._answers: list[list[Any]] = [[] for _ in range(_ANSWERS)]
+
+    def to_kernel(self, state: State) -> tuple[int]:
+        """The kernel state of a game state (interned on first sight)."""
+        found = self.state_ids.get(state)
+        return self._intern(state) if found is None else self._kernel[found]
+
+    def _intern(self, state: State) -> tuple[int]:
+        """Intern a state not seen before: its id is the next one (the answer lists grow by doubling)."""
+        states = self.states
+        kernel = (len(states),)
+        self.state_ids[state] = kernel[0]
+        states.append(state)
+        self._kernel.append(kernel)
+        if kernel[0] == len(self._answers[0]):
+            for answers in self._answers:
+                answers.extend([None] * (kernel[0] + 64))
+        return kernel
+
+    def state(self, kernel_state: Sequence[int]) -> State:
+        """The game state of a kernel state."""
+        return self.states[kernel_state[0]]
+
+    def move_id(self, move: Hashable) -> int:
+        """The int of a game move (interned on first sight)."""
+        ids = self.move_ids
+        found = ids.get(move)
+        if found is None:
+            found = ids[move] = len(self.moves)
+            self.moves.append(move)
+        return found
+
+    def move(self, move_id: int) -> Hashable:
+        """The game move of an int."""
+        return self.moves[move_id]
+
+    def functions(self) -> dict[str, Callable[..., Any]]:
+        """Every name of `framework.kernel_api` (its PRIMITIVES and DERIVED), over this game and heuristic."""
+        game, heuristic = self.game, self.heuristic
+        states, moves, state_ids, kernel = self.states, self.moves, self.state_ids, self._kernel
+        movers, results, keys, legal, hinted, children = self._answers
+        game_moves, game_apply, game_to_move = game.legal_moves, game.apply, game.to_move
+        is_terminal, returns = game.is_terminal, game.returns
+        offered = capabilities(game)
+        hints = offered.ordered_moves or game_moves
+        noisy = offered.is_noisy
+        hash_key: Callable[[State], int] = offered.hash_key or hash
+        intern_state, intern_move, move_ids = self._intern, self.move_id, self.move_ids
+
+        def ids_of(game_moves_list: Sequence[Hashable]) -> list[int]:
+            get = move_ids.get
+            out = []
+            for m in game_moves_list:
+                found = get(m)
+                out.append(intern_move(m) if found is None else found)
+            return out
+
+        def legal_moves(state: tuple[int]) -> list[int]:
+            found = legal[state[0]]
+            if found is None:
+                found = legal[state[0]] = ids_of(game_moves(states[state[0]]))
+            return found.copy()     # the search reorders its list
+
+        def ordered_moves(state: tuple[int]) -> list[int]:
+            found = hinted[state[0]]
+            if found is None:
+                found = hinted[state[0]] = ids_of(hints(states[state[0]]))
+            return found.copy()
+
+        def move_count(state: tuple[int]) -> int:
+            found = legal[state[0]]
+            return len(game_moves(states[state[0]])) if found is None else len(found)
+
+        def apply_move(state: tuple[int], move: int) -> tuple[int]:
+            known = children[state[0]]
+            if known is None:
+                known = children[state[0]] = {}
+            found = known.get(move)
+            if found is None:
+                child = game_apply(states[state[0]], moves[move])
+                at = state_ids.get(child)
+                found = known[move] = intern_state(child) if at is None else kernel[at]
+            return found
+
+        def to_move(state: tuple[int]) -> int:
+            found = movers[state[0]]
+            if found is None:
+                found = movers[state[0]] = game_to_move(states[state[0]])
+            return found
+
+        def outcome(state: tuple[int], player: int, option: int) -> int:
+            found = results[state[0]]
+            if found is None:     # the returns of a state that is over, () of one that goes on
+                s = states[state[0]]
+                found = results[state[0]] = tuple(returns(s)) if is_terminal(s) else ()
+            if not found:
+                return ONGOING
+            r = found[player]
+            return WIN if r > 0 else LOSS if r < 0 else DRAW
+
+        def search_key(state: tuple[int]) -> tuple[int]:
+            found = keys[state[0]]
+            if found is None:
+                found = keys[state[0]] = (hash_key(states[state[0]]),)
+            return found
+
+        def is_capture(state: tuple[int], move: int) -> bool:
+            return noisy is not None and noisy(states[state[0]], moves[move])
+
+        def move_rank(state: tuple[int], move: int) -> int:
+            return ordered_moves(state).index(move)
+
+        def evaluate(state: tuple[int], player: int, weights: Any) -> float:
+            return heuristic.evaluate(states[state[0]], player)  # type: ignore[union-attr]
+
+        def score(state: tuple[int], weights: Any) -> float:
+            return evaluate(state, 0, weights)
+
+        def terminal_score(state: tuple[int], player: int, ply: int, result: int) -> float:
+            s = states[state[0]]
+            if heuristic is None:
+                return float(returns(s)[player])
+            return heuristic.terminal(s, player, ply)
+
+        bound: dict[str, Callable[..., Any]] = {"legal_moves": legal_moves, "apply_move": apply_move, "to_move": to_move, "outcome": outcome,
+                 "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
+                 "ordered_moves": ordered_moves, "move_count": move_count, "evaluate": evaluate, "terminal_score": terminal_score}
+        return bound
+
+
+class PassThroughAdapter(KernelAdapter):
+    """`game` behind `framework.kernel_api` with nothing interned: its own states and moves pass through.
+
+    For a search that only runs as Python here and keeps states in Python containers (the proof-number
+    family: trees and tables of states, never int arrays): it pays no interning and holds no state beyond
+    what the search itself keeps, so a search bounded in memory stays bounded (an interning adapter keeps
+    every state it met). Same answers as `KernelAdapter`: states compare as the game's do, `search_key`
+    is the same 1-tuple. The move lists are the game's own sequences: not for a search that reorders them.
+    """
+
+    def to_kernel(self, state: State) -> State:  # type: ignore[override]
+        return state
+
+    def state(self, kernel_state: Any) -> State:
+        return kernel_state
+
+    def move_id(self, move: Hashable) -> Any:
+        return move
+
+    def move(self, move_id: Any) -> Hashable:
+        return move_id
+
+    def functions(self) -> dict[str, Callable[..., Any]]:
+        game, heuristic = self.game, self.heuristic
+        game_moves = game.legal_moves
+        is_terminal, returns = game.is_terminal, game.returns
+        offered = capabilities(game)
+        hints = offered.ordered_moves or game_moves
+        noisy = offered.is_noisy
+        hash_key: Callable[[State], int] = offered.hash_key or hash
+
+        def move_count(state: State) -> int:
+            return len(game_moves(state))
+
+        def outcome(state: State, player: int, option: int) -> int:
+            if not is_terminal(state):
+                return ONGOING
+            r = returns(state)[player]
+            return WIN if r > 0 else LOSS if r < 0 else DRAW
+
+        def search_key(state: State) -> tuple[int]:
+            return (hash_key(state),)
+
+        def is_capture(state: State, move: Hashable) -> bool:
+            return noisy is not None and noisy(state, move)
+
+        def move_rank(state: State, move: Hashable) -> int:
+            return list(hints(state)).index(move)
+
+        def evaluate(state: State, player: int, weights: Any) -> float:
+            return heuristic.evaluate(state, player)  # type: ignore[union-attr]
+
+        def score(state: State, weights: Any) -> float:
+            return evaluate(state, 0, weights)
+
+        def terminal_score(state: State, player: int, ply: int, result: int) -> float:
+            if heuristic is None:
+                return float(returns(state)[player])
+            return heuristic.terminal(state, player, ply)
+
+        return {"legal_moves": game_moves, "apply_move": game.apply, "to_move": game.to_move, "outcome": outcome,
+                "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
+                "ordered_moves": hints, "move_count": move_count, "evaluate": evaluate,
+                "terminal_score": terminal_score}
