@@ -1,4 +1,5 @@
-"""The proof-number family written once: PN search (Allis 1994), PN² (Breuker 1998), df-pn (Nagai 2002).
+"""The proof-number family written once: PN search (Allis 1994), PN² (Breuker 1998), df-pn (Nagai 2002), PDS
+(Nagai 1999).
 
 Plain functions over a game kernel's states and int moves, calling the game only through the kernel
 interface (`framework.kernel_api`: `legal_moves`, `apply_move`, `to_move`, `outcome`, `search_key`). The same
@@ -56,6 +57,19 @@ whose numbers rest on a repetition are keyed by (state, set of states above it),
 space acyclic (without it df-pn's numbers can feed on each other round a cycle and grow forever); the set
 is kept as two order-free sums of member hashes (`member_hash`), exact unless two sets of one search
 collide in both. Solved values resting on no repetition are keyed by the state alone.
+
+PDS: A. Nagai, "A new depth-first-search algorithm for AND/OR trees", M.Sc. thesis, Tokyo 1999 (as
+described by Winands, Uiterwijk & van den Herik, "PDS-PN: A New Proof-Number Search Algorithm", CG 2002,
+§2.3: proof-number and disproof-number search, depth-first with a table and *multiple iterative
+deepening*). It is df-pn's MID with two differences (`pds` true): a node is searched until *both* its
+numbers reach their thresholds (df-pn stops at either), and a child's thresholds are its own current
+numbers with one raised by one: at a node whose phi is under its threshold and no larger than delta (or
+whose delta has reached its threshold), "proof-like", the child (of least delta, as in df-pn) gets
+(phi(c), delta(c) + 1), so it is searched until it is one step harder to prove for its mover; otherwise,
+"disproof-like", (phi(c) + 1, delta(c)). So every node deepens its own search one step at a time,
+re-searching its children each time (hence the paper's "relatively slow"). The root starts with infinite
+thresholds, which gives the same child searches as Nagai's root loop raising the smaller of its two
+thresholds by one per iteration.
 
 Memory: a PN tree holds at most `tree_limit` nodes (an expansion past it stops with status `TREE_FULL`);
 tables are bounded by `bounded_store` (full, a table drops its older half in insertion order:
@@ -571,9 +585,11 @@ def dfpn_expand(stack: list[Frame], arena: Arena, state: Any, key: Any, phi_th: 
 
 
 def dfpn_mid(root: Any, key: Any, prover: int, option: int, cyclic: bool, table: Any, path: Any,
-             counters: list[int], tt_size: int, node_limit: int, deadline: float, arena: Arena) -> tuple[int, int]:
-    """MID from the root with infinite thresholds, on an explicit stack of frames. Returns the root's
-    (phi, delta), (-1, -1) when the budget ran out; the root's children stay at the start of the arena."""
+             counters: list[int], tt_size: int, node_limit: int, deadline: float, arena: Arena,
+             pds: bool) -> tuple[int, int]:
+    """MID from the root with infinite thresholds, on an explicit stack of frames: df-pn's, or PDS's with
+    `pds`. Returns the root's (phi, delta), (-1, -1) when the budget ran out; the root's children stay at
+    the start of the arena."""
     stack = [Frame(root, key, INF, INF, 0, 0, 0, 0, 0, 0)]
     stack.pop()
     slots = [0]     # the arena slot of each frame above the root, in its parent's children
@@ -594,9 +610,19 @@ def dfpn_mid(root: Any, key: Any, prover: int, option: int, cyclic: bool, table:
             elif d < second:
                 second = d
         phi, delta = best_delta, min(INF, total)
-        if phi < frame.phi_th and delta < frame.delta_th:
-            if not dfpn_expand(stack, arena, arena.states[best], arena.keys[best],
-                               min(INF, frame.delta_th + phis[best] - delta), min(frame.phi_th, second + 1),
+        if pds:
+            deeper = phi != 0 and delta != 0 and (phi < frame.phi_th or delta < frame.delta_th)
+        else:
+            deeper = phi < frame.phi_th and delta < frame.delta_th
+        if deeper:
+            if not pds:
+                child_phi_th, child_delta_th = min(INF, frame.delta_th + phis[best] - delta), min(frame.phi_th,
+                                                                                                   second + 1)
+            elif phi < frame.phi_th and (phi <= delta or delta >= frame.delta_th):     # proof-like
+                child_phi_th, child_delta_th = phis[best], deltas[best] + 1
+            else:                                                                       # disproof-like
+                child_phi_th, child_delta_th = phis[best] + 1, deltas[best]
+            if not dfpn_expand(stack, arena, arena.states[best], arena.keys[best], child_phi_th, child_delta_th,
                                frame.below1, frame.below2, prover, option, cyclic, table, path, counters, tt_size,
                                node_limit, deadline):
                 return -1, -1
@@ -635,6 +661,18 @@ def dfpn_mid(root: Any, key: Any, prover: int, option: int, cyclic: bool, table:
 def dfpn_search(root: Any, prover: int, option: int, tt_size: int, node_limit: int, deadline: float,
                 cyclic: bool) -> DFPNResult:
     """Nagai's df-pn: does `prover` win from `root`? The table holds at most `tt_size` entries."""
+    return depth_first(root, prover, option, tt_size, node_limit, deadline, cyclic, False)
+
+
+def pds_search(root: Any, prover: int, option: int, tt_size: int, node_limit: int, deadline: float,
+               cyclic: bool) -> DFPNResult:
+    """Nagai's PDS: does `prover` win from `root`? The table holds at most `tt_size` entries."""
+    return depth_first(root, prover, option, tt_size, node_limit, deadline, cyclic, True)
+
+
+def depth_first(root: Any, prover: int, option: int, tt_size: int, node_limit: int, deadline: float,
+                cyclic: bool, pds: bool) -> DFPNResult:
+    """df-pn, or PDS with `pds`: the two differ only in MID's thresholds (`dfpn_mid`)."""
     if node_limit < 1 or clock() >= deadline:
         return DFPNResult(ROOT_OVER_BUDGET, False, 0, 0, 0, False, -1, 0)
     key = search_key(root)
@@ -656,7 +694,7 @@ def dfpn_search(root: Any, prover: int, option: int, tt_size: int, node_limit: i
     arena.ghis.pop()
     if phi and delta:
         phi, delta = dfpn_mid(root, key, prover, option, cyclic, table, path, counters, tt_size, node_limit,
-                              deadline, arena)
+                              deadline, arena, pds)
     status = BUDGET if counters[COUNTER.aborted] else SOLVED
     proved = (phi == 0) if mover_is_prover else (delta == 0)
     move = -1
