@@ -49,7 +49,6 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-
 from framework.agentspec import parse_agent_spec
 from framework.errors import ConfigError, SolveDisagreementError
 from framework.protocols import Budget, Game, Proof, Solver, State
@@ -186,7 +185,7 @@ def label(referees: Sequence[tuple[str, Solver]], game: Game, state: State, budg
 
     Raises SolveDisagreementError when a referee proves another value than the first (a bug in one of them).
     """
-    nodes = []
+    nodes: list[int] = []
     for name, referee in referees:
         result = referee.solve(game, state, Budget(nodes=budget))
         if result.value is Proof.UNKNOWN:
@@ -239,7 +238,7 @@ def play(settings: Settings, index: int, registry: Registry) -> Played:
               for side, (d, h, _) in enumerate(choices)]
     names = (f"{settings.player} depth {choices[0][0]} {choices[0][1]} random {choices[0][2]:g}",
              f"{settings.player} depth {choices[1][0]} {choices[1][1]} random {choices[1][2]:g}")
-    state, history = game.initial_state(), []
+    state, history = game.initial_state(), list[State]()
     while not game.is_terminal(state) and len(history) < MAX_PLIES:
         history.append(state)
         mover = game.to_move(state)
@@ -285,7 +284,8 @@ def _refereed(settings: Settings, index: int, played: Played, registry: Registry
               open_buckets: tuple[bool, ...]) -> list[Sampled]:
     """One position per open distance band, at a seeded distance where the winner is to move, labelled."""
     game, history = played.game, played.history
-    referees = [(parse_agent_spec(spec, "referee")[0], create_solver(registry, game, spec, derive_seed(settings.seed, "referee", index)))
+    referees = [(parse_agent_spec(spec, "referee")[0],
+                 create_solver(registry, game, spec, derive_seed(settings.seed, "referee", index)))
                 for spec in settings.referees]
     out = []
     for band, (lo, hi) in enumerate(settings.bands):

@@ -22,25 +22,38 @@ import pandas as pd
 from framework.analysis import plots
 from framework.analysis.tables import Results
 from framework.registry import Registry
-from plugins.reports.thesis import (FIRST, PAPER, PAPER_POSITIONS, _budget_text, _memory_table, _ratio, _ratios,
-                                    _run_time, _spec, check_values, thesis_table)
+from plugins.reports.thesis import (
+    FIRST,
+    PAPER,
+    PAPER_POSITIONS,
+    _budget_text,
+    _memory_table,
+    _ratio,
+    _ratios,
+    _run_time,
+    _spec,
+    check_values,
+    thesis_table,
+)
 
 #: The share of the paper's 488 positions alpha-beta solved (383): the comparison budget aims at it.
 PAPER_SHARE = PAPER["alpha-beta"][0] / PAPER_POSITIONS
 COMMAND = ("plyground run tournaments/thesis-loa-refereed.yaml && "
            "plyground run tournaments/thesis-loa-refereed-budget.yaml && "
-           "python -m plugins.reports.thesis_hard results/thesis-refereed --budget-search results/thesis-refereed-budget")
+           "python -m plugins.reports.thesis_hard results/thesis-refereed "
+           "--budget-search results/thesis-refereed-budget")
 
 
-def budget_curve(solves: pd.DataFrame, solver: str, positions: int, share: float = PAPER_SHARE) -> tuple[int | None, pd.DataFrame]:
+def budget_curve(solves: pd.DataFrame, solver: str, positions: int,
+                 share: float = PAPER_SHARE) -> tuple[int | None, pd.DataFrame]:
     """The smallest node budget within which `solver` solves at least `share` of `positions` (None: not even
     within the run's budget), and its solved count at budgets around it: a solve is deterministic under a
     node budget, so it succeeds within B exactly when it took at most B nodes."""
     nodes = solves[(solves["solver"] == solver) & (solves["status"] == "solved")]["nodes"].sort_values().to_numpy()
     need = math.ceil(share * positions)
     budget = int(nodes[need - 1]) if len(nodes) >= need else None
-    marks = sorted({int(b) for b in (1e5, 1e6, 2e6, 5e6, 1e7, 2e7, 5e7, 1e8, 2e8, 5e8) if not len(nodes) or b <= nodes[-1] * 10}
-                   | ({budget} if budget else set()))
+    marks = sorted({int(b) for b in (1e5, 1e6, 2e6, 5e6, 1e7, 2e7, 5e7, 1e8, 2e8, 5e8)
+                    if not len(nodes) or b <= nodes[-1] * 10} | ({budget} if budget else set()))
     curve = pd.DataFrame([{"node budget": f"{b:,}", "solved": int((nodes <= b).sum()),
                            "share": f"{100 * (nodes <= b).sum() / positions:.0f}%"} for b in marks])
     return budget, curve
@@ -94,7 +107,8 @@ def conclusions(table: pd.DataFrame, solves: pd.DataFrame, by_algorithm: dict[st
         out.append(f"- *PDS is relatively slow* (in nodes per second, from its re-searches). {rate(pds):,.0f} nodes/s, "
                    f"the slowest of any solver {slowest:,.0f}: " + mark(rate(pds) == slowest))
     if pdspn is None or pds is None or pn2 is None:
-        out.append("- *PDS-PN is competitive with PDS in speed and with PN² in solutions.* " + untested("PDS-PN, PDS or PN²"))
+        out.append("- *PDS-PN is competitive with PDS in speed and with PN² in solutions.* "
+                   + untested("PDS-PN, PDS or PN²"))
     else:
         q, d, t = row.loc[pdspn], row.loc[pds], row.loc[pn2]
         out.append(f"- *PDS-PN is competitive with PDS in speed and with PN² in solutions.* Over the common positions "
@@ -137,7 +151,8 @@ def write_report(results: Results, budget_search: Results | None = None, folder:
                            "solved": f"{solved} of {PAPER_POSITIONS}", "total nodes": f"{nodes:,}",
                            "total time (ms)": f"{ms:,}"} for name, (solved, nodes, ms) in PAPER.items()])
     memory = _memory_table(table, solvers_config, specs)
-    ours = pd.DataFrame([{"algorithm": specs[r.solver].algorithm if specs[r.solver] else "-", "solver": r.solver,
+    algorithms = {sid: spec.algorithm if spec is not None else "-" for sid, spec in specs.items()}
+    ours = pd.DataFrame([{"algorithm": algorithms[r.solver], "solver": r.solver,
                           "memory bound": m["bounded by"], "stopped by memory": _stopped(solves, r.solver),
                           "solved": f"{r.solved} of {r.of}",
                           "total nodes": (f"{r.nodes_first:,} ({r.nodes:,} all iterations)" if r.solver == ab
@@ -185,8 +200,8 @@ Every solver was given {_budget_text(budget)} per position (`tournaments/thesis-
 **The set** (`{config.get('name', '')}`, see the set's README beside its positions file) is made by
 `plyground make-endgames --referee ...`: positions sampled from seeded self-play at a spread of distances from
 the game's end, labelled a win for the side to move by two referees agreeing (solvers with a budget far above the
-comparison's, named in the positions file's header), and kept by label and distance only, never by how cheaply a compared solver proves
-them. It is not the set of Winands et al., which is not public.
+comparison's, named in the positions file's header), and kept by label and distance only, never by how cheaply
+a compared solver proves them. It is not the set of Winands et al., which is not public.
 {nobody} of its {positions} positions no solver proved within the comparison budget.
 
 Solvers:
@@ -247,7 +262,8 @@ Tables as CSV: `tables/table_4_2.csv`, `tables/solves.csv` (every task).
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m plugins.reports.thesis_hard", description=__doc__.splitlines()[0])
-    parser.add_argument("results", help="results folder of the solve run (plyground run tournaments/thesis-loa-refereed.yaml)")
+    parser.add_argument("results", help="results folder of the solve run "
+                                        "(plyground run tournaments/thesis-loa-refereed.yaml)")
     parser.add_argument("--budget-search", help="results folder of alpha-beta alone at a high budget on the same set")
     parser.add_argument("--out", help="folder to write into (default: the results folder)")
     args = parser.parse_args(argv)

@@ -13,7 +13,8 @@ Three bindings of the same code objects, so the same answers, moves and node cou
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from framework import jit
 from framework.capabilities import capabilities

@@ -11,8 +11,9 @@ handling of repetitions are in `search`.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from framework.errors import ConfigError
 from framework.protocols import Budget, Decision, Game, Move, Proof, SearchStats, SolveResult, State

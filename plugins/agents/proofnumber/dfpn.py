@@ -1,9 +1,10 @@
 """The depth-first proof-number searches, df-pn (Nagai 2002), PDS (Nagai 1999) and PDS-PN (Winands et al.
 2002), as solvers and agents, with a bounded table.
 
-The searches themselves are `search.dfpn_search`, `search.pds_search` and `search.pdspn_search` (one MID, written once, run
-compiled or interpreted: `binding`; its docstring has the algorithms, the thresholds and the handling of
-cycles); here they meet the Game protocol. Both count and bound alike:
+The searches themselves are `search.dfpn_search`, `search.pds_search` and `search.pdspn_search` (one MID,
+written once, run compiled or interpreted: `binding`; its docstring has the algorithms, the thresholds and
+the handling of cycles); here they meet the Game protocol. All three count and bound alike (PDS-PN's nodes
+include its second-level trees'):
 
 Every child generated counts one node, each time its parent is (re-)expanded (`extra["expansions"]`
 counts the expansions). The table holds at most `tt_size` entries (full, the older half in insertion

@@ -52,7 +52,8 @@ def test_the_report_on_a_tiny_run_has_the_tables_plots_budget_search_and_a_refer
     path = write_report(run, budget_search=run)
     text = path.read_text()
     for fact in ("| alpha-beta          | ab       | tt_size = 65,536", "| proof-number search | pn       | "
-                 "tree_limit = 1,000,000 |                   0 | 3 of 3", "0 of its 3 positions no solver proved within the comparison budget",
+                 "tree_limit = 1,000,000 |                   0 | 3 of 3",
+                 "0 of its 3 positions no solver proved within the comparison budget",
                  "the smallest budget at which ours solves that share is **", "*PN² solves the most.* 3 against",
                  "*PDS solves the most.* **not tested**"):
         assert fact in text
