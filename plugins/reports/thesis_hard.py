@@ -59,6 +59,17 @@ def budget_curve(solves: pd.DataFrame, solver: str, positions: int,
     return budget, curve
 
 
+def referee_nodes(notes: list[str]) -> list[int]:
+    """Per position, the most nodes a referee needed to label it (the `referees=NAME N, NAME N` note field;
+    positions without one are left out)."""
+    out = []
+    for note in notes:
+        fields = dict(part.strip().split("=", 1) for part in note.split(";") if "=" in part)
+        if "referees" in fields:
+            out.append(max(int(named.split()[-1]) for named in fields["referees"].split(",")))
+    return out
+
+
 def conclusions(table: pd.DataFrame, solves: pd.DataFrame, by_algorithm: dict[str, str]) -> list[str]:
     """The paper's and its abstract's conclusions, each decided from the numbers (or marked untested)."""
     row = table.set_index("solver")
@@ -147,6 +158,11 @@ def write_report(results: Results, budget_search: Results | None = None, folder:
 
     unsolved = solves[solves["status"] == "solved"].groupby("position_index")["solver"].nunique()
     nobody = positions - len(unsolved)
+    budget = solvers_config[0]["budget"]
+    labelled = referee_nodes(list(config.get("position_notes") or []))
+    referees = (f"The referees' proofs took up to {max(labelled):,} nodes per position (the larger of the two); "
+                f"{sum(n > (budget.get('nodes') or 0) for n in labelled)} of the {len(labelled)} positions needed more "
+                f"than the comparison's node budget." if labelled and budget.get("nodes") else "")
     paper = pd.DataFrame([{"source": f"paper ({PAPER_POSITIONS} positions)", "algorithm": name,
                            "solved": f"{solved} of {PAPER_POSITIONS}", "total nodes": f"{nodes:,}",
                            "total time (ms)": f"{ms:,}"} for name, (solved, nodes, ms) in PAPER.items()])
@@ -182,7 +198,6 @@ solve took at most B nodes for. The paper's alpha-beta solved {PAPER['alpha-beta
     tables.mkdir(exist_ok=True)
     table.to_csv(tables / "table_4_2.csv", index=False)
     solves.to_csv(tables / "solves.csv", index=False)
-    budget = solvers_config[0]["budget"]
     solvers = "\n".join(f"- `{s['id']}`: agent `{s['agent']}`"
                         + (f", {', '.join(f'{k}={v}' for k, v in s['params'].items() if v is not None)}"
                            if s["params"] else "") for s in solvers_config)
@@ -202,7 +217,7 @@ Every solver was given {_budget_text(budget)} per position (`tournaments/thesis-
 the game's end, labelled a win for the side to move by two referees agreeing (solvers with a budget far above the
 comparison's, named in the positions file's header), and kept by label and distance only, never by how cheaply
 a compared solver proves them. It is not the set of Winands et al., which is not public.
-{nobody} of its {positions} positions no solver proved within the comparison budget.
+{nobody} of its {positions} positions no solver proved within the comparison budget. {referees}
 
 Solvers:
 

@@ -8,7 +8,7 @@ import pytest
 
 from framework.analysis.tables import Results
 from framework.errors import SolveDisagreementError
-from plugins.reports.thesis_hard import budget_curve, conclusions, write_report
+from plugins.reports.thesis_hard import budget_curve, conclusions, referee_nodes, write_report
 from tests.plugins.reports.test_thesis import solve_run
 
 
@@ -63,3 +63,9 @@ def test_the_report_on_a_tiny_run_has_the_tables_plots_budget_search_and_a_refer
         conn.execute("UPDATE solves SET value = 'loss' WHERE position_index = 0")
     with pytest.raises(SolveDisagreementError, match="position 0: ab loss, the file claims win"):
         write_report(Results(run.folder))
+
+
+def test_referee_nodes_are_read_from_the_notes_the_larger_of_the_two():
+    notes = ["result=win; distance=3; referees=dfpn 452, pn2 462; source=seed 1 game 2 ply 3 (a vs b)",
+             "result=win; length=1; nodes=17"]
+    assert referee_nodes(notes) == [462]
