@@ -47,6 +47,16 @@ def test_conclusions_are_decided_from_the_numbers_and_untested_without_the_solve
     assert "*PDS-PN is competitive" in text and text.count("**not tested**") == 3
 
 
+def test_pdspn_is_judged_in_speed_against_pds_and_in_solutions_against_pn2():
+    table = _table([("ab", 8, 9_000, 900, 5_000, 500), ("pns", 6, 300, 60, 200, 40), ("pn2", 9, 900, 300, 400, 90),
+                    ("pds", 9, 900, 900, 400, 300), ("pdspn", 8, 900, 200, 400, 100)])
+    held = "\n".join(conclusions(table, _solves([]), {"alpha-beta": "ab", "proof-number search": "pns", "PN²": "pn2",
+                                                      "PDS": "pds", "PDS-PN": "pdspn"}))
+    assert "PDS-PN took 100 ms against PDS's 300: **holds**." in held
+    assert "It solved 8 against PN²'s 9: **does not hold**." in held
+    assert "609" not in held and "*PDS is relatively slow* (in nodes per second, from its re-searches). 1,000" in held
+
+
 def test_the_report_on_a_tiny_run_has_the_tables_plots_budget_search_and_a_referee_check(tmp_path):
     run = solve_run(tmp_path)
     path = write_report(run, budget_search=run)
