@@ -15,7 +15,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from framework.playouts import random_positions
 from framework.protocols import Budget
@@ -26,7 +27,8 @@ ALL_ON = {name: True for name in ALL_OFF}
 BUDGET = Budget(nodes=10**12)
 
 
-def measure(game: Any, heuristic: Any, depth: int | None, options: Mapping[str, bool], states: list) -> tuple[int, float, list]:
+def measure(game: Any, heuristic: Any, depth: int | None, options: Mapping[str, bool],
+            states: list) -> tuple[int, float, list]:
     agent = AlphaBetaAgent(game, depth=depth, heuristic=heuristic, **options)
     nodes, elapsed, scores = 0, 0.0, []
     for state in states:

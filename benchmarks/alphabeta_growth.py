@@ -18,8 +18,9 @@ import argparse
 import math
 import sys
 
-from plugins.reports.branching import SEARCHES, fitted_branching, nodes_by_depth
 from framework.registry import Registry
+from plugins.reports.branching import SEARCHES, fitted_branching, nodes_by_depth
+
 
 def run(name: str, max_depth: int) -> None:
     table = nodes_by_depth(Registry(), name, dict.fromkeys(SEARCHES, max_depth), seed=1)

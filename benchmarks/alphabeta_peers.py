@@ -20,7 +20,8 @@ import argparse
 import importlib
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from spiel_search import SPIEL_NAMES, Counted, spiel_alphabeta  # this script's folder is on sys.path
 

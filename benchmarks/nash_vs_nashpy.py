@@ -24,8 +24,9 @@ from __future__ import annotations
 import argparse
 import time
 import warnings
+from collections.abc import Callable
 from itertools import combinations
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

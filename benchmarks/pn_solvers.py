@@ -17,9 +17,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import cast
 from collections import defaultdict
 from pathlib import Path
+from typing import cast
 
 from framework.protocols import Budget, Proof, Solver
 from framework.registry import Registry

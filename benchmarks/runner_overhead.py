@@ -7,8 +7,8 @@ Run: `python benchmarks/runner_overhead.py [--games 400] [--cpu-games 16] [--rep
    (`run_tournament`: schedule, guarded worker process, progress beats to a shared file, pickling,
    SQLite commit per game), on 1 and 2 workers. Prints games/s and the ratio runner / plain loop, worker
    start-up included; then splits the runner's time into start-up (a run of 2 games: mostly the
-   fresh worker process, which imports the framework and the plugins the tournament names) and the cost per further game,
-   (time(games) - time(2 games)) / (games - 2), which is what a big tournament pays.
+   fresh worker process, which imports the framework and the plugins the tournament names) and the
+   cost per further game, (time(games) - time(2 games)) / (games - 2), which is what a big tournament pays.
 2. Speed-up: a CPU-bound tournament (`--cpu-games` games of full-depth minimax against random,
    ~0.5 s of search per game) on 1 and on 2 workers; prints both wall times and the ratio.
    On a 2-core machine shared with other jobs expect well under 2x.
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -80,7 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         config = load(tmp, RANDOM, args.games)
-        best = lambda f: min(f() for _ in range(args.repeat))
+
+        def best(f: Callable[[], float]) -> float:
+            return min(f() for _ in range(args.repeat))
+
         runs = iter(range(1_000_000))
         n = args.games
         plain = best(lambda: plain_loop(config))

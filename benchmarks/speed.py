@@ -42,8 +42,9 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -53,7 +54,7 @@ from spiel_search import random_line, replay, spiel_alphabeta, twin  # noqa: E40
 from framework.capabilities import capabilities  # noqa: E402
 from framework.perft import perft  # noqa: E402
 from framework.playouts import final_positions  # noqa: E402
-from framework.protocols import Budget  # noqa: E402
+from framework.protocols import Budget, Heuristic  # noqa: E402
 from framework.registry import Registry  # noqa: E402
 
 #: (our game, OpenSpiel game, how OpenSpiel's plies are counted, depth; quick depth)
@@ -115,8 +116,9 @@ def perft_rows(registry: Registry, pyspiel: Any, quick: bool, min_seconds: float
         state = game.initial_state()
         row: dict[str, Any] = {"what": f"perft {name} d{depth}"}
         row["py"] = best_time(interpreted(lambda: perft(game, state, depth)), min_seconds)
-        if capabilities(game).warmup is not None:
-            game.warmup()
+        warm = capabilities(game).warmup
+        if warm is not None:
+            warm()
             row["jit"] = best_time(lambda: perft(game, state, depth), min_seconds)
         if pyspiel is not None:
             spiel = pyspiel.load_game(peer)
@@ -152,7 +154,7 @@ def fixed_depth_rows(registry: Registry, pyspiel: Any, quick: bool, min_seconds:
     rows = []
     for name, heuristic, start_depth, mid_depth, quick_start, quick_mid in FIXED_DEPTH_ROWS:
         game = registry.create_game(name)
-        evaluate = registry.create_heuristic(game, heuristic)
+        evaluate = cast(Heuristic, registry.create_heuristic(game, heuristic))  # rows name registered heuristics
         lines = [random_line(game, MIDGAME_PLIES, seed) for seed in MIDGAME_SEEDS]
         for where, depth, group, switches in (
                 ("start", quick_start if quick else start_depth, [[]], {}),
@@ -168,7 +170,8 @@ def fixed_depth_rows(registry: Registry, pyspiel: Any, quick: bool, min_seconds:
                         [(game.format_move(s, d.move), d.stats.score) for s, d in zip(states, decisions)])
 
             (py, py_s), (jit, jit_s) = both_paths(decide_all, min_seconds)
-            row = {"what": f"ab {heuristic} {name} {where} d{depth}", "py": (py[0], py_s), "jit": (jit[0], jit_s),
+            row: dict[str, Any] = {"what": f"ab {heuristic} {name} {where} d{depth}", "py": (py[0], py_s),
+                                   "jit": (jit[0], jit_s),
                    "check": f"{py[0]:,} nodes" if py == jit else "MISMATCH"}
             if pyspiel is not None and not switches:
                 twins = [twin(pyspiel, game, moves) for moves in group]
@@ -191,10 +194,10 @@ def table(rows: list[dict[str, Any]]) -> str:
         py = rate(*r["py"])
         jit = rate(*r["jit"]) if "jit" in r else None
         peer = rate(*r["peer"]) if "peer" in r else None
-        both = "jit" in r and "peer" in r
+        both = jit is not None and peer is not None
         lines.append(f"{r['what']:<40} {py:>11,.0f} {number(jit, ',.0f'):>12} {number(peer, ',.0f'):>12} "
                      f"{number(None if jit is None else jit / py, '.1f', 'x'):>7} "
-                     f"{number(jit / peer if both else None, '.1f', 'x'):>7} "
+                     f"{number(jit / peer if jit is not None and peer is not None else None, '.1f', 'x'):>7} "
                      f"{number(r['peer'][1] / r['jit'][1] if both else None, '.1f', 'x'):>10}  {r['check']}")
     return "\n".join(lines)
 

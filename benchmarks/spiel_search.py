@@ -30,10 +30,17 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
+from framework.capabilities import capabilities
 from framework.protocols import Game, Heuristic, State
 from plugins.games.checkers.rules import SQUARE_BIT
+
+
+def key_of(game: Game) -> Callable[[State], Any]:
+    """The game's `hash_key` (the position a state stands for), or the state itself."""
+    return capabilities(game).hash_key or (lambda state: state)
 
 
 class Counted:
@@ -43,7 +50,7 @@ class Counted:
         self.owner, self.name, self.calls = owner, name, 0
         self.original: Callable = getattr(owner, name)
 
-    def __enter__(self) -> "Counted":
+    def __enter__(self) -> Counted:
         def counting(*args: Any, **kwargs: Any) -> Any:
             self.calls += 1
             return self.original(*args, **kwargs)
@@ -155,7 +162,7 @@ class FullMoveState:
         for action in path:
             self.state.apply_action(action)
 
-    def clone(self) -> "FullMoveState":
+    def clone(self) -> FullMoveState:
         if self.after is not None:   # the next apply_action replaces the state without changing it
             return FullMoveState(self.state, self.after)
         return FullMoveState(self.state.clone())
@@ -181,9 +188,9 @@ def twin(pyspiel: Any, game: Game, moves: list) -> Any:
         game.initial_state(), ours_of(game)
     for move in moves:
         state = game.apply(state, move)
-        key, mover, over = game.hash_key(state), game.to_move(state), spiel_state.is_terminal()
+        key, mover, over = key_of(game)(state), game.to_move(state), spiel_state.is_terminal()
         spiel_state = next((child for _, child in full_moves(spiel_state)
-                            if game.hash_key(ours(child, mover)) == key), None)
+                            if key_of(game)(ours(child, mover)) == key), None)
         if spiel_state is None:
             raise ValueError(f"OpenSpiel has no move to {game.to_text(state)} in the same line of play"
                              + (" (its game is over: its draw rules differ from ours)" if over else ""))
@@ -227,6 +234,6 @@ def spiel_alphabeta(pyspiel: Any, game: Game, heuristic: Heuristic, spiel_state:
                                                   mover)
     child = root.clone()
     child.apply_action(action)
-    state, after = ours(spiel_state), game.hash_key(ours(child, 1 - mover))
-    move = next(m for m in game.legal_moves(state) if game.hash_key(game.apply(state, m)) == after)
+    state, after = ours(spiel_state), key_of(game)(ours(child, 1 - mover))
+    move = next(m for m in game.legal_moves(state) if key_of(game)(game.apply(state, m)) == after)
     return counter.calls, score, game.format_move(state, move)

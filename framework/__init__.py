@@ -1,6 +1,6 @@
 """Plyground's core: protocols, plugin registry, match runner. It knows no game or algorithm by name."""
 
-from framework.errors import ConfigError, IllegalMoveError, MoveParseError, PlygroundError, PluginError, PositionError
+from framework.errors import ConfigError, IllegalMoveError, MoveParseError, PluginError, PlygroundError, PositionError
 from framework.hookspecs import hookimpl
 from framework.params import AgentRef, HeuristicRef, Param
 from framework.protocols import WIN_SCORE, Agent, BaseHeuristic, Budget, Decision, Game, Heuristic, SearchStats

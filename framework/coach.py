@@ -83,8 +83,12 @@ def _fmt(value: Proof | float | None) -> str:
     return f"score {value + 0.0:g}"  # + 0.0 turns -0.0 into 0
 
 
+#: The most searches `coach_move` runs, each within the budget: two solves, then three move choices.
+SEARCHES = 5
+
+
 def coach_move(game: Game, state: State, move: Move, coach: Agent, budget: Budget) -> Verdict:
-    """Judge `move` played in `state`; `budget` applies to each search the coach runs (two or three)."""
+    """Judge `move` played in `state`; `budget` applies to each search the coach runs (at most SEARCHES)."""
     mover = game.to_move(state)
     child = game.apply(state, move)
     nodes = 0

@@ -34,7 +34,8 @@ from __future__ import annotations
 import copy
 import inspect
 import random
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from framework.capabilities import capabilities
 from framework.errors import MoveParseError, PositionError

@@ -236,8 +236,8 @@ def play(settings: Settings, index: int, registry: Registry) -> Played:
     agents = [registry.create_agent(settings.player, game, {"depth": d, "heuristic": h},
                                     seed=derive_seed(settings.seed, index, side), where="player")
               for side, (d, h, _) in enumerate(choices)]
-    names = (f"{settings.player} depth {choices[0][0]} {choices[0][1]} random {choices[0][2]:g}",
-             f"{settings.player} depth {choices[1][0]} {choices[1][1]} random {choices[1][2]:g}")
+    first, second = (f"{settings.player} depth {d} {h} random {r:g}" for d, h, r in choices)
+    names = (first, second)
     state, history = game.initial_state(), list[State]()
     while not game.is_terminal(state) and len(history) < MAX_PLIES:
         history.append(state)

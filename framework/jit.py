@@ -30,7 +30,7 @@ import os
 import sys
 import time
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cached_property
 from typing import Any
 
@@ -314,6 +314,8 @@ class Kernel:
     bitboard never meet a stale compiled twin.
     """
 
+    prefix: str
+
     def __init__(self, module: types.ModuleType, bitboards: tuple[str, ...] = (),
                  rules: Kernel | None = None, tag: str = "", aliases: dict[str, str] | None = None) -> None:
         self.module = module
@@ -489,7 +491,8 @@ class GameKernel:
     `rules` is its rules Kernel, which must provide `legal_moves(state)` (of a state that is
     not over), `apply_move(state, move)`, `to_move(state)`, `outcome(state, player, option)`
     (codes WIN, LOSS, DRAW, ONGOING above) and `search_key(state)` (what the game's
-    `hash_key` tells apart, as a tuple: equal keys are one position for tables and repetitions); `tag` names the game (and its compiled searches' cache files);
+    `hash_key` tells apart, as a tuple: equal keys are one position for tables and repetitions);
+    `tag` names the game (and its compiled searches' cache files);
     `to_kernel` turns a Python state into the kernel's; `option` is the one int of game
     options `outcome` needs. Moves are ints in both worlds. Optionally `heuristics`, a Kernel
     chained on `rules`, and `scores`: per Heuristic class, the name of its function there
@@ -501,7 +504,7 @@ class GameKernel:
     """
 
     def __init__(self, tag: str, rules: Kernel, to_kernel: Callable[[Any], Any], option: int = 0,
-                 heuristics: Kernel | None = None, scores: dict[type, str] | None = None,
+                 heuristics: Kernel | None = None, scores: Mapping[Any, str] | None = None,
                  key_shifts: tuple[int, ...] = (), move_space: int = 0) -> None:
         self.tag, self.rules, self.to_kernel, self.option = tag, rules, to_kernel, option
         self.heuristics, self.scores = heuristics, dict(scores or {})

@@ -19,24 +19,21 @@ keeps N states, as a transposition table over them would).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 from framework.capabilities import capabilities
 from framework.jit import DRAW, LOSS, ONGOING, WIN
 from framework.protocols import Game, Heuristic, State
 
 
-#: What the adapter keeps per state id: mover, returns, search key, legal moves, hints, children.
-_ANSWERS = 6
-
-
 class KernelAdapter:
     """`game` (and optionally the `heuristic` a search evaluates with) behind `framework.kernel_api`.
 
-    What the game answers of an interned state (its mover, whether and how it ended, its key, legal moves,
-    hints and children) is asked once and kept by the state's id: a search meets the same states again
-    (iterative deepening, transpositions), and a list read costs less than a call into the game (measured:
-    the memoised adapter runs an interpreted alpha-beta over tic-tac-toe about twice as fast)."""
+    What the game answers of a state is asked once and kept by the state's id: its mover and whether and
+    how it ended when it is interned (a search visits every state it makes), its key, legal moves and
+    hints when first asked. A search meets the same states again (iterative deepening, transpositions),
+    and a list read costs less than a call into the game."""
 
     def __init__(self, game: Game, heuristic: Heuristic | None = None) -> None:
         self.game = game
@@ -46,26 +43,11 @@ class KernelAdapter:
         self.moves: list[Hashable] = []
         self.state_ids: dict[State, int] = {}
         self.move_ids: dict[Hashable, int] = {}
-        #: Per state id: its kernel state `(id,)`, then what the game answered, None until asked.
-        self._kernel: list[tuple[int]] = []
-        self._answers: list[list[Any]] = [[] for _ in range(_ANSWERS)]
+        self._functions = self._bind()
 
     def to_kernel(self, state: State) -> tuple[int]:
         """The kernel state of a game state (interned on first sight)."""
-        found = self.state_ids.get(state)
-        return self._intern(state) if found is None else self._kernel[found]
-
-    def _intern(self, state: State) -> tuple[int]:
-        """Intern a state not seen before: its id is the next one (the answer lists grow by doubling)."""
-        states = self.states
-        kernel = (len(states),)
-        self.state_ids[state] = kernel[0]
-        states.append(state)
-        self._kernel.append(kernel)
-        if kernel[0] == len(self._answers[0]):
-            for answers in self._answers:
-                answers.extend([None] * (kernel[0] + 64))
-        return kernel
+        return self._functions["to_kernel"](state)
 
     def state(self, kernel_state: Sequence[int]) -> State:
         """The game state of a kernel state."""
@@ -86,64 +68,76 @@ class KernelAdapter:
 
     def functions(self) -> dict[str, Callable[..., Any]]:
         """Every name of `framework.kernel_api` (its PRIMITIVES and DERIVED), over this game and heuristic."""
+        return {name: f for name, f in self._functions.items() if name != "to_kernel"}
+
+    def _bind(self) -> dict[str, Callable[..., Any]]:
+        """The kernel functions (and `to_kernel`), closures over the interned states and what is kept of them."""
         game, heuristic = self.game, self.heuristic
-        states, moves, state_ids, kernel = self.states, self.moves, self.state_ids, self._kernel
-        movers, results, keys, legal, hinted, children = self._answers
+        states, moves, state_ids, move_ids = self.states, self.moves, self.state_ids, self.move_ids
         game_moves, game_apply, game_to_move = game.legal_moves, game.apply, game.to_move
         is_terminal, returns = game.is_terminal, game.returns
         offered = capabilities(game)
         hints = offered.ordered_moves or game_moves
         noisy = offered.is_noisy
         hash_key: Callable[[State], int] = offered.hash_key or hash
-        intern_state, intern_move, move_ids = self._intern, self.move_id, self.move_ids
+        intern_move = self.move_id
+        # Per state id: its mover, returns (None while the game goes on), then, None until first asked
+        # (grown by doubling), its search key, legal moves and hints.
+        movers: list[int] = []
+        results: list[Sequence[float] | None] = []
+        keys: list[tuple[int] | None] = []
+        legal: list[list[int] | None] = []
+        hinted: list[list[int] | None] = []
+
+        def intern(state: State) -> tuple[int]:
+            at = state_ids[state] = len(states)
+            states.append(state)
+            movers.append(game_to_move(state))
+            results.append(returns(state) if is_terminal(state) else None)
+            if at == len(keys):
+                grow = [None] * (at + 64)
+                keys.extend(grow)
+                legal.extend(grow)
+                hinted.extend(grow)
+            return (at,)
+
+        def to_kernel(state: State) -> tuple[int]:
+            found = state_ids.get(state)
+            return intern(state) if found is None else (found,)
 
         def ids_of(game_moves_list: Sequence[Hashable]) -> list[int]:
-            get = move_ids.get
-            out = []
-            for m in game_moves_list:
-                found = get(m)
-                out.append(intern_move(m) if found is None else found)
-            return out
+            try:
+                return list(map(move_ids.__getitem__, game_moves_list))
+            except KeyError:           # a move not seen before: intern them in order
+                return [intern_move(m) for m in game_moves_list]
 
         def legal_moves(state: tuple[int]) -> list[int]:
             found = legal[state[0]]
             if found is None:
                 found = legal[state[0]] = ids_of(game_moves(states[state[0]]))
-            return found.copy()     # the search reorders its list
+            return found[:]     # the search reorders its list
 
         def ordered_moves(state: tuple[int]) -> list[int]:
             found = hinted[state[0]]
             if found is None:
                 found = hinted[state[0]] = ids_of(hints(states[state[0]]))
-            return found.copy()
+            return found[:]
 
         def move_count(state: tuple[int]) -> int:
             found = legal[state[0]]
             return len(game_moves(states[state[0]])) if found is None else len(found)
 
         def apply_move(state: tuple[int], move: int) -> tuple[int]:
-            known = children[state[0]]
-            if known is None:
-                known = children[state[0]] = {}
-            found = known.get(move)
-            if found is None:
-                child = game_apply(states[state[0]], moves[move])
-                at = state_ids.get(child)
-                found = known[move] = intern_state(child) if at is None else kernel[at]
-            return found
+            child = game_apply(states[state[0]], moves[move])
+            found = state_ids.get(child)
+            return intern(child) if found is None else (found,)
 
         def to_move(state: tuple[int]) -> int:
-            found = movers[state[0]]
-            if found is None:
-                found = movers[state[0]] = game_to_move(states[state[0]])
-            return found
+            return movers[state[0]]
 
         def outcome(state: tuple[int], player: int, option: int) -> int:
             found = results[state[0]]
-            if found is None:     # the returns of a state that is over, () of one that goes on
-                s = states[state[0]]
-                found = results[state[0]] = tuple(returns(s)) if is_terminal(s) else ()
-            if not found:
+            if found is None:
                 return ONGOING
             r = found[player]
             return WIN if r > 0 else LOSS if r < 0 else DRAW
@@ -172,10 +166,10 @@ class KernelAdapter:
                 return float(returns(s)[player])
             return heuristic.terminal(s, player, ply)
 
-        bound: dict[str, Callable[..., Any]] = {"legal_moves": legal_moves, "apply_move": apply_move, "to_move": to_move, "outcome": outcome,
-                 "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
-                 "ordered_moves": ordered_moves, "move_count": move_count, "evaluate": evaluate, "terminal_score": terminal_score}
-        return bound
+        return {"legal_moves": legal_moves, "apply_move": apply_move, "to_move": to_move, "outcome": outcome,
+                "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
+                "ordered_moves": ordered_moves, "move_count": move_count, "evaluate": evaluate,
+                "terminal_score": terminal_score, "to_kernel": to_kernel}
 
 
 class PassThroughAdapter(KernelAdapter):
@@ -188,7 +182,7 @@ class PassThroughAdapter(KernelAdapter):
     is the same 1-tuple. The move lists are the game's own sequences: not for a search that reorders them.
     """
 
-    def to_kernel(self, state: State) -> State:  # type: ignore[override]
+    def to_kernel(self, state: State) -> State:
         return state
 
     def state(self, kernel_state: Any) -> State:

@@ -15,7 +15,8 @@ Game protocol and the agent's Python heuristic, so a plain-Python game gives its
 
 from __future__ import annotations
 
-from typing import Any, MutableSequence, Sequence
+from collections.abc import MutableSequence
+from typing import Any
 
 from framework.protocols import WIN_SCORE
 

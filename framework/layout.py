@@ -27,4 +27,5 @@ def layout(name: str, fields: str) -> tuple[Any, int]:
         names.append(label)
         offsets.append(at)
         at += int(count) if count else 1
-    return namedtuple(name, names)(*offsets), at
+    record: Any = namedtuple(name, names)      # type: ignore[misc]  # a name made at run time
+    return record(*offsets), at

@@ -89,10 +89,10 @@ class GameRecord:
     """The outcome of one game. `result` is the payoff per player; `winner` is 0, 1 or None."""
 
     game: str
-    players: tuple[str, str]
+    players: tuple[str, ...]
     start: str
     final: str
-    result: tuple[float, float]
+    result: tuple[float, ...]
     winner: int | None
     termination: Termination
     reason: str
@@ -104,7 +104,7 @@ class GameRecord:
         return len(self.moves)
 
 
-def _pv_notation(game: Game, state: State, pv: Sequence) -> tuple[str, ...]:
+def pv_notation(game: Game, state: State, pv: Sequence) -> tuple[str, ...]:
     """The principal variation in notation, stopping quietly at the first move that does not apply."""
     out = []
     try:
@@ -276,7 +276,7 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         if budget.time is not None and wall > budget.time * (1 + time_slack) + time_grace:
             return forfeit(mover, Termination.TIME, f"took {wall:.3f}s with a budget of {budget.time}s")
         record = MoveRecord(len(moves) + 1, mover, game.format_move(state, move), stats.nodes,
-                            stats.depth, stats.score, wall, stats.cpu_time, _pv_notation(game, state, stats.pv))
+                            stats.depth, stats.score, wall, stats.cpu_time, pv_notation(game, state, stats.pv))
         moves.append(record)
         history.append(state)
         before, state = state, game.apply(state, move)

@@ -7,8 +7,9 @@ errors can name the bad key and `plyground list --verbose` documents every plugi
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from framework.errors import ConfigError, quoted
 

@@ -6,7 +6,7 @@ The same game, count and seed give the same positions, so a failing position can
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from framework.protocols import Game, State
 

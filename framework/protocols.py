@@ -13,13 +13,17 @@ states of the game tree.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from framework.errors import ConfigError
 
-State = Hashable
-Move = Hashable
+#: A state is an immutable, hashable position and a move what `legal_moves` yields; each game narrows them to
+#: its own types (a tuple of bitboards, a named tuple...), which a protocol's parameter types cannot express
+#: without making every game generic, so they are `Any` to the type checker.
+State = Any
+Move = Any
 
 #: Terminal scores of search agents are `returns * WIN_SCORE`; heuristics stay well inside it.
 WIN_SCORE = 1_000_000.0

@@ -16,9 +16,10 @@ from __future__ import annotations
 import os
 import re
 import warnings
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any, Collection, Generic, Iterable, Mapping, TypeVar
+from typing import Any, Generic, TypeVar
 
 import pluggy
 
@@ -163,7 +164,7 @@ class Registry:
                 raise PluginError(f"agent '{spec.name}' of {provenance} declares its memory bounded by "
                                   f"'{bound.param}', which is not one of its parameters; name a declared one")
         staged: dict[int, set] = {}
-        for table, key, spec in additions:
+        for table, key, _ in additions:
             clash = table.get(key)
             if clash is not None or key in staged.setdefault(id(table), set()):
                 self._pm.unregister(plugin)

@@ -25,7 +25,7 @@ class SearchLimits:
     deadline: float
 
     @classmethod
-    def start(cls, budget: Budget) -> "SearchLimits":
+    def start(cls, budget: Budget) -> SearchLimits:
         now = time.perf_counter()
         return cls(node_limit=budget.nodes if budget.nodes is not None else float("inf"),
                    deadline=now + budget.time if budget.time is not None else float("inf"))

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from framework.params import Param
+from framework.protocols import Agent, Game, Heuristic
 
 
 @dataclass(frozen=True)
@@ -17,7 +18,7 @@ class GameSpec:
     """
 
     name: str
-    factory: Callable[..., object]
+    factory: Callable[..., Game]
     help: str
     params: tuple[Param, ...] = ()
     default_for: tuple[str, ...] = ()
@@ -40,16 +41,19 @@ class AgentSpec:
     declared here, beside it: `algorithm`, the published algorithm it implements as reports name it
     (e.g. "proof-number search"); `memory_bound`, the parameter bounding its memory; `nodes`, what
     one of its nodes counts. `default_for`: the command-line options it is the default of (see GameSpec).
+    `interactive`: a person chooses its moves, so `plyground play` asks it in its own process with no time
+    budget, `plyground serve` takes its moves from the page, and tournaments (unattended) refuse it.
     """
 
     name: str
-    factory: Callable[..., object]
+    factory: Callable[..., Agent]
     help: str
     params: tuple[Param, ...] = ()
     algorithm: str = ""
     memory_bound: MemoryBound | None = None
     nodes: str = ""
     default_for: tuple[str, ...] = ()
+    interactive: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,7 @@ class HeuristicSpec:
 
     name: str
     game: str
-    factory: Callable[..., object]
+    factory: Callable[..., Heuristic]
     help: str
     params: tuple[Param, ...] = ()
 
@@ -70,3 +74,8 @@ class GameFileSpec:
     name: str
     path: str
     help: str
+
+
+def first_line(documented: object) -> str:
+    """The first line of an object's docstring: a spec's one-line help taken from the class it registers."""
+    return (documented.__doc__ or "").partition("\n")[0]

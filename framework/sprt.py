@@ -28,8 +28,8 @@ replaced by 1e-3, as fishtest and fastchess do, so every outcome has a positive 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from framework.errors import ConfigError
 
@@ -99,7 +99,7 @@ class SprtState:
     upper: float
     decision: str | None
 
-    def describe(self, test: "Sprt") -> str:
+    def describe(self, test: Sprt) -> str:
         """One line, e.g. "LLR 1.23 (-2.94, 2.94) [0, 5]: continue"."""
         verdict = {"H0": f"H0 accepted (Elo <= {test.elo0:g})", "H1": f"H1 accepted (Elo >= {test.elo1:g})",
                    None: "continue"}[self.decision]

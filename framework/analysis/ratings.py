@@ -64,7 +64,8 @@ def fit_elo(ids: list[str], points: np.ndarray, games: np.ndarray, *, tol: float
     wins = points.sum(axis=1)
     gamma = np.ones(len(ids))
     iterations = 0
-    for iterations in range(1, max_iterations + 1):
+    while iterations < max_iterations:
+        iterations += 1
         denominator = (games / (gamma[:, None] + gamma[None, :])).sum(axis=1)
         new = wins / denominator
         new /= np.exp(np.log(new).mean())

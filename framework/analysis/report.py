@@ -71,7 +71,8 @@ def terminal_summary(results: Results) -> str:
              _fmt(results.match()).to_string(index=False), *[""] * bool(results.sprt()), *results.sprt(), "",
              run_peak(results.games), *crash_lines(results)]
     if standings.attrs.get("elo_prior_draws"):
-        lines.insert(3, "(a group of participants won or lost every game against the rest, so one virtual draw per pairing keeps the Elo finite)")
+        lines.insert(3, "(a group of participants won or lost every game against the rest, "
+                        "so one virtual draw per pairing keeps the Elo finite)")
     return "\n".join(lines)
 
 
@@ -86,7 +87,8 @@ def _markdown(table: pd.DataFrame, index: bool = False) -> str:
         numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
         if numeric:
             whole = bool(((values.dropna() % 1) == 0).all())
-            table[column] = values.map(lambda v: "" if pd.isna(v) else f"{v:,.0f}" if whole else f"{v:,.1f}")
+            table[column] = values.map(
+                lambda v, whole=whole: "" if pd.isna(v) else f"{v:,.0f}" if whole else f"{v:,.1f}")
         align.append("right" if numeric else "left")
     # disable_numparse: tabulate would read "1,234" back as a number and drop the separator
     return table.to_markdown(index=index, disable_numparse=True,
@@ -145,9 +147,12 @@ def write_report(results: Results, folder: Path | None = None) -> Path:
 {_markdown(results.crosstable(game), index=True)}
 
 """ for game in results.game_names) if len(results.game_names) > 1 else ""
+    names = ", ".join(results.game_names)
+    prior_note = (" One virtual draw per pairing was added because a group of participants won or lost every game "
+                  "against the rest." if prior else "")
     text = f"""# {config['name']}
 
-{len(results.games)} games of {', '.join(results.game_names)}, {config['format']}, {config['games_per_pairing']} games per pairing
+{len(results.games)} games of {names}, {config['format']}, {config['games_per_pairing']} games per pairing
 in colour-swapped pairs, seed {config['seed']}. {_openers(results.games)}
 
 ## Participants
@@ -157,7 +162,7 @@ in colour-swapped pairs, seed {config['seed']}. {_openers(results.games)}
 ## Standings
 
 Elo from a Bradley-Terry maximum-likelihood fit (draws count half), shifted so the field averages 0;
-`elo_ci95` is the half-width of the 95% confidence interval.{' One virtual draw per pairing was added because a group of participants won or lost every game against the rest.' if prior else ''}
+`elo_ci95` is the half-width of the 95% confidence interval.{prior_note}
 
 {_markdown(standings)}
 

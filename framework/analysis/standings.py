@@ -45,11 +45,11 @@ def standings(games: pd.DataFrame, ids: list[str]) -> pd.DataFrame:
     rows = []
     for i, pid in enumerate(ids):
         mine = long[long["participant"] == pid]
-        w, d, l = _wdl(mine["points"])
+        w, d, losses = _wdl(mine["points"])
         fw, fd, fl = _wdl(mine[mine["colour"] == 0]["points"])
         sw, sd, sl = _wdl(mine[mine["colour"] == 1]["points"])
         n = len(mine)
-        rows.append({"participant": pid, "games": n, "wins": w, "draws": d, "losses": l,
+        rows.append({"participant": pid, "games": n, "wins": w, "draws": d, "losses": losses,
                      "points": float(mine["points"].sum()), "score_pct": 100 * mine["points"].mean() if n else np.nan,
                      "first_wdl": f"{fw}-{fd}-{fl}", "second_wdl": f"{sw}-{sd}-{sl}",
                      "elo": elo[i], "elo_ci95": ci95[i]})
@@ -64,8 +64,8 @@ def crosstable(games: pd.DataFrame, ids: list[str]) -> tuple[pd.DataFrame, pd.Da
     text = pd.DataFrame("", index=pd.Index(ids, name="participant"), columns=ids)
     score = pd.DataFrame(np.nan, index=pd.Index(ids, name="participant"), columns=ids)
     for (pid, opp), group in long.groupby(["participant", "opponent"]):
-        w, d, l = _wdl(group["points"])
-        text.loc[pid, opp] = f"{w}-{d}-{l} ({100 * group['points'].mean():.0f}%)"
+        w, d, losses = _wdl(group["points"])
+        text.loc[pid, opp] = f"{w}-{d}-{losses} ({100 * group['points'].mean():.0f}%)"
         score.loc[pid, opp] = group["points"].mean()
     return text, score
 
@@ -107,9 +107,9 @@ def match_table(games: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (a, b), group in games.groupby(["pairing_a", "pairing_b"], sort=False):
         points = np.where(group["first"] == a, group["score_first"], 1 - group["score_first"])
-        w, d, l = _wdl(pd.Series(points))
+        w, d, losses = _wdl(pd.Series(points))
         stats = pairs.loc[(a, b)] if (a, b) in pairs.index else None
-        rows.append({"participant": a, "opponent": b, "games": len(group), "wins": w, "draws": d, "losses": l,
+        rows.append({"participant": a, "opponent": b, "games": len(group), "wins": w, "draws": d, "losses": losses,
                      "score_pct": 100 * points.mean(), "draw_pct": 100 * d / len(group),
                      **({k: stats[k] for k in ("elo", "elo_error", "los_pct", "pairs", "ptnml")} if stats is not None
                         else {"elo": np.nan, "elo_error": np.nan, "los_pct": np.nan, "pairs": 0,

@@ -8,10 +8,10 @@ from pathlib import Path
 import pandas as pd
 
 from framework.analysis import solving
-from framework.sprt import Sprt
 from framework.analysis import standings as analysis
 from framework.errors import ConfigError
 from framework.match import Termination
+from framework.sprt import Sprt
 from framework.tournament.sequential import SprtWatch
 from framework.tournament.store import Store
 
@@ -141,8 +141,8 @@ class Results:
             return {"solves": self.solves, "solve_summary": self.solve_summary(),
                     "disagreements": self.disagreements()}
         return {"games": self.games, "moves": self.moves, "standings": self.standings(),
-                "crosstable": self.crosstable(), "pairs": self.pairs(), "match": self.match(), "terminations": self.terminations(),
-                "forfeits": self.forfeits(), "search_stats": self.search_stats()}
+                "crosstable": self.crosstable(), "pairs": self.pairs(), "match": self.match(),
+                "terminations": self.terminations(), "forfeits": self.forfeits(), "search_stats": self.search_stats()}
 
     def export(self, folder: str | Path, formats: tuple[str, ...] = ("csv",)) -> list[Path]:
         """Write every table as CSV, Parquet (needs the `parquet` extra, pyarrow) and/or JSON Lines (one

@@ -24,9 +24,10 @@ def _details(spec: GameSpec | AgentSpec | HeuristicSpec | GameFileSpec) -> list[
 
 def run_list(args: argparse.Namespace) -> int:
     registry = Registry()
-    sections: tuple[tuple[str, Iterable[tuple[str, Registered[Any]]]], ...] = (("games", registry.games.items()), ("agents", registry.agents.items()),
-                ("heuristics", ((f"{g}/{n}", r) for (g, n), r in registry.heuristics.items())),
-                ("game files (for 'plyground nash NAME')", registry.game_files.items()))
+    sections: tuple[tuple[str, Iterable[tuple[str, Registered[Any]]]], ...] = (
+        ("games", registry.games.items()), ("agents", registry.agents.items()),
+        ("heuristics", ((f"{g}/{n}", r) for (g, n), r in registry.heuristics.items())),
+        ("game files (for 'plyground nash NAME')", registry.game_files.items()))
     for title, items in sections:
         print(f"{title}:")
         for name, registered in sorted(items, key=lambda kv: kv[0]):

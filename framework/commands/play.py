@@ -10,10 +10,9 @@ from __future__ import annotations
 import argparse
 
 from framework.agentspec import parse_agent_spec, parse_key_values
-from framework.coach import coach_move
 from framework.commands import options
 from framework.errors import ConfigError, PlygroundError, one_line
-from framework.match import play_game
+from framework.match import Termination, play_game
 from framework.params import resolve_params
 from framework.protocols import UNLIMITED, Agent, Budget, Game
 from framework.registry import Registry
@@ -27,8 +26,8 @@ DEFAULT_COACH_TIME = 2.0
 DEFAULT_MOVE_TIME = 10.0
 
 
-def _agent(registry: Registry, game: Game, text: str, seed: int, flag: str) -> Agent:
-    """The agent `text` names, or a one-line ConfigError naming the option when its constructor raises."""
+def _person(registry: Registry, game: Game, text: str, seed: int, flag: str) -> Agent:
+    """A person's agent (interactive: it reads this terminal), built in this process."""
     name, params = parse_agent_spec(text, flag)
     try:
         return registry.create_agent(name, game, params, seed=seed, where=flag)
@@ -38,55 +37,66 @@ def _agent(registry: Registry, game: Game, text: str, seed: int, flag: str) -> A
         raise ConfigError(f"{flag} '{text}': the agent could not be built: {one_line(exc)}") from None
 
 
+def _interactive(registry: Registry, text: str, flag: str) -> bool:
+    """Whether the agent `text` names is a person's (its plugin declares it interactive)."""
+    return registry.agent_spec(parse_agent_spec(text, flag)[0]).interactive
+
+
+def _engine(registry: Registry, args: argparse.Namespace, game_options: dict, text: str, seed: int,
+            flag: str) -> GuardedAgent:
+    """The engine `text` names, in a guarded worker; its parameters are refused here, before a worker starts."""
+    name, params = parse_agent_spec(text, flag)
+    resolve_params(registry.agent_spec(name).params, params, f"{flag} '{name}'")
+    return GuardedAgent(name, params, args.game, game_options, seed=seed, plugins=tuple(args.plugin or ()), where=flag,
+                        label=f"{flag} '{text}'")
+
+
 def run(args: argparse.Namespace) -> int:
     registry = Registry()
-    plugins = tuple(args.plugin or ())
-    for file in plugins:
+    for file in args.plugin or ():
         load_plugin_file(registry, file)
     game_options = parse_key_values(args.option or [], "--option")
     game = registry.create_game(args.game, game_options)
     agents: list[Agent] = []
+    people: set[int] = set()
+    coach = None
     try:
         for i, (flag, given) in enumerate((("--first", args.first), ("--second", args.second))):
             text = given or registry.default_for(f"play {flag}")
-            name, params = parse_agent_spec(text, flag)
-            spec = registry.agent_spec(name)
-            if getattr(spec.factory, "interactive", False):   # a person: reads this terminal, in this process
-                agents.append(_agent(registry, game, text, args.seed + i, flag))
+            if _interactive(registry, text, flag):   # a person: reads this terminal, in this process
+                people.add(i)
+                agents.append(_person(registry, game, text, args.seed + i, flag))
             else:
-                resolve_params(spec.params, params, f"{flag} '{name}'")  # refused here, before a worker starts
-                agents.append(GuardedAgent(name, params, args.game, game_options, seed=args.seed + i,
-                                           plugins=plugins, where=flag, label=f"{flag} '{text}'"))
-        return _play(args, registry, game, agents)
+                agents.append(_engine(registry, args, game_options, text, args.seed + i, flag))
+        if args.coach and _interactive(registry, args.coach, "--coach"):
+            raise ConfigError(f"--coach '{args.coach}' is a person at the keyboard; a coach is an agent that searches")
+        if args.coach:
+            coach = _engine(registry, args, game_options, args.coach, args.seed + 2, "--coach")
+        return _play(args, game, agents, people, coach)
     finally:
-        for agent in agents:
+        for agent in (*agents, coach):
             if isinstance(agent, GuardedAgent):
                 agent.close()
 
 
-def _play(args: argparse.Namespace, registry: Registry, game: Game, agents: list[Agent]) -> int:
+def _play(args: argparse.Namespace, game: Game, agents: list[Agent], people: set[int],
+          coach: GuardedAgent | None) -> int:
     start = game.from_text(args.position) if args.position else None
     budget = Budget(time=args.time, nodes=args.nodes)
     if args.time is None and args.nodes is None:
         budget = Budget(time=DEFAULT_MOVE_TIME)
     # a person at the keyboard is never timed out; budgets bind the engines
-    budgets = tuple(UNLIMITED if getattr(agent, "interactive", False) else budget for agent in agents)
-    coach = None
-    if args.coach:
-        coach = _agent(registry, game, args.coach, args.seed + 2, "--coach")
-        coach_budget = Budget(time=args.coach_time, nodes=args.coach_nodes)
-        if args.coach_time is None and args.coach_nodes is None:
-            coach_budget = Budget(time=DEFAULT_COACH_TIME)
-        # coach the people at the keyboard; with none playing, coach every move
-        coached = {i for i, agent in enumerate(agents) if getattr(agent, "interactive", False)} or {0, 1}
+    budgets = tuple(UNLIMITED if i in people else budget for i in range(len(agents)))
+    coach_budget = Budget(time=args.coach_time, nodes=args.coach_nodes)
+    if args.coach_time is None and args.coach_nodes is None:
+        coach_budget = Budget(time=DEFAULT_COACH_TIME)
+    coached = people or {0, 1}   # coach the people at the keyboard; with none playing, coach every move
 
     def show(before, record, after) -> None:
         print(f"{record.ply}. {game.player_names[record.mover]} plays {record.move}"
               + (f"  (nodes {record.nodes}, score {record.score})" if record.nodes > 1 else ""))
         if coach is not None and record.mover in coached:
-            move = game.parse_move(before, record.move)
-            verdict = coach_move(game, before, move, coach, coach_budget)
-            print(f"   coach: {verdict.describe(game, before)}")
+            print(f"   coach: {coach.verdict(game, before, record.move, coach_budget)}")
         print(game.render(after), end="\n\n")
 
     def take_back(state, plies) -> None:
@@ -99,7 +109,8 @@ def _play(args: argparse.Namespace, registry: Registry, game: Game, agents: list
     print(game.render(start if start is not None else game.initial_state()), end="\n\n")
     record = play_game(game, agents, budgets=budgets, start=start, players=(args.first, args.second),
                        max_plies=args.max_plies, on_move=show, on_take_back=take_back)
-    outcome = ("draw" if record.winner is None
+    outcome = ("no result" if record.termination is Termination.VOID
+               else "draw" if record.winner is None
                else f"{game.player_names[record.winner]} ({record.players[record.winner]}) wins")
     print(f"Result: {outcome} — {record.termination.value}{': ' + record.reason if record.reason else ''}")
     if record.traceback:

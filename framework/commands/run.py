@@ -74,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
               f"stored void (no result, ignored by the standings)")
     for line in [*_match_lines(config), *summary.sprt]:
         print(line)
-    print(f"{'solver table' if config.mode == 'solve' else 'standings, crosstable'} and report: plyground report {shlex.quote(str(config.results))}")
+    tables = "solver table" if config.mode == "solve" else "standings, crosstable"
+    print(f"{tables} and report: plyground report {shlex.quote(str(config.results))}")
     return 0
 
 

@@ -16,7 +16,8 @@ def run(args: argparse.Namespace) -> int:
               f"positions x {len(config.participants)} solvers = {tasks} solves on {config.workers} "
               f"{config.executor.kind} worker(s); results in {config.results}")
         return 0
-    print(f"{args.file}: ok — tournament '{config.name}', game {', '.join(name for name, _ in config.all_games())}, {config.format}, "
+    games = ", ".join(name for name, _ in config.all_games())
+    print(f"{args.file}: ok — tournament '{config.name}', game {games}, {config.format}, "
           f"{len(config.participants)} participants, {len(pairings(config))} pairings, {tasks} games "
           f"on {config.workers} {config.executor.kind} worker(s); results in {config.results}")
     return 0

@@ -8,8 +8,7 @@ normal form, subgame-perfect equilibria), `from_game` (a Game plugin position as
 """
 
 from framework.gametheory.dominance import Dominance, dominant_strategy_equilibrium, iterated_elimination
-from framework.gametheory.extensive_form import (ExtensiveFormGame, Node, backward_induction,
-                                                 count_subgame_perfect)
+from framework.gametheory.extensive_form import ExtensiveFormGame, Node, backward_induction, count_subgame_perfect
 from framework.gametheory.files import load_game
 from framework.gametheory.from_game import tree_from_game
 from framework.gametheory.maxmin import security

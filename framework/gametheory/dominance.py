@@ -18,9 +18,9 @@ is reported. Dominance here is by pure strategies only.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
 
 from framework.gametheory.normal_form import NormalFormGame
 
@@ -58,7 +58,8 @@ def _payoff_vectors(game: NormalFormGame, player: int, alive: tuple[list[int], l
     return {j: [game.column_payoffs[i][j] for i in alive[0]] for j in alive[1]}
 
 
-def iterated_elimination(game: NormalFormGame, kind: Dominance) -> tuple[list[Elimination], tuple[list[int], list[int]]]:
+def iterated_elimination(game: NormalFormGame,
+                         kind: Dominance) -> tuple[list[Elimination], tuple[list[int], list[int]]]:
     """Eliminate dominated strategies until none is left; return the steps and the surviving strategies."""
     alive: tuple[list[int], list[int]] = (list(range(game.shape[0])), list(range(game.shape[1])))
     steps: list[Elimination] = []

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
 
 from framework.errors import ConfigError
 

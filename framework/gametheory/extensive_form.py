@@ -39,7 +39,7 @@ class Node:
     """A decision node (`player` 0 or 1 chooses among `actions`) or a terminal node (`payoffs`)."""
 
     player: int | None = None
-    actions: tuple[tuple[str, "Node"], ...] = ()
+    actions: tuple[tuple[str, Node], ...] = ()
     payoffs: Payoffs | None = None
 
     @property
@@ -97,7 +97,8 @@ class ExtensiveFormGame:
         return list(product(*([label for label, _ in node.actions] for node in nodes)))
 
     def strategy_counts(self) -> tuple[int, int]:
-        """How many pure strategies each player has (the product of their nodes' action counts), without listing them."""
+        """How many pure strategies each player has (the product of their nodes' action counts),
+        without listing them."""
         counts = [1, 1]
         for p in (0, 1):
             for path in self.decision_paths(p):

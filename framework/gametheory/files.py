@@ -124,7 +124,8 @@ def _node(data: Any, where: str) -> Node:
             raise ConfigError(f"{where}.actions: the action label {label!r} is not text (YAML reads unquoted yes, no, "
                               "on, off, null as booleans or null); quote it, e.g. \"yes\"")
     return Node(player=player - 1,
-                actions=tuple((str(label), _node(child, f"{where}.actions.{label}")) for label, child in actions.items()))
+                actions=tuple((str(label), _node(child, f"{where}.actions.{label}"))
+                              for label, child in actions.items()))
 
 
 _CELL_SPLIT = re.compile(r"[\s;,]+")

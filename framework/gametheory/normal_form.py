@@ -9,10 +9,10 @@ equilibrium is *strict* when each player's strategy is its unique best response,
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -71,7 +71,7 @@ class NormalFormGame:
     def from_matrices(cls, row_payoffs: Iterable[Iterable[object]], column_payoffs: Iterable[Iterable[object]],
                       name: str = "game", players: Sequence[str] = ("1", "2"),
                       strategies: Sequence[Sequence[str]] | None = None,
-                      where: str = "payoffs") -> "NormalFormGame":
+                      where: str = "payoffs") -> NormalFormGame:
         """Build a game from two payoff matrices (nested lists, numpy arrays; numbers or text like '2/3').
 
         Raises ConfigError naming `where` and the entry for empty or non-rectangular matrices,

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
 
 from framework.gametheory.dominance import Dominance, dominant_strategy_equilibrium, iterated_elimination
 from framework.gametheory.exact import format_number
-from framework.gametheory.extensive_form import (ExtensiveFormGame, backward_induction, count_subgame_perfect,
-                                                 strategy_label)
+from framework.gametheory.extensive_form import (
+    ExtensiveFormGame,
+    backward_induction,
+    count_subgame_perfect,
+    strategy_label,
+)
 from framework.gametheory.maxmin import security
 from framework.gametheory.normal_form import NormalFormGame
 from framework.gametheory.support_enumeration import mixed_equilibria

@@ -24,13 +24,13 @@ ignored. Frames are a 4-byte big-endian length and a pickle of (stamp, limit, pr
 from __future__ import annotations
 
 import fcntl
-import math
 import os
 import pickle
 import struct
 import tempfile
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 HEADER = struct.Struct(">I")
 #: The file is emptied when a task starts and it holds more than this; otherwise the task's beats follow.

@@ -15,18 +15,19 @@ import json
 import math
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from framework.adjudication import Adjudication, DrawRule, ResignRule
-from framework.sprt import MODELS as SPRT_MODELS
-from framework.sprt import Sprt
 from framework.errors import ConfigError, PluginError, PlygroundError, PositionError, one_line, quoted
 from framework.params import HeuristicRef, Param
 from framework.protocols import Budget
 from framework.registry import Registry
 from framework.safeyaml import MAX_BYTES, load_yaml, read_text
+from framework.sprt import MODELS as SPRT_MODELS
+from framework.sprt import Sprt
 
 MODES = ("games", "solve")
 FORMATS = ("round-robin", "gauntlet")
@@ -288,7 +289,7 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
         raise r.fail("game", "missing; name the game to play, as 'game: NAME' ('plyground list' shows the games)")
     game_name, game_options, game = games[0]
 
-    common = dict(path=path, name=r.string(data.get("name", path.stem), "name"), game=game_name,
+    common: dict[str, Any] = dict(path=path, name=r.string(data.get("name", path.stem), "name"), game=game_name,
                   game_options=game_options, seed=r.integer(data.get("seed", 0), "seed", 0, MAX_SEED),
                   move_time_limit=r.seconds(data.get("move_time_limit", DEFAULT_MOVE_TIME_LIMIT), "move_time_limit"),
                   plugins=plugins, workers=check_workers(data.get("workers", 1), f"{path}: workers"),
@@ -360,7 +361,7 @@ def _sprt(r: _Reader, entry: Any, fmt: str, participants: int, games: int) -> Sp
                 raise r.fail(f"sprt.{key}", f"expected a number, got {value!r}")
             values[key] = float(value)
         elif key in ("elo0", "elo1"):
-            raise r.fail(f"sprt.{key}", f"missing; the SPRT tests H0: Elo = elo0 against H1: Elo = elo1, e.g. "
+            raise r.fail(f"sprt.{key}", "missing; the SPRT tests H0: Elo = elo0 against H1: Elo = elo1, e.g. "
                                         "'sprt: {elo0: 0, elo1: 5}'")
     values["model"] = r.choice(entry.get("model", "pentanomial"), "sprt.model", SPRT_MODELS)
     normalized = entry.get("normalized", False)
@@ -376,7 +377,8 @@ def _adjudication(r: _Reader, entry: Any) -> Adjudication:
     """`adjudication: {resign: {score, moves}, draw: {score, moves, after}}`, each rule optional."""
     entry = r.mapping(entry, "adjudication", {"resign": 1, "draw": 1})
     rules: dict[str, Any] = {}
-    for name, rule, keys in (("resign", ResignRule, ("score", "moves")), ("draw", DrawRule, ("score", "moves", "after"))):
+    for name, rule, keys in (("resign", ResignRule, ("score", "moves")),
+                             ("draw", DrawRule, ("score", "moves", "after"))):
         if entry.get(name) is None:
             continue
         given = r.mapping(entry[name], f"adjudication.{name}", dict.fromkeys(keys))
@@ -465,6 +467,10 @@ def _participants(r: _Reader, entries: Any, registry: Registry, games: list[tupl
             spec = registry.agent_spec(agent)
         except PluginError as exc:
             raise r.fail(f"{key}.agent", str(exc)) from None
+        if spec.interactive:
+            raise r.fail(f"{key}.agent", f"agent '{agent}' is a person at the terminal, and tournaments run "
+                                         "unattended in worker processes; play it with 'plyground play GAME "
+                                         f"--first {agent}'")
         params = r.params(spec.params, entry.get("params"), f"{key}.params", f"agent '{agent}'")
         for game_name, game in games:
             for param in spec.params:
@@ -480,10 +486,6 @@ def _participants(r: _Reader, entries: Any, registry: Registry, games: list[tupl
             except Exception as exc:   # the agent's constructor raised: name the participant, in one line
                 raise r.fail(key, f"participant '{pid}' (agent '{agent}') could not be built for game "
                                   f"'{game_name}': {one_line(exc)}") from None
-            if getattr(built, "interactive", False):
-                raise r.fail(f"{key}.agent", f"agent '{agent}' is a person at the terminal, and tournaments run "
-                                             "unattended in worker processes; play it with 'plyground play GAME "
-                                             f"--first {agent}'")
         budget = _budget(r, entry.get("budget"), f"{key}.budget")
         if solver and not callable(getattr(built, "solve", None)):
             able = sorted(n for n, reg in registry.agents.items() if callable(getattr(reg.spec.factory, "solve", None)))

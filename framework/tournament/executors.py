@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Iterator, Sequence
 from multiprocessing.connection import wait
-from typing import Any, Iterator, Protocol, Sequence
+from typing import Any, Protocol
 
 from framework.errors import ConfigError
 from framework.tournament.beats import clock

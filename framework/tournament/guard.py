@@ -18,10 +18,11 @@ import os
 import subprocess
 import sys
 from collections import deque
+from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from multiprocessing.connection import Connection
-from typing import Any, Iterable, Iterator
+from typing import Any, cast
 
 from framework.errors import WorkerError
 from framework.tournament.beats import BeatLog, clock
@@ -195,7 +196,8 @@ class GuardedWorker:
                     self._stop()
                     if self.closed:
                         raise Cancelled
-                    return True, self._finish(task.timed_out(beats.steps, beats.limit))
+                    limit = cast(float, beats.limit)  # a deadline comes with its limit (beats.py)
+                    return True, self._finish(task.timed_out(beats.steps, limit))
             elif kind == "died":
                 return self._died(task, beats, payload)
             else:
@@ -246,7 +248,7 @@ class GuardedWorker:
 
     # -- blocking forms ------------------------------------------------------------
 
-    def stream(self, tasks: Iterable[Task]) -> Iterator[Any]:
+    def stream(self, tasks: Iterable[Task]) -> Generator[Any, None, None]:
         """The results of `tasks`, in order."""
         pending = iter(tasks)
         try:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from typing import cast
 
 from framework.tournament.config import Opening, TournamentConfig
 from framework.tournament.tasks import GameTask, SolveTask, derive_seed
@@ -25,7 +26,8 @@ def pairings(config: TournamentConfig) -> list[tuple[str, str]]:
     """The pairs of participant ids that meet, in config order."""
     ids = [p.id for p in config.participants]
     if config.format == "gauntlet":
-        return [(config.champion, other) for other in ids if other != config.champion]
+        champion = cast(str, config.champion)  # a gauntlet names one (config.py)
+        return [(champion, other) for other in ids if other != champion]
     return list(combinations(ids, 2))
 
 

@@ -10,8 +10,9 @@ first; games that were already running when it was decided are stored but not co
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 from framework.sprt import Sprt, SprtState
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from framework.errors import ConfigError
 from framework.tournament.memory import TaskMemory
@@ -139,15 +140,15 @@ class Store:
                     json.dumps(dict(result.extra)), time.time(), result.peak_entries, *_memory(result.memory),
                     result.retries))
             return
-        task, record = result.task, result.record
+        played, record = result.task, result.record
         winner = None if record.winner is None else record.players[record.winner]
         with self.conn:
             self.conn.execute(_insert("games", GAME_COLUMNS), (
-                task.key, task.pairing[0], task.pairing[1], task.index, record.game, record.players[0],
-                record.players[1], task.seed, record.start, record.final, record.result[0], record.result[1],
+                played.key, played.pairing[0], played.pairing[1], played.index, record.game, record.players[0],
+                record.players[1], played.seed, record.start, record.final, record.result[0], record.result[1],
                 winner, record.termination.value, record.reason, record.plies, sum(m.wall_time for m in record.moves),
                 time.time(), *_memory(result.memory), record.traceback or None, result.retries))
-            self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?)", _move_rows(task.key, record))
+            self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?)", _move_rows(played.key, record))
 
     def close(self) -> None:
         self.conn.close()

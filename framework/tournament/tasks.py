@@ -22,11 +22,13 @@ its solver is built, so the figure is the search's and not the loading of compil
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import signal
 import traceback
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Protocol, cast
 
 from framework.adjudication import Adjudication
 from framework.errors import PluginError
@@ -41,7 +43,7 @@ from framework.match import (
     play_game,
     quote,
 )
-from framework.protocols import Proof, SolveResult
+from framework.protocols import Budget, Proof, Solver, SolveResult
 from framework.registry import Registry
 from framework.search import Stopwatch
 from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
@@ -49,6 +51,12 @@ from framework.tournament.config import Participant, load_plugin_file
 from framework.tournament.memory import PeakMeter, TaskMemory
 
 Beat = Callable[[float, Any], None]
+
+
+def hard_limit(budget: Budget, cap: float = math.inf) -> float:
+    """Seconds after which the supervisor stops one decision: twice its time budget plus a second (a search
+    may overrun its budget a little, a hung one never answers), at most `cap`; `cap` without a time budget."""
+    return cap if budget.time is None else min(cap, 2 * budget.time + 1.0)
 
 
 def derive_seed(*parts: object) -> int:
@@ -192,7 +200,7 @@ class GameResult:
     """A finished game task: the task that produced it, its record, the worker's memory (None: stopped)
     and how many times it was replayed after its worker was killed from outside."""
 
-    task: "GameTask"
+    task: GameTask
     record: GameRecord
     memory: TaskMemory | None = None
     retries: int = 0
@@ -224,11 +232,7 @@ class GameTask:
         return (self.first, self.second)
 
     def hard_limit(self, mover: int) -> float:
-        """Seconds after which the supervisor stops a move: twice the time budget plus a second, capped."""
-        budget_time = self.players[mover].budget.time
-        if budget_time is None:
-            return self.move_time_limit
-        return min(self.move_time_limit, 2 * budget_time + 1.0)
+        return hard_limit(self.players[mover].budget, self.move_time_limit)
 
     def run(self, context: WorkerContext, beat: Beat) -> GameResult:
         registry = context.registry(self.plugins, self.entry_points)
@@ -303,7 +307,7 @@ class SolveOutcome:
     the worker's resident memory during the solve (both None when the solver reports none or was stopped).
     """
 
-    task: "SolveTask"
+    task: SolveTask
     value: str
     move: str | None
     nodes: int
@@ -334,20 +338,16 @@ class SolveTask:
     plugins: tuple[str, ...] = ()
     entry_points: tuple[str, ...] | None = None  # the plugins the worker loads first (WorkerRegistry); None: all
 
-    def hard_limit(self) -> float:
-        budget_time = self.solver.budget.time
-        return self.move_time_limit if budget_time is None else min(self.move_time_limit, 2 * budget_time + 1.0)
-
     def run(self, context: WorkerContext, beat: Beat) -> SolveOutcome:
         registry = context.registry(self.plugins, self.entry_points)
         game = context.game(self.plugins, self.game, self.game_options, self.entry_points)
         state = game.from_text(self.position)
-        beat(self.hard_limit(), None)
+        beat(hard_limit(self.solver.budget, self.move_time_limit), None)
         watch = Stopwatch()
         try:
             agent = registry.create_agent(self.solver.agent, game, self.solver.params, seed=derive_seed(self.seed, 0))
             meter = PeakMeter()
-            result = agent.solve(game, state, self.solver.budget)
+            result = cast(Solver, agent).solve(game, state, self.solver.budget)  # config.py checked it solves
             memory = meter.read()
         except (Exception, SystemExit) as exc:  # a crashing solver costs this position only
             return self._crashed(f"crashed: {crash_reason(exc)}")

@@ -1,8 +1,8 @@
 """The workbench's routes (Starlette): the start page, play sessions, results, replay and the live feed.
 
 Every request parameter is checked; a bad one is a 4xx page (or fragment) naming it, never a
-500 with a traceback. Searches run in guarded workers from a thread (framework/web/engine.py), so
-the event loop only renders pages.
+500 with a traceback. Searches run in guarded workers from a thread (framework/tournament/engine.py),
+so the event loop only renders pages.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from framework.errors import ConfigError, PlygroundError
+from framework.tournament.engine import EnginePool
 from framework.web import pages, results
-from framework.web.engine import EnginePool
 from framework.web.play import PlaySession, make_registry, new_session
 
 STATIC = Path(__file__).with_name("static")
@@ -72,7 +72,7 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
                                             library.names()), status_code=400)
         while len(sessions) >= MAX_SESSIONS:
             oldest = next(iter(sessions))
-            sessions.pop(oldest)
+            sessions.pop(oldest).close()
             locks.pop(oldest, None)
         sessions[session.id] = session
         locks[session.id] = asyncio.Lock()
@@ -95,9 +95,9 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
                     text = str(form.get("move", "")).strip()
                     if not text:
                         raise ConfigError("type a move, or click the board")
-                    await anyio.to_thread.run_sync(session.human_move, text, pool)
+                    await anyio.to_thread.run_sync(session.human_move, text)
                 elif action == "engine":
-                    await anyio.to_thread.run_sync(session.engine_move, pool)
+                    await anyio.to_thread.run_sync(session.engine_move)
                 elif action == "undo":
                     session.undo()
                 elif action == "flip":

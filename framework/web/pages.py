@@ -81,7 +81,7 @@ def play_page(session: PlaySession) -> str:
 
 
 def engine_line(played: Any) -> str:
-    """Depth, nodes, time, score and PV of an engine move."""
+    """Depth, nodes, time (in its worker), score and PV of an engine move."""
     e = played.engine
     if e is None:
         return ""
@@ -96,6 +96,9 @@ def panel(session: PlaySession, message: str = "") -> str:
     result = session.result_text()
     if result is not None:
         status = f'<p id="result" class="result">{escape(result)}</p>'
+        if session.details:
+            status += (f'<details id="traceback" open><summary>Traceback</summary>'
+                       f'<pre>{escape(session.details)}</pre></details>')
     else:
         who = session.label(session.mover)
         status = (f'<p id="status">{escape(who)} to move'
@@ -109,7 +112,6 @@ def panel(session: PlaySession, message: str = "") -> str:
         rows.append(f'<li data-ply="{i + 1}"><b>{escape(game.player_names[played.mover])}</b> '
                     f'<span class="move">{escape(played.move)}</span> {engine_line(played)}{verdict}</li>')
     can_move = result is None and session.seats[session.mover].human
-    disabled = "" if can_move else "disabled"
     disabled = "" if can_move else "disabled"
     error = f'<p class="error" id="message">{escape(message)}</p>' if message else '<p id="message"></p>'
     data = json.dumps([[n, list(c)] for n, c in legal]).replace("</", "<\\/")

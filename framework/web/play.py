@@ -1,10 +1,11 @@
 """A game played in the browser: seats (a person or an agent), the moves so far, undo, resign, coaching.
 
 A `PlaySession` belongs to one browser tab (its id is in the page's URL). People's moves are
-parsed and checked here (rules are cheap); engine moves and coach verdicts are tasks handed to
-an `EnginePool` (framework/web/engine.py), so a search never runs in the server's process. An
-engine that crashes, hangs past its hard limit or returns an illegal move forfeits, as in a
-tournament, and the page says why.
+parsed and checked here (rules are cheap); engines and the coach are `GuardedAgent`s whose moves
+and verdicts run in the workers of the server's `EnginePool` (framework/tournament/engine.py, as
+`plyground play`'s engines do), so a search never runs in the server's process. An engine that
+crashes, exits, hangs past its hard limit or returns an illegal move or invalid statistics forfeits,
+as in a tournament, and the page says why and shows the traceback.
 """
 
 from __future__ import annotations
@@ -16,16 +17,19 @@ from typing import Any
 
 from framework.agentspec import parse_agent_spec, parse_key_values
 from framework.capabilities import capabilities
-from framework.errors import ConfigError, PlygroundError
+from framework.errors import ConfigError
+from framework.match import Forfeit, MoveRecord, Termination
 from framework.protocols import Budget, Game, State
 from framework.registry import Registry
 from framework.tournament.config import load_plugin_file
-from framework.web.engine import BuildTask, CoachTask, DecisionTask, EngineMove, EnginePool, hard_limit
+from framework.tournament.engine import EnginePool, GuardedAgent
 
-#: Engine seconds per move when the form leaves it empty; the hard limit caps a hung agent.
+#: Engine seconds per move when the form leaves it empty; twice it plus a second stops a hung agent.
 DEFAULT_MOVE_TIME = 1.0
-MAX_HARD_LIMIT = 120.0
+MAX_MOVE_TIME = 120.0
 DEFAULT_COACH_TIME = 1.0
+#: The engines' names in errors, as `plyground play` names them: its seats, then the coach (seeds 0, 1, 2 alike).
+ROLES = ("first", "second", "coach")
 
 
 @dataclass(frozen=True)
@@ -36,7 +40,7 @@ class Seat:
     agent: str
     params: Mapping[str, Any]
     spec: str
-    human: bool
+    human: bool   # the agent is declared interactive (AgentSpec.interactive)
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,7 @@ class Played:
 
     mover: int
     move: str
-    engine: EngineMove | None = None
+    engine: MoveRecord | None = None
     verdict: str | None = None
 
 
@@ -66,7 +70,9 @@ class PlaySession:
     states: list[State] = field(default_factory=list)
     moves: list[Played] = field(default_factory=list)
     outcome: str | None = None   # set when the game ended by resignation or forfeit (rules end it by themselves)
+    details: str = ""   # the traceback of the exception that cost an engine the game
     flipped: bool = False
+    engines: dict[str, GuardedAgent] = field(default_factory=dict)   # by role, for the seats people do not play
 
     def __post_init__(self) -> None:
         if not self.states:
@@ -125,20 +131,26 @@ class PlaySession:
                 for m in self.game.legal_moves(self.state)]
 
     def build(self, pool: EnginePool) -> None:
-        """Build the agents once in a worker (blocking): ConfigError with the reason when one cannot be built."""
-        agents = tuple((where, seat.agent, dict(seat.params)) for where, seat in
-                       (("first", self.seats[0]), ("second", self.seats[1]), ("coach", self.coach))
-                       if seat is not None and not seat.human)
-        if not agents:
-            return
-        error = pool.run(BuildTask(f"{self.id}/build", self.game_name, dict(self.options), agents, MAX_HARD_LIMIT,
-                                   self.plugins))
-        if error is not None:
-            raise ConfigError(error)
+        """Build the engines, each in a worker of `pool` (blocking): ConfigError with the reason when one cannot be
+        built (the others are released)."""
+        try:
+            for seed, (role, seat) in enumerate(zip(ROLES, (*self.seats, self.coach))):
+                if seat is not None and not seat.human:
+                    self.engines[role] = GuardedAgent(seat.agent, seat.params, self.game_name, self.options, seed,
+                                                      self.plugins, role, f"{role} '{seat.spec}'", pool)
+        except Exception:   # not built (ConfigError), or no worker could build it (WorkerError)
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Release the engines (the session is dropped)."""
+        for engine in self.engines.values():
+            engine.close()
+        self.engines.clear()
 
     # -- moves -------------------------------------------------------------------------
 
-    def human_move(self, text: str, pool: EnginePool) -> None:
+    def human_move(self, text: str) -> None:
         """Play a person's move given in notation; MoveParseError (the game goes on) when it is not legal."""
         if self.over():
             raise ConfigError(f"'{text}': the game is over; start a new game or undo")
@@ -146,39 +158,28 @@ class PlaySession:
             raise ConfigError(f"'{text}': it is {self.label(self.mover)}'s turn, not yours")
         move = self.game.parse_move(self.state, text)
         notation = self.game.format_move(self.state, move)
-        verdict = self._coach(self.coach, notation, pool) if self.coach is not None else None
-        self._push(Played(self.mover, notation, verdict=verdict), self.game.apply(self.state, move))
+        self._push(Played(self.mover, notation, verdict=self._coach(notation)), self.game.apply(self.state, move))
 
-    def engine_move(self, pool: EnginePool) -> None:
+    def engine_move(self) -> None:
         """Let the agent on move choose, in a guarded worker (blocking: call from a thread)."""
         if not self.engine_to_move():
             raise ConfigError("it is not an engine's turn")
-        seat = self.seats[self.mover]
-        task = DecisionTask(f"{self.id}/{len(self.moves)}", self.game_name, dict(self.options), seat.agent,
-                            dict(seat.params), self.game.to_text(self.state), self.budget, len(self.moves),
-                            hard_limit(self.budget, MAX_HARD_LIMIT), self.plugins)
+        mover = self.mover
         try:
-            result: EngineMove = pool.run(task)
-        except PlygroundError as exc:
-            result = EngineMove(None, status="crash", error=f"could not run: {exc}")
-        if result.move is None:
-            winner = 1 - self.mover
-            self.outcome = f"{self.label(winner)} wins — forfeit: {self.label(self.mover)} {result.error}"
+            outcome = self.engines[ROLES[mover]].play(self.game, self.state, self.budget)
+        except Forfeit as exc:
+            loser = self.label(mover)
+            self.outcome = (f"no result — {loser} {exc.reason}" if exc.termination is Termination.VOID
+                            else f"{self.label(1 - mover)} wins — forfeit: {loser} {exc.reason}")
+            self.details = exc.details
             return
-        move = self.game.parse_move(self.state, result.move)
-        verdict = None
-        if self.coach is not None and not any(s.human for s in self.seats):
-            verdict = self._coach(self.coach, result.move, pool)
-        self._push(Played(self.mover, result.move, result, verdict), self.game.apply(self.state, move))
+        verdict = self._coach(outcome.text) if not any(s.human for s in self.seats) else None
+        self._push(Played(mover, outcome.text, outcome.record(len(self.moves) + 1, mover), verdict),
+                   self.game.apply(self.state, self.game.parse_move(self.state, outcome.text)))
 
-    def _coach(self, coach: Seat, notation: str, pool: EnginePool) -> str:
-        task = CoachTask(f"{self.id}/coach/{len(self.moves)}", self.game_name, dict(self.options), coach.agent,
-                         dict(coach.params), self.game.to_text(self.state), notation, self.coach_budget,
-                         len(self.moves), hard_limit(self.coach_budget, MAX_HARD_LIMIT), self.plugins)
-        try:
-            return str(pool.run(task))
-        except PlygroundError as exc:
-            return f"{notation}: no verdict — {exc}"
+    def _coach(self, notation: str) -> str | None:
+        coach = self.engines.get("coach")
+        return None if coach is None else coach.verdict(self.game, self.state, notation, self.coach_budget)
 
     def _push(self, played: Played, state: State) -> None:
         self.moves.append(played)
@@ -189,6 +190,7 @@ class PlaySession:
         if not self.moves:
             raise ConfigError("there is no move to undo")
         self.outcome = None
+        self.details = ""
         self._pop()
         while self.moves and not self.seats[self.mover].human and any(s.human for s in self.seats):
             self._pop()
@@ -211,8 +213,7 @@ def parse_seat(registry: Registry, text: str, where: str) -> Seat:
     """A seat from `NAME[:key=value,...]`; empty: the default of `plyground play --first/--second`."""
     text = (text or "").strip() or registry.default_for(f"play --{where}")
     name, params = parse_agent_spec(text, where)
-    interactive = bool(getattr(registry.agent_spec(name).factory, "interactive", False))
-    return Seat(name, params, text, interactive)
+    return Seat(name, params, text, registry.agent_spec(name).interactive)
 
 
 def parse_seconds(text: str, where: str, default: float) -> float:
@@ -223,8 +224,8 @@ def parse_seconds(text: str, where: str, default: float) -> float:
         value = float(text)
     except ValueError:
         raise ConfigError(f"{where}: '{text}' is not a number of seconds, e.g. 0.5") from None
-    if not 0 < value <= MAX_HARD_LIMIT:
-        raise ConfigError(f"{where}: {text} seconds is out of range; give more than 0 and at most {MAX_HARD_LIMIT:g}")
+    if not 0 < value <= MAX_MOVE_TIME:
+        raise ConfigError(f"{where}: {text} seconds is out of range; give more than 0 and at most {MAX_MOVE_TIME:g}")
     return value
 
 

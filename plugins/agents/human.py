@@ -21,8 +21,6 @@ COMMANDS = "commands: help (this list), undo (take back your last move), resign"
 class HumanAgent:
     """Asks for a move; bad input gets the reason and the legal moves once, then a new prompt."""
 
-    interactive = True  # a person chooses: `plyground play --coach` coaches these moves
-
     def __init__(self, game: Game, seed: int = 0, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
@@ -64,4 +62,4 @@ def _legal(game: Game, state: State) -> str:
 def plyground_agents() -> list[AgentSpec]:
     return [AgentSpec("human", HumanAgent, "a person at the terminal, typing moves in the game's notation "
                                            "(help, undo and resign too)",
-                      default_for=("play --first",))]
+                      default_for=("play --first",), interactive=True)]

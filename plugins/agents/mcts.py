@@ -65,7 +65,7 @@ class Node:
     __slots__ = ("state", "move", "parent", "by", "mover", "children", "untried", "visits", "total",
                  "winner", "result")
 
-    def __init__(self, game: Game, state: State, move, parent: "Node | None", by: int | None) -> None:
+    def __init__(self, game: Game, state: State, move, parent: Node | None, by: int | None) -> None:
         self.state, self.move, self.parent, self.by = state, move, parent, by
         self.mover = game.to_move(state)
         self.children: list[Node] = []

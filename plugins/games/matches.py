@@ -17,26 +17,27 @@ position: a text with another k is rejected, naming the option that would accept
 Theory (used by the `theory` heuristic; the tests prove it against brute-force search of
 every position of 1, 2, 3 or 4 heaps of at most 20, 13, 10 or 8 matches, for k = 1..5): the
 Grundy value of one heap of n matches in the subtraction game S = {1..k} is n mod (k+1)
-(Berlekamp, Conway & Guy, *Winning Ways*, ch. 4). Its misère sums are *tame* (Conway, *On Numbers and Games*, ch. 12; *Winning Ways*,
-ch. 13): they are won and lost as misère Nim with those Grundy values as heaps (Bouton
-1901), so the player to move loses exactly when either every heap's Grundy value is at most
-1 and their nim-sum is 1 (an odd number of heaps of value 1), or some heap's Grundy value is
-at least 2 and their nim-sum is 0.
+(Berlekamp, Conway & Guy, *Winning Ways*, ch. 4). Its misère sums are *tame* (Conway,
+*On Numbers and Games*, ch. 12; *Winning Ways*, ch. 13): they are won and lost as misère
+Nim with those Grundy values as heaps (Bouton 1901), so the player to move loses exactly
+when either every heap's Grundy value is at most 1 and their nim-sum is 1 (an odd number of
+heaps of value 1), or some heap's Grundy value is at least 2 and their nim-sum is 0.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache, reduce
 from operator import xor
-from typing import Sequence
+from typing import cast
 
 from framework.boardsvg import Cell, grid
 from framework.errors import ConfigError, MoveParseError, PositionError, quoted
 from framework.hookspecs import hookimpl
 from framework.params import Param
 from framework.protocols import BaseHeuristic
-from framework.specs import GameSpec, HeuristicSpec
+from framework.specs import GameSpec, HeuristicSpec, first_line
 
 Heaps = tuple[int, ...]
 State = tuple[Heaps, int]
@@ -114,7 +115,7 @@ def _check_heaps(heaps: Sequence[object], where: str) -> Heaps:
                           f"got {quoted(list(heaps))}")
     if not any(heaps):
         raise ConfigError(f"{where}: 'heaps' must hold at least one match, got {quoted(list(heaps))}")
-    return tuple(heaps)
+    return tuple(cast(Sequence[int], heaps))  # checked above: ints
 
 
 class Matches:
@@ -215,6 +216,7 @@ class TheoryHeuristic(BaseHeuristic):
     """Exact: +-1000 for a proven win or loss by the misère tame-game rule for heaps mod (k+1)."""
 
     name = "theory"
+    game: Matches
 
     def evaluate(self, state: State, player: int) -> float:
         lost = mover_loses(state[0], self.game.k)
@@ -225,6 +227,7 @@ class NormalPlayHeuristic(BaseHeuristic):
     """Not exact: +-1 by the normal-play nim-sum rule, wrong when every heap's Grundy value is 0 or 1."""
 
     name = "normal_play"
+    game: Matches
 
     def evaluate(self, state: State, player: int) -> float:
         mover_wins = reduce(xor, (grundy(n, self.game.k) for n in state[0]), 0) != 0
@@ -242,6 +245,6 @@ def plyground_games() -> list[GameSpec]:
 @hookimpl
 def plyground_heuristics() -> list[HeuristicSpec]:
     return [
-        HeuristicSpec("theory", "matches", TheoryHeuristic, TheoryHeuristic.__doc__.splitlines()[0]),
-        HeuristicSpec("normal_play", "matches", NormalPlayHeuristic, NormalPlayHeuristic.__doc__.splitlines()[0]),
+        HeuristicSpec("theory", "matches", TheoryHeuristic, first_line(TheoryHeuristic)),
+        HeuristicSpec("normal_play", "matches", NormalPlayHeuristic, first_line(NormalPlayHeuristic)),
     ]

@@ -17,7 +17,7 @@ from framework.boardsvg import Cell, grid
 from framework.errors import MoveParseError, PositionError
 from framework.hookspecs import hookimpl
 from framework.protocols import BaseHeuristic
-from framework.specs import GameSpec, HeuristicSpec
+from framework.specs import GameSpec, HeuristicSpec, first_line
 
 State = tuple[int, int, int]
 FULL = 0b111_111_111
@@ -206,6 +206,6 @@ def plyground_games() -> list[GameSpec]:
 @hookimpl
 def plyground_heuristics() -> list[HeuristicSpec]:
     return [
-        HeuristicSpec("lines", "tictactoe", LinesHeuristic, LinesHeuristic.__doc__.splitlines()[0]),
-        HeuristicSpec("thesis", "tictactoe", ThesisScoring, ThesisScoring.__doc__.splitlines()[0]),
+        HeuristicSpec("lines", "tictactoe", LinesHeuristic, first_line(LinesHeuristic)),
+        HeuristicSpec("thesis", "tictactoe", ThesisScoring, first_line(ThesisScoring)),
     ]

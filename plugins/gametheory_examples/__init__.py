@@ -14,7 +14,8 @@ from framework.specs import GameFileSpec
 HERE = Path(__file__).parent
 
 EXAMPLES = (
-    ("prisoners-dilemma", "prisoners_dilemma.yaml", "Prisoner's Dilemma: an equilibrium in strictly dominant strategies"),
+    ("prisoners-dilemma", "prisoners_dilemma.yaml",
+     "Prisoner's Dilemma: an equilibrium in strictly dominant strategies"),
     ("driving-game", "driving_game.yaml", "a common-payoff coordination game: drive on the same side"),
     ("matching-pennies", "matching_pennies.yaml", "zero-sum; only the (1/2, 1/2) mixed equilibrium"),
     ("battle-of-the-sexes", "battle_of_the_sexes.yaml", "two pure equilibria and a mixed one"),

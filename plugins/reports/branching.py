@@ -78,7 +78,8 @@ def nodes_by_depth(registry: Registry, game_name: str, depths: dict[str, int], s
 
 
 def fitted_branching(nodes: list[int], first_depth: int = 1) -> float:
-    """exp of the least-squares slope of log(nodes) against depth first_depth, first_depth + 1, ... (nan below 2 points)."""
+    """exp of the least-squares slope of log(nodes) against depth first_depth, first_depth + 1, ...
+    (nan below 2 points)."""
     if len(nodes) < 2:
         return float("nan")
     slope = np.polyfit(np.arange(first_depth, first_depth + len(nodes), dtype=float), np.log(nodes), 1)[0]

@@ -22,8 +22,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
-from matplotlib.ticker import MaxNLocator  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from framework.analysis import plots  # noqa: E402
 from framework.analysis.report import run_peak  # noqa: E402
@@ -319,7 +319,7 @@ claims (checked before this report is written; a disagreement stops it with Solv
   to hold here; the node and time ratios on the positions every solver solved are the fairer comparison.
 - *Times compare implementations as much as algorithms.* The nodes/s column shows how fast each solver
   ran. Alpha-beta (with only exact enhancements, as here), `pns`, `pn2` and `dfpn` have numba-compiled
-  paths for games with a kernel such as LOA (`plugins/agents/alphabeta/compiled_search.py`,
+  paths for games with a kernel such as LOA (`plugins/agents/alphabeta/negamax.py`,
   `plugins/agents/proofnumber/search.py`) that give identical values and node counts; a solver without
   one runs interpreted Python, so set the nodes/s column beside the node totals.
 - *Our positions are easier.* The budget was {_budget_text(budget)} per position, but the set was chosen
@@ -443,7 +443,8 @@ def _ratios(table: pd.DataFrame, ab: str | None, pn: str | None) -> str:
         {"ratio (alpha-beta / PN)": "positions solved",
          "paper": f"{paper_ab[0] / paper_pn[0]:.2f}", "ours": f"{_ratio(a['solved'], p['solved']):.2f}"},
     ])
-    return "Ratios, alpha-beta over PN (alpha-beta nodes in the paper's convention):\n\n" + ratios.to_markdown(index=False)
+    return ("Ratios, alpha-beta over PN (alpha-beta nodes in the paper's convention):\n\n"
+            + ratios.to_markdown(index=False))
 
 
 def _budget_text(budget: dict) -> str:

@@ -1,10 +1,12 @@
 """A tiny rules-like module for tests/framework/test_jit.py: plain functions over bitboards."""
 
-from framework.jit import float_of_bits
+from framework.jit import as_int64, float_of_bits, sort_by_scores, to_front
+from framework.layout import layout
 
 TOP = 1 << 63
 MASKS = (TOP, 1, TOP | 1)
 STEPS = (-1, 0, 7)
+SLOTS, SLOT_COUNT = layout("Slots", "count scores*3")
 
 
 def popcount(x: int) -> int:
@@ -30,3 +32,17 @@ def step(i: int) -> int:
 def margin(bits) -> float:
     """A float stored as its bits in an int64 array, read back (compiled: `jit.float_of_bits`)."""
     return float_of_bits(bits[0])
+
+
+def ordered(items, scores, bound: int, first: int, second: int):
+    """`items` sorted by `scores[SLOTS.scores + item]` (0 from `bound`), then `first` and `second` to the front."""
+    sort_by_scores(items, scores, SLOTS.scores, bound)
+    front = to_front(items, first, 0)
+    front = to_front(items, second, front)
+    scores[SLOTS.count] = front
+    return items
+
+
+def slot_sum(x: int) -> int:
+    """Layout slots and an identity conversion (folded to ints and `x` interpreted)."""
+    return as_int64(x) + SLOTS.scores + 2 * SLOTS.count

@@ -26,7 +26,7 @@ def test_int_tables_become_arrays_and_functions_call_their_compiled_siblings():
 
 def test_asking_for_a_function_the_module_lacks_names_it():
     with pytest.raises(AttributeError, match="tests.framework.jit_sample has no function 'missing' to compile"):
-        KERNEL.missing
+        _ = KERNEL.missing
 
 
 def test_the_environment_switch(monkeypatch):
@@ -40,6 +40,31 @@ def test_a_float_kept_as_its_bits_in_an_int_array_reads_back_the_same_float_both
     bits = np.array([value]).view(np.int64)
     assert jit.float_of_bits(int(bits[0])) == KERNEL.margin(bits) == jit_sample.margin(bits) == value
     assert np.signbit(KERNEL.margin(bits)) == np.signbit(value)
+
+
+@pytest.mark.parametrize("items, scores, bound, first, second, expected", [
+    ([0, 1, 2, 3], [0, 5, 9, 9], 4, -1, -1, [2, 3, 1, 0]),   # highest first, ties in their order
+    ([2, 0, 1, 5], [0, 1, 0, 3], 3, -1, -1, [1, 2, 0, 5]),  # 5 >= bound scores 0, kept after 0
+    ([0, 1, 2], [0, 0, 0, 0], 3, 2, 2, [2, 0, 1]),         # all 0: the order kept; a move fronted once
+    ([0, 1, 2, 3], [0, 1, 2, 3], 4, 3, 0, [3, 0, 2, 1]),   # the first, then the second, others in order
+    ([0, 1], [0, 0, 0], 2, 7, 1, [1, 0]),                  # a move not among them is skipped
+])
+def test_sort_by_scores_and_to_front_agree_interpreted_and_compiled(items, scores, bound, first, second, expected):
+    table = np.array([0] + scores, np.int64)
+    python_table = [0] + scores
+    compiled = KERNEL.ordered(np.array(items, np.int64), table, bound, first, second)
+    assert list(compiled) == jit_sample.ordered(list(items), python_table, bound, first, second) == expected
+    assert table[jit_sample.SLOTS.count] == python_table[jit_sample.SLOTS.count] == (
+        (first in items) + (second in items and second != first))
+
+
+def test_interpreted_bindings_fold_layout_slots_and_identity_conversions_as_numba_does():
+    interpreted = jit.bind(jit_sample, {})
+    names = interpreted.slot_sum.__code__.co_names
+    assert "SLOTS" not in names and "as_int64" not in names       # read as constants, the call dropped
+    assert "SLOTS" in jit_sample.slot_sum.__code__.co_names          # the module itself is untouched
+    assert interpreted.slot_sum(5) == jit_sample.slot_sum(5) == KERNEL.slot_sum(5) == 6
+    assert interpreted.slot_sum.__code__.co_firstlineno == jit_sample.slot_sum.__code__.co_firstlineno
 
 
 @pytest.mark.parametrize("table, expected", [

@@ -59,3 +59,23 @@ def test_an_honest_engine_in_its_worker_keeps_its_state_between_moves(capsys):
     expected = [f"{m.ply}. {game.player_names[m.mover]} plays {m.move}" for m in play_game(game, agents).moves]
     out = main(["play", "tictactoe", "--first", "random", "--second", "random"]), capsys.readouterr().out
     assert [line for line in out[1].splitlines() if " plays " in line] == expected
+
+
+def test_an_engine_whose_worker_is_killed_from_outside_is_replayed_then_ends_the_game_without_a_result(capsys):
+    out = play(capsys, "faulty:fault=killed")
+    assert ("Result: no result — void: O (faulty:fault=killed) could not be asked for a move: the worker process was "
+            "killed by signal SIGKILL, 3 times (2 retries)") in out
+
+
+def test_a_coach_runs_guarded_and_one_that_crashes_gives_no_verdict(capsys):
+    out = play(capsys, "random", "--coach", "faulty:fault=raise", "--max-plies", "2")
+    verdicts = [line for line in out.splitlines() if line.startswith("   coach: ")]
+    assert len(verdicts) == 2
+    assert all(line.endswith(": no verdict — the coach crashed: RuntimeError: deliberate crash") for line in verdicts)
+
+
+def test_a_person_cannot_coach(capsys):
+    code = main(["play", "tictactoe", "--first", "random", "--second", "random", "--coach", "human"])
+    assert code == 2
+    assert capsys.readouterr().err == ("plyground: error: --coach 'human' is a person at the keyboard; a coach is an "
+                                       "agent that searches\n")

@@ -1,13 +1,13 @@
 """The registry discovers plugins through real entry points, records provenance and names failures."""
 
 import sys
-from pathlib import Path
 import textwrap
 import warnings
+from pathlib import Path
 
 import pytest
 
-from framework import AgentSpec, ConfigError, GameSpec, HeuristicSpec, PluginError, hookimpl
+from framework import ConfigError, GameSpec, HeuristicSpec, PluginError, hookimpl
 from framework.cli import main
 from framework.match import play_game
 from framework.registry import PluginLoadWarning, Registry
@@ -186,9 +186,8 @@ def test_programmatic_registration_records_no_distribution():
         assert str(registry.agents["random"].provenance) == "plugin 'rnd'"
 
 
-def test_the_readme_plugin_example_installs_and_plays(tmp_path, monkeypatch):
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
-    source = readme.split("```python\n# my_plugin.py\n", 1)[1].split("```", 1)[0]
+def test_the_agent_tutorial_plugin_installs_and_plays(tmp_path, monkeypatch):
+    source = (Path(__file__).parents[2] / "docs" / "tutorials" / "greedy" / "plyground_greedy.py").read_text()
     _write_distribution(tmp_path, "my-plugin", "my_plugin", source)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("PLYGROUND_PLUGINS", "plyground,my-plugin")

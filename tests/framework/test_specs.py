@@ -56,3 +56,16 @@ def test_the_built_in_solvers_declare_their_memory_bound_and_algorithm(registry)
     assert declared == {"alphabeta": ("tt_size", "alpha-beta"), "pns": ("tree_limit", "proof-number search"),
                         "pn2": ("tree_limit", "PN²"), "dfpn": ("tt_size", "df-pn"),
                         "mcts": ("iterations", "Monte-Carlo tree search")}
+
+
+def test_a_person_is_the_agent_its_plugin_declares_interactive_not_one_with_an_attribute_of_that_name():
+    from framework.web.play import parse_seat
+
+    class Probe:
+        interactive = True   # not a declaration: an engine that happens to have this attribute
+
+    registry = _registry(AgentSpec("typist", Probe, "a person", interactive=True),
+                         AgentSpec("probe", Probe, "an engine"))
+    assert parse_seat(registry, "typist", "first").human
+    assert not parse_seat(registry, "probe", "first").human
+    assert Registry().agent_spec("human").interactive

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq, minimize
 
-from framework.sprt import NELO_PER_T, VALUES, Sprt, elo_to_score, wald_bounds
 from framework.errors import ConfigError
+from framework.sprt import NELO_PER_T, VALUES, Sprt, elo_to_score, wald_bounds
 
 
 def brute_force_llr(counts, elo0, elo1, model, normalized):
@@ -87,8 +87,8 @@ def _outcomes(score, draw):
 
 def _score_of_nelo(nelo, draw):
     def t(score):
-        l, d, w = _outcomes(score, draw)
-        return (score - 0.5) / math.sqrt(w * (1 - score) ** 2 + d * (0.5 - score) ** 2 + l * score ** 2)
+        losses, d, w = _outcomes(score, draw)
+        return (score - 0.5) / math.sqrt(w * (1 - score) ** 2 + d * (0.5 - score) ** 2 + losses * score ** 2)
     return brentq(lambda s: t(s) * NELO_PER_T - nelo, 0.5 - 0.2, 0.5 + 0.2)
 
 

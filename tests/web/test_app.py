@@ -8,18 +8,30 @@ import pytest
 from starlette.testclient import TestClient
 
 from framework.web.app import create_app
-from tests.web.conftest import FIXTURE_AGENTS
+from tests.web.conftest import FIXTURE_AGENTS, ROOT
+
+FAULT_AGENTS = str(ROOT / "tests" / "framework" / "tournament" / "fault_agents.py")
 
 
 @pytest.fixture(scope="module")
 def client(workspace):
-    with TestClient(create_app(workspace / "results", (FIXTURE_AGENTS,)), raise_server_exceptions=False) as c:
+    app = create_app(workspace / "results", (FIXTURE_AGENTS, FAULT_AGENTS))
+    with TestClient(app, raise_server_exceptions=False) as c:
         yield c
 
 
 def message(response) -> str:
     text = response.text
     start = text.index('id="message">') + len('id="message">')
+    return text[start:text.index("</p>", start)].replace("&#x27;", "'")
+
+
+def message_or_result(response) -> str:
+    """The result line of the panel (a game that ended), else its message."""
+    text = response.text
+    if 'id="result"' not in text:
+        return message(response)
+    start = text.index('id="result" class="result">') + len('id="result" class="result">')
     return text[start:text.index("</p>", start)].replace("&#x27;", "'")
 
 
@@ -79,11 +91,64 @@ def test_only_a_person_can_resign(client):
     assert response.status_code == 400 and "no person plays this game" in message(response)
 
 
-def test_a_crashing_agent_forfeits_with_its_error_on_the_page(client):
+def test_a_crashing_agent_forfeits_with_its_error_and_traceback_on_the_page(client):
     url = new(client, first="crasher")
     response = client.post(url + "/engine")
     assert response.status_code == 200
     assert "forfeit: X (crasher) crashed: RuntimeError: deliberate crash" in response.text
+    assert re.search(r'id="traceback".*Traceback \(most recent call last\).*raise RuntimeError\(&quot;deliberate crash',
+                     response.text, re.S)
+
+
+@pytest.mark.parametrize("fault, reason", [
+    ("bad_stats", "forfeit: X (faulty:fault=bad_stats) SearchStats.depth must be an integer from "
+                  "-9223372036854775808 to 2**63-1, "
+                  "got 1000000000000000000000000000000"),
+    ("illegal", "forfeit: X (faulty:fault=illegal) played an illegal move 99999"),
+    ("non_move", "forfeit: X (faulty:fault=non_move) returned '"),
+    ("sys_exit", "forfeit: X (faulty:fault=sys_exit) crashed: it called sys.exit (exit code 3)"),
+    ("segfault", "forfeit: X (faulty:fault=segfault) crashed: its process was killed by signal SIGSEGV while it was "
+                 "choosing a move"),
+    ("killed", "no result — X (faulty:fault=killed) could not be asked for a move: the worker process was killed by "
+               "signal SIGKILL, 3 times (2 retries)"),
+])
+def test_an_engine_that_misbehaves_ends_the_game_with_the_reason_on_the_page(client, fault, reason):
+    url = new(client, first=f"faulty:fault={fault}")
+    response = client.post(url + "/engine")
+    assert response.status_code == 200
+    assert reason in message_or_result(response)
+
+
+def test_an_engine_that_exits_mid_game_forfeits_with_its_exit_code(client):
+    url = new(client, first="faulty:fault=exit_midgame", second="random")
+    assert client.post(url + "/engine").status_code == 200   # its first move is honest
+    client.post(url + "/engine")
+    response = client.post(url + "/engine")
+    assert ("O (random) wins — forfeit: X (faulty:fault=exit_midgame) crashed: its process exited with code 5 "
+            "while it was choosing a move") in message_or_result(response)
+
+
+def test_an_engine_that_exits_while_built_is_a_400_naming_it(client):
+    response = client.post("/play", data={"game": "tictactoe", "first": "human", "second": "faulty:fault=exit_init"})
+    assert response.status_code == 400
+    assert message(response) == ("second 'faulty:fault=exit_init': the agent could not be built: its process "
+                                 "exited with code 3")
+
+
+def test_an_engine_move_shows_its_figures_and_the_coach_its_verdict(client):
+    url = new(client, coach="alphabeta")
+    response = client.post(url + "/move", data={"move": "b2"})
+    assert "coach: b2: optimal — the position was a draw and stays one" in response.text
+    response = client.post(url + "/engine")
+    assert re.search(r"depth \d+ · nodes [\d,]+ · \d+\.\d\ds · score 0 · pv [a-c][1-3]( [a-c][1-3])+", response.text)
+
+
+def test_a_coach_that_crashes_gives_no_verdict_and_the_game_goes_on(client):
+    url = new(client, coach="crasher")
+    response = client.post(url + "/move", data={"move": "b2"})
+    assert response.status_code == 200
+    assert "coach: b2: no verdict — the coach crashed: RuntimeError: deliberate crash" in response.text
+    assert client.post(url + "/engine").status_code == 200
 
 
 @pytest.mark.parametrize("path, status, expected", [

@@ -59,7 +59,8 @@ class AlphaBetaAgent:
         last = iterations[-1] if iterations else None
         complete = last is not None and (last.depth >= max_depth or last.exhausted)
         stats = SearchStats(
-            nodes=search.nodes, depth=last.depth if last else 0, score=last.score + 0.0 if last else None,  # + 0.0 turns negamax's -0.0 into 0.0
+            # + 0.0 turns negamax's -0.0 into 0.0
+            nodes=search.nodes, depth=last.depth if last else 0, score=last.score + 0.0 if last else None,
             pv=last.pv if last else (), wall_time=watch.wall(), cpu_time=watch.cpu(),
             extra={"complete": complete, "seldepth": _seldepth(search.ply_nodes),
                    "iteration_nodes": tuple(i.nodes for i in iterations)},

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import sys
 import weakref
-from typing import Any, Callable, Hashable, NamedTuple
+from collections.abc import Callable, Hashable
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -27,16 +28,17 @@ from framework.kernel_api import PRIMITIVES
 from framework.protocols import Budget, Game, Heuristic, State
 from framework.search import SearchLimits
 from plugins.agents.alphabeta import negamax
-from plugins.agents.alphabeta.settings import MAX_DEPTH, Settings
+from plugins.agents.alphabeta.settings import MAX_DEPTH as MAX_DEPTH  # MAX_DEPTH re-exported
+from plugins.agents.alphabeta.settings import Settings
 
-#: Largest table for which `negamax.table_slot` cannot overflow 64 bits compiled.
+#: Largest table for which the probe in `negamax.negamax` cannot overflow 64 bits compiled.
 MAX_TT_SIZE = (1 << 31) - 1
 #: An adapter's move space: beyond any interned move id, so every move has a history score.
-ADAPTER_SPACE = 1 << 40
+ADAPTER_SPACE = 1 << 26
 #: The compiled search of each game and heuristic function (compiled on first use, then cached on disk).
 _COMPILED: dict[tuple[str, str], jit.Kernel] = {}
 #: `fits(game)` per game kernel, computed once (it builds the initial state).
-_FITS: "weakref.WeakKeyDictionary[jit.GameKernel, bool]" = weakref.WeakKeyDictionary()
+_FITS: weakref.WeakKeyDictionary[jit.GameKernel, bool] = weakref.WeakKeyDictionary()
 
 
 class Binding(NamedTuple):
@@ -50,6 +52,13 @@ class Binding(NamedTuple):
     key_shifts: tuple[int, ...]
     weights: tuple[float, ...]
     compiled: bool
+
+
+def game_kernel(game: Game) -> jit.GameKernel:
+    """The game's compiled kernel: its optional `kernel` capability, which `kernel_fits` tests for."""
+    kernel = capabilities(game).kernel
+    assert kernel is not None          # callers test `kernel_fits` first
+    return kernel
 
 
 def kernel_fits(game: Game) -> bool:
@@ -72,10 +81,11 @@ def fits(game: Game) -> bool:
     """Whether `game.kernel` gives what `negamax` needs within its fixed limits: a search key of at most
     KEY_WORDS words packed at `key_shifts`, a kernel state of at most STATE_WORDS words (more would be
     compared in part), a `move_space` (the history rows), compiled heuristics and the kernel functions."""
-    kernel = game.kernel
+    kernel = game_kernel(game)
     if kernel.heuristics is None or not kernel.scores:
         return False
-    modules, chain = set(), kernel.heuristics
+    modules: set[str] = set()
+    chain: jit.Kernel | None = kernel.heuristics
     while chain is not None:
         modules |= set(vars(chain.module))
         chain = chain.rules
@@ -90,7 +100,7 @@ def on_kernel(game: Game, heuristic: Heuristic | None, settings: Settings, proof
     if not kernel_fits(game):
         return False
     if proof_score is None:
-        evaluation = heuristic is not None and type(heuristic) in game.kernel.scores
+        evaluation = heuristic is not None and type(heuristic) in game_kernel(game).scores
     else:
         evaluation = proof_score == 1.0 and type(heuristic) is WinLossEvaluation
     return evaluation and settings.tt_size <= MAX_TT_SIZE
@@ -103,7 +113,7 @@ def supported(game: Game, heuristic: Heuristic | None, settings: Settings, proof
 
 def kernel_of(game: Game, heuristic: Heuristic | None) -> jit.Kernel:
     """`negamax` over `game`'s kernel with `score` bound to the heuristic's function (any, in solver mode)."""
-    kernel = game.kernel
+    kernel = game_kernel(game)
     scores = kernel.scores
     name = scores[type(heuristic)] if type(heuristic) in scores else next(iter(scores.values()))
     search = _COMPILED.get((kernel.tag, name))
@@ -116,14 +126,14 @@ def kernel_of(game: Game, heuristic: Heuristic | None) -> jit.Kernel:
 def _weights(game: Game, heuristic: Heuristic | None) -> tuple[float, ...]:
     """The heuristic's parameters as a tuple (passed by value compiled); in solver mode `score` is never
     called, but compiles for the weights of the function bound."""
-    scores = game.kernel.scores
-    scored = heuristic if type(heuristic) in scores else next(iter(scores))(game)
+    scores = game_kernel(game).scores
+    scored: Any = heuristic if type(heuristic) in scores else next(iter(scores))(game)
     return tuple(float(w) for w in scored.weights)
 
 
 def kernel_binding(game: Game, heuristic: Heuristic | None, compiled: bool) -> Binding:
     """`negamax` over the game's kernel: compiled, or the same code over the plain rules."""
-    kernel = game.kernel
+    kernel = game_kernel(game)
     search = kernel_of(game, heuristic)
     if compiled:
         return Binding(search.negamax, kernel.to_kernel, int, kernel.option, kernel.move_space,
@@ -169,8 +179,8 @@ def warmup(game: Game, heuristic: Heuristic | None) -> None:
     move pays for it: the one of its function, else the first function's, which a solve runs (`kernel_of`).
     Only that one: each heuristic's search compiles apart, and a run uses the ones of its agents."""
     from plugins.agents.alphabeta.search import AlphaBetaSearch
-    kernel = game.kernel
-    heuristic_class = type(heuristic) if type(heuristic) in kernel.scores else next(iter(kernel.scores))
+    kernel = game_kernel(game)
+    heuristic_class: Any = type(heuristic) if type(heuristic) in kernel.scores else next(iter(kernel.scores))
     if (kernel.tag, kernel.scores[heuristic_class]) not in _COMPILED:
         settings = Settings.resolve({"transposition_table": False})     # a table of one row: compiles the same
         search = AlphaBetaSearch(game, heuristic_class(game), settings, SearchLimits.start(Budget(nodes=2)))

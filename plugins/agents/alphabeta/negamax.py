@@ -3,7 +3,7 @@
 Fail-soft negamax (Knuth & Moore 1975) with the switchable enhancements of `settings.py`: the
 transposition table of Greenblatt et al. (1967) with the "Deep" replacement of Breuker et al. (1994,
 `table.py`); the game's move hints; killers (Akl & Newborn 1977) and history (Schaeffer 1989,
-`ordering.py`); quiescence (Beal 1990); principal-variation search (Reinefeld 1983); late-move reductions
+`order`); quiescence (Beal 1990); principal-variation search (Reinefeld 1983); late-move reductions
 (Heinz 2000); singular extensions (Anantharaman et al. 1990). `search.AlphaBetaSearch` drives it
 (iterative deepening, aspiration windows) one root search at a time. See framework/SEARCH_DESIGN.md.
 
@@ -31,10 +31,18 @@ searched first.
 from __future__ import annotations
 
 from framework.jit import ONGOING, as_int64, as_uint64, clock, float_of_bits, next_after, sort_by_scores, to_front
-from framework.kernel_api import (apply_move, evaluate, is_capture, legal_moves, ordered_moves, outcome, search_key,
-                                  terminal_score, to_move)
+from framework.kernel_api import (
+    apply_move,
+    evaluate,
+    is_capture,
+    legal_moves,
+    ordered_moves,
+    outcome,
+    search_key,
+    terminal_score,
+    to_move,
+)
 from framework.layout import layout
-
 from plugins.agents.alphabeta.table import BOUND, EXACT, HORIZON, LOWER, UPPER
 
 INF = float("inf")
@@ -62,18 +70,6 @@ WORK, CONTROL_SIZE = layout("Work", "nodes leaves aborted root_move limit size s
 PLY, PLY_COLUMNS = layout("Ply", "nodes pv_len killer*2")
 #: The stages of a child's search in `negamax`: the last (full window), a null-window probe, a reduced search.
 FULL, PROBE, REDUCED = 0, 1, 2
-
-
-def table_slot(state, work) -> int:
-    """`hash_key(state) % size`: the sum of search_key's words shifted, `sum(key[i] << shift[i])`, reduced
-    in 64-bit arithmetic from size and each 2**shift[i] % size (size < 2**31: no overflow)."""
-    key = search_key(state) + (0, 0, 0, 0)       # zero-padded to KEY_WORDS, indexed statically
-    size = as_uint64(work[WORK.size])
-    total = as_uint64(key[0]) % size * as_uint64(work[WORK.shifts])       # each term < 2**62, the sum < 2**64
-    total += as_uint64(key[1]) % size * as_uint64(work[WORK.shifts + 1])
-    total += as_uint64(key[2]) % size * as_uint64(work[WORK.shifts + 2])
-    total += as_uint64(key[3]) % size * as_uint64(work[WORK.shifts + 3])
-    return as_int64(total % size)
 
 
 def order(moves, first: int, ply: int, mover: int, work) -> None:
@@ -176,12 +172,21 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
 
     tt_move = -1
     slot = 0
-    words = state + (0, 0, 0, 0, 0)               # zero-padded to STATE_WORDS, indexed statically
-    w0, w1, w2, w3, w4 = (as_int64(words[0]), as_int64(words[1]), as_int64(words[2]), as_int64(words[3]),
-                          as_int64(words[4]))
+    w0 = w1 = w2 = w3 = w4 = 0
     stamp = work[WORK.stamp]
     if work[WORK.use_table]:
-        slot = table_slot(state, work)
+        # The probe at hash_key(state) % size: the sum of search_key's words shifted, `sum(key[i] << shift[i])`,
+        # reduced in 64-bit arithmetic from size and each 2**shift[i] % size (size < 2**31: each term is
+        # below 2**62, the sum below 2**64).
+        key = search_key(state) + (0, 0, 0, 0)       # zero-padded to KEY_WORDS, indexed statically
+        size = as_uint64(work[WORK.size])
+        slot = as_int64((as_uint64(key[0]) % size * as_uint64(work[WORK.shifts])
+                         + as_uint64(key[1]) % size * as_uint64(work[WORK.shifts + 1])
+                         + as_uint64(key[2]) % size * as_uint64(work[WORK.shifts + 2])
+                         + as_uint64(key[3]) % size * as_uint64(work[WORK.shifts + 3])) % size)
+        words = state + (0, 0, 0, 0, 0)           # zero-padded to STATE_WORDS, indexed statically
+        w0, w1, w2, w3, w4 = (as_int64(words[0]), as_int64(words[1]), as_int64(words[2]), as_int64(words[3]),
+                              as_int64(words[4]))
         entry = rows[slot]
         if (entry[ROW.stamp] == stamp and entry[0] == w0 and entry[1] == w1 and entry[2] == w2
                 and entry[3] == w3 and entry[4] == w4):
@@ -231,7 +236,8 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
                     return 0.0
 
     pvs = work[WORK.use_pvs]
-    reduce_from = work[WORK.lmr_moves] if work[WORK.use_lmr] and ply and depth >= work[WORK.lmr_min_depth] else len(moves)
+    reduce_from = (work[WORK.lmr_moves] if work[WORK.use_lmr] and ply and depth >= work[WORK.lmr_min_depth]
+                   else len(moves))
     plain = not pvs and reduce_from >= len(moves) and extend_move < 0   # every child a full-window search
     alpha0, leaves0 = alpha, work[WORK.leaves]
     best, best_move = -INF, -1
@@ -283,7 +289,8 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
                 and not (entry[0] == w0 and entry[1] == w1 and entry[2] == w2 and entry[3] == w3
                          and entry[4] == w4)):
             entry[0], entry[1], entry[2], entry[3], entry[4] = w0, w1, w2, w3, w4
-            entry[ROW.stamp], entry[ROW.depth], entry[ROW.ply], entry[ROW.flag], entry[ROW.move] = stamp, depth, ply, flag, best_move
+            entry[ROW.stamp], entry[ROW.depth], entry[ROW.ply] = stamp, depth, ply
+            entry[ROW.flag], entry[ROW.move] = flag, best_move
             values[slot] = best
     if not ply:
         work[WORK.root_move] = best_move

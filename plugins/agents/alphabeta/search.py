@@ -30,8 +30,9 @@ Ties go to the move searched first (strictly better values replace the best move
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Hashable, Sequence
+from operator import itemgetter
 
 import numpy as np
 
@@ -39,8 +40,15 @@ from framework.capabilities import capabilities
 from framework.protocols import Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.alphabeta import negamax as nm
-from plugins.agents.alphabeta.binding import (MAX_DEPTH, Binding, CompiledTable, adapter_binding, kernel_binding,
-                                              on_kernel, python_plies)
+from plugins.agents.alphabeta.binding import (
+    MAX_DEPTH,
+    Binding,
+    CompiledTable,
+    adapter_binding,
+    kernel_binding,
+    on_kernel,
+    python_plies,
+)
 from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.table import slot_count
 
@@ -98,9 +106,9 @@ class AlphaBetaSearch:
             if compiled_table is None or len(compiled_table.values) != self.size:
                 compiled_table = CompiledTable(self.size)
             self.compiled_table = compiled_table
-            self.work = np.zeros(nm.CONTROL_SIZE + 2 * self.binding.space, np.int64)
+            self.work: np.ndarray = np.zeros(nm.CONTROL_SIZE + 2 * self.binding.space, np.int64)
             self._fill(self.work, self.binding, compiled_table.renew())
-            self.killers = np.full((64, 2), -1, np.int64)
+            self.killers: np.ndarray = np.full((64, 2), -1, np.int64)
         self._dict_work: defaultdict | None = None
 
     def _fill(self, work, binding: Binding, stamp: int) -> None:
@@ -163,11 +171,11 @@ class AlphaBetaSearch:
         if not self.settings.transposition_table:
             return 0
         entries = 0
-        if self.binding.compiled:
-            table = self.compiled_table
+        table = self.compiled_table
+        if self.binding.compiled and table is not None:
             entries = int(np.count_nonzero(table.rows[:, nm.ROW.stamp] == self.work[WORK.stamp]))
         if self._dict_work is not None:
-            entries += sum(1 for row in self._rows.values() if row[nm.ROW.stamp])
+            entries += len(self._rows) - list(map(itemgetter(nm.ROW.stamp), self._rows.values())).count(0)
         return entries
 
     def _delta(self, before: list[int]) -> list[int]:
@@ -212,12 +220,19 @@ class AlphaBetaSearch:
             self._fill(work, binding, 1)
             head = nm.CONTROL_SIZE + 2 * binding.space
             work[WORK.plies_at], work[WORK.pv_at], work[WORK.pv_stride] = head, head + plies * nm.PLY_COLUMNS, plies
-            for ply in range(plies):
-                work[head + ply * nm.PLY_COLUMNS + PLY.killer] = work[head + ply * nm.PLY_COLUMNS + PLY.killer + 1] = -1
+            self._killer_plies = 0
             self._rows: defaultdict = defaultdict(lambda: [0] * nm.ROW_SIZE)
             self._values: defaultdict = defaultdict(float)
         work[WORK.nodes], work[WORK.leaves], work[WORK.aborted], work[WORK.root_move] = self.nodes, self.horizon, 0, -1
         work[WORK.root_depth] = self.root_depth
+        # Killers (-1: none) on every ply this root search may reach (as `_compiled_root` sizes its rows).
+        reach = min(plies, (2 * depth if self.settings.singular else depth) + 2
+                    + (self.settings.quiescence_depth if self.quiescence else 0))
+        if self.settings.killers and self._killer_plies < reach:
+            head = work[WORK.plies_at] + PLY.killer
+            for ply in range(self._killer_plies, reach):
+                work[head + ply * nm.PLY_COLUMNS] = work[head + ply * nm.PLY_COLUMNS + 1] = -1
+            self._killer_plies = reach
         try:
             score = binding.negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option, self._rows,
                                     self._values, work, binding.weights, self.limits.deadline)
@@ -242,9 +257,9 @@ class AlphaBetaSearch:
         reach = 2 * depth if self.settings.singular else depth
         size = reach + 2 + (self.settings.quiescence_depth if self.quiescence else 0)
         if len(self.killers) < size:        # killers outlive iterations; the other per-ply columns do not
-            grown = np.full((2 * size, 2), -1, np.int64)
-            grown[:len(self.killers)] = self.killers
-            self.killers = grown
+            killers = np.full((2 * size, 2), -1, np.int64)
+            killers[:len(self.killers)] = self.killers
+            self.killers = killers
         head = nm.CONTROL_SIZE + 2 * binding.space
         pv_at = head + size * nm.PLY_COLUMNS
         end = pv_at + size * size
@@ -260,6 +275,7 @@ class AlphaBetaSearch:
         work[WORK.nodes], work[WORK.leaves], work[WORK.aborted], work[WORK.root_move] = self.nodes, self.horizon, 0, -1
         work[WORK.root_depth] = self.root_depth
         table = self.compiled_table
+        assert table is not None      # made with the compiled binding
         score = binding.negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option, table.rows,
                                 table.values, work, binding.weights, self.limits.deadline)
         self.killers[:size] = plies[:, PLY.killer:]

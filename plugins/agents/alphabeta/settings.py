@@ -18,8 +18,9 @@ fixed-depth alpha-beta never visits more nodes than minimax — a core test).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from framework.params import HeuristicRef, Param, resolve_params
 from framework.protocols import WIN_SCORE
@@ -99,7 +100,7 @@ class Settings:
     singular_margin: float
 
     @classmethod
-    def resolve(cls, options: Mapping[str, Any], where: str = "agent 'alphabeta'") -> "Settings":
+    def resolve(cls, options: Mapping[str, Any], where: str = "agent 'alphabeta'") -> Settings:
         """Check `options` against the declared parameters (ConfigError names a bad key) and fill defaults."""
         return cls(**resolve_params(ENHANCEMENTS, options, where))
 

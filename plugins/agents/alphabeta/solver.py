@@ -21,9 +21,9 @@ Also `proof` (the Proof value), `iteration_nodes` (all nodes per completed itera
 
 Memory: `stats.peak_entries` is the transposition-table entries the solve wrote, at most
 `tt_size` (the table is allocated up front at the largest prime <= `tt_size` slots, `table.slot_count`:
-88 bytes each on the compiled path; the interpreted table, 48 bytes a slot plus the state an entry
-keeps, is made only by a search that runs interpreted, as a root search deeper than
-`compiled_search.MAX_DEPTH` does). Killer moves (two per ply), history scores (one per distinct move of the game) and the
+88 bytes each on the compiled path; the interpreted table, a dict holding a row only for each slot
+probed, is made only by a search that runs interpreted, as a root search deeper than
+`settings.MAX_DEPTH` does). Killer moves (two per ply), history scores (one per distinct move of the game) and the
 per-ply node counts and principal variations (one per ply of the deepest iteration) are the
 only other structures, bounded by the depth and the game's move space, not by the budget.
 """
@@ -73,7 +73,7 @@ class FirstReachCounter:
         self.reached = deepest
 
 
-def solve(agent: "AlphaBetaAgent", game: Game, state: State, budget: Budget) -> SolveResult:
+def solve(agent: AlphaBetaAgent, game: Game, state: State, budget: Budget) -> SolveResult:
     """Prove `state` a win, loss or draw for the side to move within `budget` (`depth` caps the iterations)."""
     watch = Stopwatch()
     if game.is_terminal(state):

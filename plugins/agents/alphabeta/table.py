@@ -17,7 +17,7 @@ are bitboards packed side by side (LOA: Black's board in the low 64 bits), so a 
 modulus would keep only the low bits of the first board: measured, the 1,705 states within 3
 plies of a LOA endgame all fell in one of 65,536 slots, and 65,521 slots (a prime) spread them
 over 1,652. Reduction by a prime mixes every bit of the key, and computes the same slot as
-cheaply compiled (`negamax.table_slot`).
+cheaply compiled (the probe in `negamax.negamax`).
 
 An entry records the remaining depth *and* the ply it was searched at, and a flag: EXACT,
 LOWER (value >= the true value's lower bound, a fail-high) or UPPER (a fail-low), plus the
@@ -27,14 +27,14 @@ terminal state and the bound holds for the whole game).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 EXACT, LOWER, UPPER = 0, 1, 2
 BOUND = 3     # mask of the bound kind within a flag
 HORIZON = 4   # the subtree stood on at least one heuristic (non-terminal) leaf
 
 
-@lru_cache(maxsize=None)
+@cache
 def slot_count(size: int) -> int:
     """The slots of a table of at most `size` entries: the largest prime <= size (1 when size is 1).
 

@@ -403,8 +403,8 @@ def pn_search(root: Any, prover: int, option: int, tree_limit: int, node_limit: 
     length = -1
     if tree.pn[0] == 0:
         length = proof_length(tree.first, tree.children, tree.pn, tree.is_or, tree.keys)
-    return PNResult(status, tree.pn[0] == 0, counters[COUNTER.nodes], len(tree.states), drawn or seen, best_root_move(tree),
-                    0, 0, length, len(tree.states) + counters[COUNTER.table_peak])
+    return PNResult(status, tree.pn[0] == 0, counters[COUNTER.nodes], len(tree.states), drawn or seen,
+                    best_root_move(tree), 0, 0, length, len(tree.states) + counters[COUNTER.table_peak])
 
 
 def proof_length(first: list[int], count: list[int], pn: list[int], is_or: list[bool], keys: list[Any]) -> int:
@@ -774,5 +774,6 @@ def depth_first(root: Any, prover: int, option: int, tt_size: int, node_limit: i
                 if deltas[i] == 0:
                     best = i
         move = moves[best]
-    return DFPNResult(status, proved, counters[COUNTER.nodes], counters[COUNTER.expansions], len(table), counters[COUNTER.drawn] == 1, move,
+    return DFPNResult(status, proved, counters[COUNTER.nodes], counters[COUNTER.expansions], len(table),
+                      counters[COUNTER.drawn] == 1, move,
                       counters[COUNTER.table_peak] + counters[COUNTER.arena_peak] + counters[COUNTER.second_peak])

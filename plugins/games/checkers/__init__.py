@@ -20,7 +20,7 @@ from framework.boardsvg import Cell, grid
 from framework.errors import PositionError
 from framework.hookspecs import hookimpl
 from framework.params import Param
-from framework.specs import GameSpec, HeuristicSpec
+from framework.specs import GameSpec, HeuristicSpec, first_line
 from plugins.games.checkers import heuristics, kernel, notation, rules
 from plugins.games.checkers.rules import BLACK, INITIAL, SQUARE_BIT, Move, State
 
@@ -179,5 +179,5 @@ def plyground_games() -> list[GameSpec]:
 
 @hookimpl
 def plyground_heuristics() -> list[HeuristicSpec]:
-    return [HeuristicSpec(cls.name, "checkers", cls, cls.__doc__.splitlines()[0], heuristics.HEURISTIC_PARAMS[cls.name])
+    return [HeuristicSpec(cls.name, "checkers", cls, first_line(cls), heuristics.HEURISTIC_PARAMS[cls.name])
             for cls in heuristics.HEURISTICS]

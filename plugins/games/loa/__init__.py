@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from framework.hookspecs import hookimpl
-from framework.specs import GameSpec, HeuristicSpec
+from framework.specs import GameSpec, HeuristicSpec, first_line
 from plugins.games.loa.game import PARAMS, LinesOfAction
 from plugins.games.loa.heuristics import HEURISTICS
 
@@ -16,4 +16,4 @@ def plyground_games() -> list[GameSpec]:
 
 @hookimpl
 def plyground_heuristics() -> list[HeuristicSpec]:
-    return [HeuristicSpec(h.name, "loa", h, h.__doc__.splitlines()[0]) for h in HEURISTICS]
+    return [HeuristicSpec(h.name, "loa", h, first_line(h)) for h in HEURISTICS]

@@ -52,7 +52,10 @@ def test_pentanomial_statistics_by_hand():
     assert stats.pairs == 10 and stats.score == pytest.approx(0.725)
     assert stats.elo == pytest.approx(400 * math.log10(0.725 / 0.275))
     half = 1.959963984540054 * math.sqrt(variance / 10)
-    elo = lambda s: 400 * math.log10(s / (1 - s))
+
+    def elo(s):
+        return 400 * math.log10(s / (1 - s))
+
     assert stats.elo_error == pytest.approx((elo(score + half) - elo(score - half)) / 2)
     assert stats.nelo == pytest.approx((score - 0.5) / math.sqrt(2 * variance) * 800 / math.log(10))
     assert stats.los == pytest.approx(0.5 * math.erfc(-(score - 0.5) / math.sqrt(variance / 10) / math.sqrt(2)))

@@ -1,4 +1,5 @@
-"""The README's tournament example runs as documented, and `plyground report` writes what it promises."""
+"""The tournament guide's example (docs/guide/tournaments.md) runs as documented, and `plyground report`
+writes what it promises."""
 
 import re
 from dataclasses import replace
@@ -7,17 +8,17 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from framework.analysis.report import write_report
+from framework.analysis.tables import Results
 from framework.cli import main
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
-from framework.analysis.tables import Results
-from framework.analysis.report import write_report
 
-README = Path(__file__).parents[3] / "README.md"
+README = Path(__file__).parents[3] / "docs" / "guide" / "tournaments.md"
 
 
 def readme_yaml() -> str:
-    section = README.read_text().split("## Tournaments", 1)[1]
+    section = README.read_text().split("# Tournaments and results", 1)[1]
     return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
 
 

@@ -10,6 +10,7 @@ from framework.gametheory.exact import solve_exact, to_fraction
 from framework.gametheory.files import load_game
 from framework.gametheory.normal_form import NormalFormGame
 
+
 def load_error(path, text):
     """The message of the ConfigError that loading `text` from `path` raises, with the folder left out."""
     path.write_text(text)
@@ -41,10 +42,12 @@ BOS = "payoffs:\n  - [[2, 1], [0, 0]]\n  - [[0, 0], [1, 2]]\n"
     (BOS + "strategies: [a, b]\n", "bad.yaml: 'strategies' must be two lists of labels, got ['a', 'b']"),
     (BOS + "strategies: [[a, b, c], [x, y]]\n", "bad.yaml: 'payoffs': player 1 has 2 strategies in the payoff matrix "
                                                 "but 3 labels ['a', 'b', 'c']"),
-    (BOS + "strategies: [[a, a], [x, y]]\n", "bad.yaml: 'payoffs': player 1's strategy labels ['a', 'a'] repeat a label"),
+    (BOS + "strategies: [[a, a], [x, y]]\n", "bad.yaml: 'payoffs': player 1's strategy labels ['a', 'a'] "
+                                             "repeat a label"),
     (BOS + "strategies: [[a, b], [x, y], [z]]\n", "bad.yaml: 'payoffs': 'strategies' must be two lists of labels, one "
                                                   "per player"),
-    ("tree: [1]\n", "bad.yaml: 'tree': expected a node, a mapping with 'player' and 'actions' or with 'payoffs', got [1]"),
+    ("tree: [1]\n", "bad.yaml: 'tree': expected a node, a mapping with 'player' and 'actions' or with 'payoffs', "
+                    "got [1]"),
     ("tree: {payoffs: [1, 1], player: 1}\n", "bad.yaml: 'tree': a terminal node has only 'payoffs', got keys "
                                              "['payoffs', 'player']"),
     ("tree: {payoffs: [1]}\n", "bad.yaml: 'tree'.payoffs: expected [u1, u2], got [1]"),

@@ -84,7 +84,7 @@ def test_list_verbose_shows_where_a_game_file_is(capsys):
 
 def test_the_readme_game_theory_example_prints_what_the_readme_says(capsys):
     from pathlib import Path
-    readme = (Path(__file__).parents[3] / "README.md").read_text()
+    readme = (Path(__file__).parents[3] / "docs" / "tutorials" / "nash.md").read_text()
     source = readme.split("```python\n# gametheory_example.py\n", 1)[1].split("```", 1)[0]
     expected = readme.split("```python\n# gametheory_example.py\n", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
     exec(compile(source, "gametheory_example.py", "exec"), {})
@@ -112,7 +112,8 @@ def test_two_plugins_shipping_a_game_file_of_one_name_is_an_error_naming_both():
 
     registry = Registry(autoload=False, plugins=[plugin("first")])
     assert registry.game_file_spec("pd").path == "/first/pd.yaml"
-    with pytest.raises(PluginError, match="game file 'pd' is registered twice: by plugin 'first' and by plugin 'second'"):
+    with pytest.raises(PluginError,
+                       match="game file 'pd' is registered twice: by plugin 'first' and by plugin 'second'"):
         registry.register(plugin("second"))
     with pytest.raises(PluginError, match="unknown game file 'nope'; available game files: pd"):
         registry.game_file_spec("nope")
@@ -122,9 +123,9 @@ def test_the_readme_game_file_examples_run_as_documented(capsys, tmp_path):
     import re
     from pathlib import Path
 
-    section = (Path(__file__).parents[3] / "README.md").read_text().split("### Game files for `nash`", 1)[1]
-    blocks = re.findall(r"```(yaml|text)\n(.*?)```", section.split("\n## ", 1)[0], re.S)
-    (_, chicken), (_, printed), (_, entry) = blocks
+    page = (Path(__file__).parents[3] / "docs" / "tutorials" / "nash.md").read_text()
+    blocks = re.findall(r"```(yaml|text)\n(.*?)```", page.split("## Game files for `nash`", 1)[1], re.S)
+    (_, chicken), (_, printed), (_, entry) = blocks[:3]
     (tmp_path / "chicken.yaml").write_text(chicken)
     (tmp_path / "entry.yaml").write_text(entry)
     code, out, _ = run(capsys, "nash", str(tmp_path / "chicken.yaml"))

@@ -8,8 +8,13 @@ from itertools import product
 import pytest
 
 from framework.errors import ConfigError
-from framework.gametheory.extensive_form import (ExtensiveFormGame, Node, backward_induction,
-                                                 count_subgame_perfect, strategy_label)
+from framework.gametheory.extensive_form import (
+    ExtensiveFormGame,
+    Node,
+    backward_induction,
+    count_subgame_perfect,
+    strategy_label,
+)
 
 
 def random_tree(rng, depth, labels):
@@ -95,7 +100,7 @@ def test_strategy_counts_and_the_listing_cap_of_the_report(example):
     game = TicTacToe()
     tree = tree_from_game(game, game.from_text("XXO/.X./O.. o"))  # 96 SPE, a normal form beyond any limit
     report = extensive_form_report(tree, max_cells=1000, max_listed=10)
-    assert "every tie gives one): 96\n  too many to list; the first-best-action one plays a2 c2 b1 c1 for payoffs 1, -1" \
-        in report
+    assert ("every tie gives one): 96\n  too many to list; "
+            "the first-best-action one plays a2 c2 b1 c1 for payoffs 1, -1") in report
     rows, cols = tree.strategy_counts()
     assert f"The induced normal form has {rows:,} x {cols:,}" in report and rows * cols > 1000

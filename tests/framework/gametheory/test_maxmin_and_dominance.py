@@ -5,8 +5,13 @@ from fractions import Fraction as F
 import numpy as np
 
 from framework.gametheory import maxmin
-from framework.gametheory.dominance import (Dominance, dominant_strategy, dominant_strategy_equilibrium, dominates,
-                                            iterated_elimination)
+from framework.gametheory.dominance import (
+    Dominance,
+    dominant_strategy,
+    dominant_strategy_equilibrium,
+    dominates,
+    iterated_elimination,
+)
 from framework.gametheory.maxmin import security
 from framework.gametheory.normal_form import NormalFormGame
 from framework.gametheory.support_enumeration import mixed_equilibria

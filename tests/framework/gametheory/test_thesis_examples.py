@@ -30,7 +30,8 @@ def test_matching_pennies_has_only_the_half_half_mixed_equilibrium_and_is_zero_s
     assert game.pure_equilibria() == []
     result = mixed_equilibria(game)
     assert result.complete
-    assert [(e.row, e.column, e.payoffs) for e in result.equilibria] == [((F(1, 2), F(1, 2)), (F(1, 2), F(1, 2)), (0, 0))]
+    half = (F(1, 2), F(1, 2))
+    assert [(e.row, e.column, e.payoffs) for e in result.equilibria] == [(half, half, (0, 0))]
     assert game.is_constant_sum() == 0 and not game.is_common_payoff()
     assert security(game, 0).value == 0 and security(game, 0).maxmin_strategy == (F(1, 2), F(1, 2))
 

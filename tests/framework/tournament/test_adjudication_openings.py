@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from framework.adjudication import Adjudication, Adjudicator, DrawRule, ResignRule
+from framework.analysis.tables import Results
 from framework.cli import main
 from framework.errors import ConfigError
 from framework.match import Termination, play_game
-from framework.analysis.tables import Results
 from plugins.games.tictactoe import TicTacToe
 
 SCORERS = Path(__file__).with_name("fixture_scorers.py")
@@ -153,7 +153,9 @@ def test_a_start_position_with_seat_1_to_move_is_reported(tmp_path, capsys):
 def _readme_yaml(marker):
     import re
 
-    section = (Path(__file__).parents[3] / "README.md").read_text().split(marker, 1)[1]
+    howto = Path(__file__).parents[3] / "docs" / "howto"
+    pages = (howto.parent / "guide" / "tournaments.md").read_text() + (howto / "start-positions.md").read_text()
+    section = pages.split(marker, 1)[1]
     return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
 
 

@@ -6,9 +6,9 @@ import pickle
 import textwrap
 import time
 
+from framework.analysis.tables import Results
 from framework.cli import main
 from framework.tournament.beats import HEADER, BeatLog, BeatWriter
-from framework.analysis.tables import Results
 
 from .test_runner import FIXTURES
 

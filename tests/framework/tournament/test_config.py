@@ -77,7 +77,9 @@ BAD = [
      "participants[1].budget.moves: unknown key 'moves'; known keys: time, nodes"),
     (GOOD.replace("rnd, agent", "ab, agent"), "participants[1].id: 'ab' is already the id of another participant"),
     (GOOD.replace("id: rnd", "id: 'r n d'"), "participants[1].id: expected an id of letters, digits"),
-    (GOOD.replace("{id: ab, agent: alphabeta, params: {depth: 2, heuristic: lines}}", "{id: ab, agent: alphabeta, params: {depth: 2}}").replace("game: tictactoe", "game: {name: tictactoe, options: {size: 4}}"),
+    (GOOD.replace("{id: ab, agent: alphabeta, params: {depth: 2, heuristic: lines}}",
+                  "{id: ab, agent: alphabeta, params: {depth: 2}}")
+     .replace("game: tictactoe", "game: {name: tictactoe, options: {size: 4}}"),
      "game.options.size: unknown parameter 'size' of game 'tictactoe' (known parameters: none)"),
     ("game: tictactoe\nparticipants:\n  - {agent: random}\n", "participants: expected a list of at least two"),
     (GOOD + "games_per_pairing: 3\n", "games_per_pairing: expected even, so each participant plays both colours"),

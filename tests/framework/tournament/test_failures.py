@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from framework.analysis.tables import Results
 from framework.errors import ConfigError, WorkerError
 from framework.tournament import guard
 from framework.tournament.config import load_config
@@ -18,7 +19,6 @@ from framework.tournament.guard import GuardedWorker
 from framework.tournament.runner import run_tournament
 from framework.tournament.scheduler import schedule
 from framework.tournament.store import Store
-from framework.analysis.tables import Results
 
 TWO = """\
 game: tictactoe

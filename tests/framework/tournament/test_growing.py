@@ -5,11 +5,11 @@ import textwrap
 
 import pytest
 
+from framework.analysis.tables import Results
 from framework.cli import main
 from framework.errors import ConfigError
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
-from framework.analysis.tables import Results
 
 MEASURED = ["wall_time", "finished_at", "rss_start", "rss_peak", "rss_scope"]
 HEAD = """\
@@ -87,7 +87,8 @@ def test_the_readme_growing_example_runs_as_documented(tmp_path, capsys):
     import re
     from pathlib import Path
 
-    section = (Path(__file__).parents[3] / "README.md").read_text().split("**Growing a match.**", 1)[1]
+    howto = Path(__file__).parents[3] / "docs" / "howto" / "resume.md"
+    section = howto.read_text().split("**Growing a match.**", 1)[1]
     text = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
     first = text.replace("games_per_pairing: 6", "games_per_pairing: 2")
     first = "\n".join(line for line in first.splitlines() if "id: mm" not in line) + "\n"

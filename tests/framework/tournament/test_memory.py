@@ -11,10 +11,10 @@ import pytest
 
 from framework.analysis.report import terminal_summary, write_report
 from framework.analysis.solving import MIB
+from framework.analysis.tables import Results
 from framework.cli import main
 from framework.tournament import memory
 from framework.tournament.memory import CLEAR_REFS, PeakMeter
-from framework.analysis.tables import Results
 
 #: The store's schema before memory was recorded (the tables every older results folder has).
 OLD_SCHEMA = """

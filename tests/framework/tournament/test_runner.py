@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from framework.analysis.tables import Results
 from framework.cli import main
 from framework.errors import ConfigError
 from framework.tournament.config import ExecutorConfig, load_config
 from framework.tournament.runner import run_tournament
-from framework.analysis.tables import Results
 
 FIXTURES = Path(__file__).with_name("fixture_agents.py")
 #: Measured, so different in every run: times and the worker's resident memory.

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from framework.analysis.tables import Results
 from framework.cli import main
 from framework.errors import ConfigError
 from framework.protocols import Budget
@@ -13,7 +14,6 @@ from framework.registry import Registry
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
 from framework.tournament.scheduler import schedule
-from framework.analysis.tables import Results
 
 FIXTURES = Path(__file__).with_name("fixture_agents.py")
 POSITIONS = """\
@@ -93,8 +93,8 @@ def test_crashing_hanging_and_lying_solvers(tmp_path, capsys):
                                      "method); agents that can: "),
     ("[]", "", "solvers: expected a list of at least one solvers, got []"),
     ("[{agent: pns}]", "games_per_pairing: 2\n", "games_per_pairing: 'games_per_pairing' belongs to 'mode: games'"),
-    ("[{agent: pns}]", "budget: {nodes: -5}\n", "budget.nodes: expected an integer from 1 to 4,611,686,018,427,387,904, "
-                                             "got -5"),
+    ("[{agent: pns}]", "budget: {nodes: -5}\n", "budget.nodes: expected an integer from 1 to "
+                                             "4,611,686,018,427,387,904, got -5"),
 ])
 def test_solve_mode_config_errors(tmp_path, solvers, extra, message):
     path = write(tmp_path, solvers)

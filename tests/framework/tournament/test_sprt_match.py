@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import pytest
 
+from framework.analysis.tables import Results
 from framework.cli import main
 from framework.tournament.config import load_config
 from framework.tournament.executors import LocalExecutor
 from framework.tournament.runner import run_tournament
-from framework.analysis.tables import Results
 
 MATCH = """\
 game: tictactoe
@@ -153,7 +153,7 @@ def test_the_readme_sprt_example_runs_as_documented(tmp_path, capsys):
     import re
     from pathlib import Path
 
-    readme = (Path(__file__).parents[3] / "README.md").read_text()
+    readme = (Path(__file__).parents[3] / "docs" / "howto" / "sprt.md").read_text()
     section = readme.split("**SPRT.**", 1)[1].split("**Solve mode.**", 1)[0]
     text = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
     printed = re.search(r"```text\n(.*?)\n```", section, re.S).group(1)

@@ -4,9 +4,9 @@ import textwrap
 
 import pytest
 
+from framework.analysis.tables import Results
 from framework.cli import main
 from framework.errors import PluginError
-from framework.analysis.tables import Results
 from framework.tournament.tasks import WorkerRegistry
 
 

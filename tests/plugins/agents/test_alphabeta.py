@@ -279,13 +279,15 @@ def test_choosing_a_move_in_a_finished_game_is_a_position_error():
 def test_the_registry_builds_alphabeta_with_switches_from_configuration(registry):
     agent = registry.create_agent("alphabeta", TTT, {"depth": 2, "killers": False, "tt_size": 1024})
     # 1,021 slots: the largest prime not above 1,024
-    assert agent.heuristic.name == "lines" and agent.settings.killers is False and slot_count(agent.settings.tt_size) == 1021
+    assert agent.heuristic.name == "lines" and agent.settings.killers is False
+    assert slot_count(agent.settings.tt_size) == 1021
     with pytest.raises(ConfigError, match="'tt_size' must be at least 1"):
         registry.create_agent("alphabeta", TTT, {"tt_size": 0})
 
 
 @pytest.mark.parametrize("size, slots", [(1, 1), (2, 2), (3, 3), (4, 3), (100, 97), (1 << 16, 65_521),
-                                         (1_000_000, 999_983), ((1 << 31) - 1, (1 << 31) - 1), (1 << 31, (1 << 31) - 1)])
+                                         (1_000_000, 999_983), ((1 << 31) - 1, (1 << 31) - 1),
+                                         (1 << 31, (1 << 31) - 1)])
 def test_a_table_has_the_largest_prime_number_of_slots_not_above_its_size(size, slots):
     # 65,521 and 999,983 are the largest primes below 2**16 and 10**6; 2**31 - 1 is a Mersenne prime (Euler, 1772)
     assert slot_count(size) == slots

@@ -16,10 +16,10 @@ from plugins.agents.alphabeta.agent import AlphaBetaAgent
 from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.solver import WinLossEvaluation
 from plugins.games.checkers import Checkers
-from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 from plugins.games.loa import heuristics, kernel
-from plugins.games.tictactoe import TicTacToe
+from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 from plugins.games.loa.heuristics import ConcentrationHeuristic, GroupsHeuristic, MobilityHeuristic
+from plugins.games.tictactoe import TicTacToe
 
 GAME = LinesOfAction()
 NO_WEIGHTS = ()
@@ -218,7 +218,7 @@ def test_a_kernel_compiled_cannot_hold_runs_interpreted_with_the_same_results(ca
     options = {**THESIS, "depth": 2}
     decided = decide(GAME, state, GroupsHeuristic, options, Budget(), False, monkeypatch)
     monkeypatch.setenv("PLYGROUND_JIT", "1")
-    for run in range(2):
+    for _ in range(2):
         agent = AlphaBetaAgent(game, heuristic=GroupsHeuristic(game), **options)
         search = agent.new_search(game, WinLossEvaluation(game), Budget(nodes=1500), proof_score=1.0)
         assert not search.binding.compiled

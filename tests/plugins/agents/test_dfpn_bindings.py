@@ -13,9 +13,9 @@ from framework.protocols import Budget
 from framework.search import SearchLimits
 from plugins.agents.proofnumber import dfpn
 from plugins.agents.proofnumber.common import Spend
-from tests.plugins.agents.conftest import PN_FIGURES
 from plugins.games.checkers import Checkers
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
+from tests.plugins.agents.conftest import PN_FIGURES
 
 GAME = LinesOfAction()
 MOVER_WINS = LinesOfAction(simultaneous="mover_wins")

@@ -1,4 +1,5 @@
-"""pns, pn2, dfpn and mcts on every registered game: a legal move within the node budget, the same with the same seed."""
+"""pns, pn2, dfpn and mcts on every registered game: a legal move within the node budget,
+the same with the same seed."""
 
 import pytest
 

@@ -11,9 +11,9 @@ from framework.protocols import Budget, Proof
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.proofnumber import pns
 from plugins.agents.proofnumber.common import Spend
-from tests.plugins.agents.conftest import PN_FIGURES
 from plugins.games.checkers import Checkers
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
+from tests.plugins.agents.conftest import PN_FIGURES
 
 GAME = LinesOfAction()
 MOVER_WINS = LinesOfAction(simultaneous="mover_wins")

@@ -84,7 +84,10 @@ def test_a_node_budget_is_never_exceeded(agent_class):
 
 def test_random_agent_is_reproducible_from_its_seed():
     state = GAME.initial_state()
-    picks = lambda seed: [RandomAgent(GAME, seed).select_move(GAME, state, UNLIMITED).move for _ in range(1)]
+
+    def picks(seed):
+        return [RandomAgent(GAME, seed).select_move(GAME, state, UNLIMITED).move for _ in range(1)]
+
     assert picks(1) == picks(1)
     agent = RandomAgent(GAME, 4)
     assert len({agent.select_move(GAME, state, UNLIMITED).move for _ in range(40)}) > 3

@@ -8,8 +8,14 @@ import pytest
 from framework.match import Termination, play_game
 from framework.protocols import WIN_SCORE
 from plugins.games.checkers import Checkers
-from plugins.games.checkers.heuristics import (HEURISTIC_PARAMS, HEURISTICS, MaterialHeuristic, MobilityHeuristic,
-                                               PositionalHeuristic, _advancement)
+from plugins.games.checkers.heuristics import (
+    HEURISTIC_PARAMS,
+    HEURISTICS,
+    MaterialHeuristic,
+    MobilityHeuristic,
+    PositionalHeuristic,
+    _advancement,
+)
 from plugins.games.checkers.rules import SQUARE_BIT
 
 GAME = Checkers()

@@ -8,10 +8,15 @@ from framework import ConfigError, MoveParseError, PositionError
 from framework.perft import generic_perft
 from framework.protocols import WIN_SCORE
 from plugins.games.loa.game import SCRAMBLED_START, STANDARD_START, LinesOfAction
-from plugins.games.loa.heuristics import (ConcentrationHeuristic, GroupsHeuristic, MobilityHeuristic,
-                                          count_groups, euler_number, mobility_balance)
+from plugins.games.loa.heuristics import (
+    ConcentrationHeuristic,
+    GroupsHeuristic,
+    MobilityHeuristic,
+    count_groups,
+    euler_number,
+    mobility_balance,
+)
 from plugins.games.loa.rules import N_LINES, PASS, generate_moves, is_connected, line_moves
-
 from tests.plugins.games.test_loa_conformance import MIDGAME_POSITIONS
 
 GAME = LinesOfAction()

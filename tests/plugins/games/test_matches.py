@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import product
 from math import comb, factorial
 
@@ -52,7 +52,7 @@ class TestMatchesWideTakes(GameConformance):
 def brute_force_mover_loses(game: Matches):
     """Negamax over the game's own rules, memoised on the sorted heaps (heap order does not matter)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def loses(heaps: tuple[int, ...]) -> bool:
         state = (heaps, 0)
         if game.is_terminal(state):
@@ -149,7 +149,7 @@ def closed_form_perft(heaps: tuple[int, ...], k: int, depth: int) -> int:
     path is cut short and the count is a sum of multinomials times composition counts.
     """
 
-    @lru_cache(maxsize=None)
+    @cache
     def compositions(most: int, parts: int) -> int:  # sequences of `parts` takes in 1..k summing to <= most
         if parts == 0:
             return 1

@@ -1,4 +1,5 @@
-"""The README's complete game plugin installs from its own pyproject, plays, and passes the conformance suite."""
+"""The game tutorial's package (docs/tutorials/race) loads from its own pyproject, plays, and passes the
+conformance suite, in-process and fast; test_tutorials.py pip-installs it and drives the command line."""
 
 from __future__ import annotations
 
@@ -14,18 +15,14 @@ from framework.conformance import GameConformance
 from framework.match import play_game
 from framework.registry import Registry
 
-README = (Path(__file__).parents[2] / "README.md").read_text()
-
-
-def _block(language: str, first_line: str) -> str:
-    return README.split(f"```{language}\n{first_line}\n", 1)[1].split("```", 1)[0]
+PACKAGE = Path(__file__).parents[2] / "docs" / "tutorials" / "race"
 
 
 @pytest.fixture
 def race_installed(tmp_path, monkeypatch):
-    """The two README files as an installed distribution: the module plus the metadata its pyproject declares."""
-    project = tomllib.loads(_block("toml", "# pyproject.toml"))["project"]
-    (tmp_path / "race.py").write_text(_block("python", "# race.py"))
+    """The package as an installed distribution: the module plus the metadata its pyproject declares."""
+    project = tomllib.loads((PACKAGE / "pyproject.toml").read_text())["project"]
+    (tmp_path / "plyground_race.py").write_text((PACKAGE / "plyground_race.py").read_text())
     info = tmp_path / f"{project['name'].replace('-', '_')}-{project['version']}.dist-info"
     info.mkdir()
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n")
@@ -38,7 +35,7 @@ def race_installed(tmp_path, monkeypatch):
     return project["name"]
 
 
-def test_the_readme_game_installs_and_plays_random_games(race_installed):
+def test_the_tutorial_game_installs_and_plays_random_games(race_installed):
     registry = Registry()
     assert registry.games["race"].provenance.distribution == race_installed
     game = registry.create_game("race")
@@ -47,9 +44,10 @@ def test_the_readme_game_installs_and_plays_random_games(race_installed):
                                   registry.create_agent("random", game, seed=seed + 10)])
         assert record.termination.value == "normal" and record.reason.endswith("reached 10")
     assert capabilities(game).end_reason is not None and capabilities(game).kernel is None
+    assert capabilities(game).default_heuristic == "distance"
 
 
-def test_the_readme_game_passes_the_conformance_suite(race_installed):
+def test_the_tutorial_game_passes_the_conformance_suite(race_installed):
     registry = Registry()
 
     class Suite(GameConformance):
@@ -65,7 +63,7 @@ def test_the_readme_game_passes_the_conformance_suite(race_installed):
             getattr(suite, name)()
 
 
-def test_the_readme_game_is_solved_from_the_command_line(race_installed, capsys):
+def test_the_tutorial_game_is_solved_from_the_command_line(race_installed, capsys):
     """Totals 2 and 6 lose for the side to move (4 short of the next one): from 5 the mover plays +1."""
     assert main(["play", "race", "--position", "5 0", "--first", "minimax",
                  "--second", "minimax"]) == 0
