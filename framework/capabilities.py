@@ -72,6 +72,17 @@ class Capabilities:
     pdn_game_type: int | None = _declare(
         frozenset(), "the PDN GameType number of a draughts game whose to_text is PDN FEN and whose notation is "
                      "PDN's: plyground export --format pdn writes its games as PDN")
+    num_players: int | None = _declare(
+        frozenset(), "the number of seats, 2 when absent; player_names and returns have one entry per seat")
+    chance_outcomes: Callable[[State], Sequence[tuple[Move, Any]]] | None = _declare(
+        frozenset(), "chance_outcomes(state) -> [(outcome, exact probability)] at a state whose to_move is CHANCE; "
+                "probabilities sum to 1, outcomes are the state's legal_moves with notation")
+    pass_to: Callable[[State, int], State] | None = _declare(
+        STATES, "pass_to(state, seat) -> the same position with seat to move (best-reply search lets the "
+                "opponents it skips pass this way)")
+    exact_values: Callable[[State], tuple[float, ...]] | None = _declare(
+        RULES, "exact_values(state) -> each seat's game-theoretic value under optimal play, computed exactly "
+               "(Pig: the optimal win probabilities); plyground solve prints it")
     offered: frozenset[str] = frozenset()
 
     def offers(self, name: str) -> bool:
@@ -112,6 +123,17 @@ def capabilities(game: Game) -> Capabilities:
     offered = frozenset(name for name, value in values.items() if value is not _ABSENT)
     return Capabilities(**{name: None if value is _ABSENT else value for name, value in values.items()},
                         offered=offered)
+
+
+def player_count(game: Game) -> int:
+    """The number of seats of `game`: its `num_players`, 2 when it declares none."""
+    n = capabilities(game).num_players
+    return 2 if n is None else n
+
+
+def has_chance(game: Game) -> bool:
+    """Whether `game` has chance nodes (declares `chance_outcomes`)."""
+    return capabilities(game).chance_outcomes is not None
 
 
 class GameWrapper:

@@ -15,7 +15,7 @@ from framework.errors import PlygroundError
 COMMANDS = {"list": "list_plugins", "plugins": "list_plugins", "play": "play", "perft": "perft",
             "warmup": "warmup", "run": "run", "validate": "validate", "report": "report", "nash": "nash",
             "spe": "spe", "make-endgames": "make_endgames", "serve": "serve", "export": "export",
-            "replay": "replay"}
+            "replay": "replay", "solve": "solve"}
 
 
 def build_parser(command: str | None = None, version_only: bool = False) -> argparse.ArgumentParser:

@@ -20,7 +20,9 @@ python-chess's perft files:
 - seeded random playouts from the initial state and from every sample position, where at
   every state: the state is hashable and `to_text`/`from_text` round-trips to an equal state
   with an equal hash (and `hash_key`, if present) and the same side to move; a terminal state
-  has no legal moves and well-formed returns (zero-sum, each -1, 0 or 1); a non-terminal one
+  has no legal moves and well-formed returns (one per seat; for two players zero-sum, each -1, 0 or 1;
+  for more, each in [-1, 1]); the mover is a seat, or CHANCE in a game with `chance_outcomes`, whose
+  outcomes are the legal moves, each with a probability > 0, summing to 1; a non-terminal one
   has at least one legal move; legal moves are hashable and distinct, each one's notation is
   distinct and parses back to it, and `apply` returns a new state without mutating its input;
   `ordered_moves` (if present) is a permutation of the legal moves;
@@ -33,14 +35,18 @@ from __future__ import annotations
 
 import copy
 import inspect
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from framework.capabilities import capabilities
+from framework.capabilities import capabilities, player_count
 from framework.errors import MoveParseError, PositionError
 from framework.perft import generic_perft, perft
-from framework.protocols import Game, State
+from framework.protocols import CHANCE, Game, State
+
+#: How far the chance probabilities of a state may sum from 1 (floats of exact fractions like 1/6).
+PROBABILITY_TOLERANCE = 1e-12
 
 
 class ConformanceFailure(AssertionError):
@@ -66,9 +72,12 @@ def check_game_object(game: Game) -> None:
         _fail(game, None, f"does not implement the Game protocol; missing: {', '.join(missing)}")
     if not isinstance(game.name, str) or not game.name:
         _fail(game, None, f"name must be a non-empty string, got {game.name!r}")
+    seats = player_count(game)
+    if isinstance(seats, bool) or not isinstance(seats, int) or seats < 2:
+        _fail(game, None, f"num_players must be an integer of at least 2, got {seats!r}")
     names = game.player_names
-    if not isinstance(names, tuple) or len(names) != 2 or not all(isinstance(n, str) for n in names):
-        _fail(game, None, f"player_names must be a tuple of two strings, got {names!r}")
+    if not isinstance(names, tuple) or len(names) != seats or not all(isinstance(n, str) for n in names):
+        _fail(game, None, f"player_names must be a tuple of {seats} strings (one per seat), got {names!r}")
 
 
 def check_text_round_trip(game: Game, state: State) -> None:
@@ -91,12 +100,31 @@ def check_text_round_trip(game: Game, state: State) -> None:
 
 
 def check_returns(game: Game, state: State) -> None:
-    """Returns of a terminal state: two numbers, zero-sum, each -1, 0 or 1."""
+    """Returns of a terminal state: one number per seat; two players: zero-sum, each -1, 0 or 1; more: in [-1, 1]."""
     returns = game.returns(state)
-    if not isinstance(returns, tuple) or len(returns) != 2:
-        _fail(game, state, f"returns must be a pair, got {returns!r}")
-    if any(r not in (-1, 0, 1) for r in returns) or returns[0] + returns[1] != 0:
+    seats = player_count(game)
+    if not isinstance(returns, tuple) or len(returns) != seats:
+        _fail(game, state, f"returns must be a tuple of {seats} numbers (one per seat), got {returns!r}")
+    if seats == 2 and (any(r not in (-1, 0, 1) for r in returns) or returns[0] + returns[1] != 0):
         _fail(game, state, f"terminal returns must be zero-sum and each -1, 0 or 1, got {returns!r}")
+    if seats > 2 and not all(isinstance(r, (int, float)) and -1 <= r <= 1 for r in returns):
+        _fail(game, state, f"terminal returns must each be a number from -1 to 1, got {returns!r}")
+
+
+def check_chance_node(game: Game, state: State, moves: Sequence) -> None:
+    """The outcomes of a chance node are its legal moves, each once, with probabilities > 0 summing to 1."""
+    outcomes = capabilities(game).chance_outcomes
+    if outcomes is None:
+        _fail(game, state, "to_move is CHANCE but the game declares no chance_outcomes")
+        return
+    pairs = list(outcomes(state))
+    if sorted(map(repr, (o for o, _ in pairs))) != sorted(map(repr, moves)):
+        _fail(game, state, f"chance_outcomes {[o for o, _ in pairs]!r} are not the legal moves {list(moves)!r}")
+    if any(not p > 0 for _, p in pairs):
+        _fail(game, state, f"every chance outcome needs a probability > 0, got {pairs!r}")
+    total = math.fsum(float(p) for _, p in pairs)
+    if abs(total - 1) > PROBABILITY_TOLERANCE:
+        _fail(game, state, f"chance probabilities sum to {total!r}, not 1")
 
 
 def check_state(game: Game, state: State) -> list:
@@ -106,8 +134,9 @@ def check_state(game: Game, state: State) -> list:
     except TypeError as exc:
         _fail(game, state, f"state is not hashable: {exc}")
     mover = game.to_move(state)
-    if mover not in (0, 1):
-        _fail(game, state, f"to_move must be 0 or 1, got {mover!r}")
+    seats = player_count(game)
+    if mover not in range(seats) and not (mover == CHANCE and not game.is_terminal(state)):
+        _fail(game, state, f"to_move must be a seat from 0 to {seats - 1} (or CHANCE at a chance node), got {mover!r}")
     check_text_round_trip(game, state)
     if not isinstance(game.render(state), str):
         _fail(game, state, "render must return a string")
@@ -122,6 +151,8 @@ def check_state(game: Game, state: State) -> list:
         return moves
     if len(set(moves)) != len(moves):
         _fail(game, state, "legal_moves contains duplicates")
+    if mover == CHANCE:
+        check_chance_node(game, state, moves)
     ordered = capabilities(game).ordered_moves
     if ordered is not None and sorted(map(repr, ordered(state))) != sorted(map(repr, moves)):
         _fail(game, state, "ordered_moves is not a permutation of legal_moves")

@@ -10,7 +10,9 @@ states compares the game's; moves likewise, so killers and history read the same
 Every function answers from the Game protocol and the agent's Python heuristic, as an interpreted search
 over the game would: the legal moves in the game's order, its `ordered_moves` hints when it has them, its
 `is_noisy` as `is_capture`, `search_key` the game's `hash_key` (Python's `hash` without one), the
-heuristic's own `evaluate` and `terminal` (the raw returns without a heuristic). So a search through the
+heuristic's own `evaluate` and `terminal` (the raw returns without a heuristic); in a game with dice
+`chance_probability` from its `chance_outcomes` (as floats), `player_return` from its `returns`, and
+`pass_to` from the game's `pass_to` capability. So a search through the
 adapter visits the same nodes and finds the same values as one written over the Game protocol.
 
 The interned states live as long as the adapter: make one per decision (a search of N distinct states
@@ -81,6 +83,8 @@ class KernelAdapter:
         noisy = offered.is_noisy
         hash_key: Callable[[State], int] = offered.hash_key or hash
         intern_move = self.move_id
+        outcomes_of, game_pass = offered.chance_outcomes, offered.pass_to
+        probabilities: dict[int, dict[int, float]] = {}
         # Per state id: its mover, returns (None while the game goes on), then, None until first asked
         # (grown by doubling), its search key, legal moves and hints.
         movers: list[int] = []
@@ -166,10 +170,26 @@ class KernelAdapter:
                 return float(returns(s)[player])
             return heuristic.terminal(s, player, ply)
 
+        def chance_probability(state: tuple[int], move: int) -> float:
+            table = probabilities.get(state[0])
+            if table is None:
+                table = probabilities[state[0]] = {intern_move(o): float(p)
+                                                   for o, p in outcomes_of(states[state[0]])}  # type: ignore[misc]
+            return table[move]
+
+        def player_return(state: tuple[int], player: int) -> float:
+            return float(results[state[0]][player])  # type: ignore[index]  # asked only of a state that is over
+
+        def pass_to(state: tuple[int], seat: int) -> tuple[int]:
+            child = game_pass(states[state[0]], seat)  # type: ignore[misc]
+            found = state_ids.get(child)
+            return intern(child) if found is None else (found,)
+
         return {"legal_moves": legal_moves, "apply_move": apply_move, "to_move": to_move, "outcome": outcome,
                 "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
                 "ordered_moves": ordered_moves, "move_count": move_count, "evaluate": evaluate,
-                "terminal_score": terminal_score, "to_kernel": to_kernel}
+                "terminal_score": terminal_score, "chance_probability": chance_probability,
+                "player_return": player_return, "pass_to": pass_to, "to_kernel": to_kernel}
 
 
 class PassThroughAdapter(KernelAdapter):
@@ -232,7 +252,19 @@ class PassThroughAdapter(KernelAdapter):
                 return float(returns(state)[player])
             return heuristic.terminal(state, player, ply)
 
+        outcomes_of, game_pass = offered.chance_outcomes, offered.pass_to
+
+        def chance_probability(state: State, move: Hashable) -> float:
+            return float(dict(outcomes_of(state))[move])  # type: ignore[misc]
+
+        def player_return(state: State, player: int) -> float:
+            return float(returns(state)[player])
+
+        def pass_to(state: State, seat: int) -> State:
+            return game_pass(state, seat)  # type: ignore[misc]
+
         return {"legal_moves": game_moves, "apply_move": game.apply, "to_move": game.to_move, "outcome": outcome,
                 "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
                 "ordered_moves": hints, "move_count": move_count, "evaluate": evaluate,
-                "terminal_score": terminal_score}
+                "terminal_score": terminal_score, "chance_probability": chance_probability,
+                "player_return": player_return, "pass_to": pass_to}

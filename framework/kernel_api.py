@@ -68,6 +68,24 @@ def score(state: KernelState, weights: Any) -> float:
     raise _unbound("score")
 
 
+# -- dice and more seats: primitives of games that have them (never called on a game without) --------------
+
+
+def chance_probability(state: KernelState, outcome: int) -> float:
+    """The exact probability of `outcome` (one of `legal_moves`) at a chance node (`to_move` is CHANCE)."""
+    raise _unbound("chance_probability")
+
+
+def player_return(state: KernelState, player: int) -> float:
+    """The return of seat `player` at a state that is over (one of the game's `returns`)."""
+    raise _unbound("player_return")
+
+
+def pass_to(state: KernelState, seat: int) -> KernelState:
+    """The state with `seat` to move and nothing else changed (the game's `pass_to`; best-reply search)."""
+    raise _unbound("pass_to")
+
+
 # -- derived: real bodies over the primitives (an adapter binds its own) ------------------------------------
 
 
@@ -109,4 +127,7 @@ def terminal_score(state: KernelState, player: int, ply: int, result: int) -> fl
 
 #: The game's functions (stubs here) and the functions written here over them.
 PRIMITIVES = ("legal_moves", "apply_move", "to_move", "outcome", "search_key", "is_capture", "move_rank", "score")
+#: The game's functions a search of chance nodes or n seats calls besides (`to_move` gives CHANCE, -1, at a
+#: chance node, whose `legal_moves` are the outcomes).
+DICE_AND_SEATS = ("chance_probability", "player_return", "pass_to")
 DERIVED = ("ordered_moves", "move_count", "evaluate", "terminal_score")

@@ -1,4 +1,4 @@
-"""One game between two agents, move by move, with every move checked.
+"""One game between agents (one per seat), move by move, with every move checked.
 
 The match runner is the checked path: each move an agent returns is compared against
 `legal_moves`, and its statistics must be storable (`check_stats`); an illegal move, an
@@ -6,6 +6,10 @@ exception (`sys.exit` included), an answer that is not a valid Decision or a blo
 loses the game by forfeit with the reason (and the traceback of an exception) recorded, and
 the caller carries on. Nothing the agent returned is kept: the move recorded is the game's own
 legal move equal to it, and the statistics are copied into plain numbers.
+
+At a chance node (`to_move` is CHANCE) no agent is asked: the runner draws the outcome from its own
+stream seeded by `seed`, with the game's exact probabilities, and records it as a ply whose mover is
+CHANCE, so the same seed plays the same game and a record replays exactly.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import enum
 import math
 import numbers
 import pickle
+import random
 import time
 import traceback
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -21,11 +26,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from framework.adjudication import Adjudication, Adjudicator
-from framework.capabilities import capabilities
-from framework.protocols import UNLIMITED, Agent, Budget, Decision, Game, Resign, SearchStats, State, TakeBack
+from framework.capabilities import capabilities, player_count
+from framework.errors import ConfigError
+from framework.protocols import CHANCE, UNLIMITED, Agent, Budget, Decision, Game, Resign, SearchStats, State, TakeBack
 
 #: The largest integer SQLite stores (a signed 64-bit integer).
 INT64_MAX = 2**63 - 1
+#: Default names of the seats' agents in a record.
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 #: Text quoted from an agent's objects in a reason is cut to this many characters.
 QUOTE_LIMIT = 200
 
@@ -71,7 +79,7 @@ class InvalidOutput(Forfeit):
 
 @dataclass(frozen=True)
 class MoveRecord:
-    """One ply: who moved, what, and what the search reported."""
+    """One ply: who moved (a seat, or CHANCE for an outcome of the dice), what, and what the search reported."""
 
     ply: int
     mover: int
@@ -86,7 +94,8 @@ class MoveRecord:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """The outcome of one game. `result` is the payoff per player; `winner` is 0, 1 or None."""
+    """The outcome of one game. `result` is the payoff per seat; `winner` is the seat with the highest payoff, or
+    None when several share it."""
 
     game: str
     players: tuple[str, ...]
@@ -207,13 +216,30 @@ def legal_equal(legal: Sequence, move: Any) -> Any | None:
             from None
 
 
-def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] = (UNLIMITED, UNLIMITED),
-              start: State | None = None, players: Sequence[str] = ("first", "second"),
+def draw_outcome(game: Game, state: State, rng: random.Random) -> Any:
+    """An outcome of the chance node `state` drawn from `rng` with the game's probabilities (one draw)."""
+    outcomes = game.chance_outcomes(state)  # type: ignore[attr-defined]
+    pick = rng.random()
+    for outcome, probability in outcomes:
+        pick -= float(probability)
+        if pick < 0:
+            return outcome
+    return outcomes[-1][0]    # rounding left a sliver past the last probability
+
+
+def forfeit_result(n: int, loser: int) -> tuple[float, ...]:
+    """The loser -1, the others sharing +1 (zero-sum; (-1, 1) for two)."""
+    return tuple(-1.0 if seat == loser else 1.0 / (n - 1) for seat in range(n))
+
+
+def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] | None = None,
+              start: State | None = None, players: Sequence[str] | None = None,
               max_plies: int | None = None, time_slack: float = 0.1, time_grace: float = 0.05,
               on_move: Callable[[State, MoveRecord, State], None] | None = None,
               on_take_back: Callable[[State, int], None] | None = None,
-              adjudication: Adjudication | None = None) -> GameRecord:
-    """Play one game from `start` (default: the initial state); agent i plays player i.
+              adjudication: Adjudication | None = None, seed: int = 0) -> GameRecord:
+    """Play one game from `start` (default: the initial state); agent i plays seat i (`budgets[i]`, default
+    unlimited; `players[i]` names it, default "first", "second", ...). `seed` seeds the dice.
 
     An agent raising `Resign` loses the game; one raising `TakeBack` gets its last move and the reply
     taken back (two plies) and is asked again; `on_take_back(state, plies)` tells with 0 when there
@@ -224,6 +250,13 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
     forfeits the game. The runner does not interrupt a hung agent; the tournament
     runner does that by running games in worker processes.
     """
+    seats = player_count(game)
+    if len(agents) != seats:
+        raise ConfigError(f"{game.name} is played by {seats} players, got {len(agents)} agents")
+    budgets = tuple(budgets) if budgets is not None else (UNLIMITED,) * seats
+    players = tuple(players) if players is not None else tuple(
+        _ORDINALS[i] if i < len(_ORDINALS) else f"seat {i}" for i in range(seats))
+    dice = random.Random(seed)
     state = game.initial_state() if start is None else start
     start_text = game.to_text(state)
     offered = capabilities(game)
@@ -232,22 +265,35 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
     seen: dict = {key(state): 1}
     moves: list[MoveRecord] = []
     history: list[State] = []  # the state before each move, for take-backs
+    if adjudication is not None and seats != 2:
+        raise ConfigError(f"adjudication reads two engines' scores; {game.name} has {seats} players: drop it")
     adjudicator = Adjudicator(adjudication) if adjudication is not None else None
 
-    def finish(termination: Termination, result: tuple[float, float], reason: str) -> GameRecord:
-        winner = 0 if result[0] > result[1] else 1 if result[1] > result[0] else None
-        return GameRecord(game.name, tuple(players), start_text, game.to_text(state), tuple(result), winner,
+    def finish(termination: Termination, result: Sequence[float], reason: str) -> GameRecord:
+        best = max(result)
+        leaders = [seat for seat, r in enumerate(result) if r == best]
+        winner = leaders[0] if len(leaders) == 1 else None
+        return GameRecord(game.name, players, start_text, game.to_text(state), tuple(result), winner,
                           termination, reason, tuple(moves))
 
     def forfeit(mover: int, termination: Termination, reason: str, details: str = "") -> GameRecord:
-        result = (0.0, 0.0) if termination is Termination.VOID else (-1.0, 1.0) if mover == 0 else (1.0, -1.0)
+        result = (0.0,) * seats if termination is Termination.VOID else forfeit_result(seats, mover)
         record = finish(termination, result, f"{game.player_names[mover]} ({players[mover]}) {reason}")
         return replace(record, traceback=details)
 
     while not game.is_terminal(state):
         if max_plies is not None and len(moves) >= max_plies:
-            return finish(Termination.MAX_PLIES, (0.0, 0.0), f"adjudicated a draw after {max_plies} plies")
+            return finish(Termination.MAX_PLIES, (0.0,) * seats, f"adjudicated a draw after {max_plies} plies")
         mover = game.to_move(state)
+        if mover == CHANCE:
+            outcome = draw_outcome(game, state, dice)
+            record = MoveRecord(len(moves) + 1, CHANCE, game.format_move(state, outcome), 0, 0, None, 0.0, 0.0)
+            moves.append(record)
+            history.append(state)
+            before, state = state, game.apply(state, outcome)
+            if on_move is not None:
+                on_move(before, record, state)
+            continue
         budget = budgets[mover]
         legal = game.legal_moves(state)
         wall0 = time.perf_counter()
@@ -258,8 +304,7 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         except Forfeit as exc:
             return forfeit(mover, exc.termination, exc.reason, exc.details)
         except Resign as exc:
-            result = (-1.0, 1.0) if mover == 0 else (1.0, -1.0)
-            return finish(Termination.RESIGN, result,
+            return finish(Termination.RESIGN, forfeit_result(seats, mover),
                           f"{game.player_names[mover]} ({players[mover]}) resigned" + (f": {exc}" if str(exc) else ""))
         except TakeBack:
             plies = 2 if len(moves) >= 2 else 0

@@ -8,6 +8,9 @@ the published figures (chess perft, Edwards 1995; checkers perft 7, 49, 302, ...
 tic-tac-toe 9, 72, 504, ..., where 15,120 games at ply 5 include the 1,440 won by X and
 ply 6 counts only the children of the others: 54,720).
 
+In a game with dice, a chance node's outcomes are its legal moves: perft counts move and chance
+paths alike (each roll of a die is a ply), not probabilities.
+
 `perft` uses a game's optional fast capability `game.perft(state, depth) -> int` when
 present (see the Game protocol) and the generic `generic_perft` otherwise; both count the
 same leaves, which the conformance suite checks.

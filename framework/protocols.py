@@ -2,7 +2,9 @@
 
 Vocabulary (see DESIGN.md): a *state* is an immutable, hashable position including the
 player to move; a *move* is what `legal_moves` yields; its *notation* is its text form.
-Players are numbered 0 (moves first) and 1.
+Players are seats 0 (moves first) to n-1 (`num_players`, 2 unless a game declares more). At a *chance
+node* the dice move: `to_move` is `CHANCE` and `chance_outcomes` gives each *outcome* with its exact
+probability.
 
 A *node* is every state a search visits, the root and the leaves included: an agent
 counts one node each time it examines a state (calls `is_terminal` on it as part of its
@@ -25,13 +27,16 @@ from framework.errors import ConfigError
 State = Any
 Move = Any
 
+#: What `to_move` returns at a chance node: no seat moves, the dice do (OpenSpiel's kChancePlayerId).
+CHANCE = -1
+
 #: Terminal scores of search agents are `returns * WIN_SCORE`; heuristics stay well inside it.
 WIN_SCORE = 1_000_000.0
 
 
 @runtime_checkable
 class Game(Protocol):
-    """Rules of a two-player, zero-sum, perfect-information game.
+    """Rules of a perfect-information game: two-player zero-sum unless it declares otherwise.
 
     Required methods are pure functions of their arguments. `apply` never mutates its
     input state. Optional capabilities are attributes a game may have; each is declared once
@@ -55,6 +60,17 @@ class Game(Protocol):
     - `render_svg(state, flipped=False) -> str` and `move_clicks(state, move) -> tuple[str, ...]`:
       the board as SVG with clickable `data-square` names, and the names a player clicks to make
       a move (`plyground serve`; without them the page shows `render` and takes typed moves);
+    - `num_players: int`: the number of seats (2 without it); `player_names` has one name per seat and
+      `returns` one entry per seat. With more than two, returns need not be zero-sum (each in [-1, 1]);
+    - `chance_outcomes(state) -> Sequence[tuple[Move, float]]`: at a chance node (`to_move` is `CHANCE`)
+      every outcome with its exact probability (a float or a `fractions.Fraction`), summing to 1. Outcomes
+      are moves in all else: `legal_moves` lists the same outcomes, `apply` plays one, and
+      `format_move`/`parse_move` give and read their notation, so records replay and `perft` counts
+      move and chance paths alike. Agents are never asked to move at a chance node: the match runner
+      samples the outcome from its seeded stream;
+    - `pass_to(state, seat) -> State`: the same position with `seat` to move (best-reply search needs it);
+    - `exact_values(state) -> tuple[float, ...]`: each seat's value under optimal play, computed exactly
+      (`plyground solve` prints it);
     - `pdn_game_type: int`: a draughts game whose text format is PDN FEN and whose notation is PDN's
       declares its PDN GameType (English checkers: 21); `plyground export --format pdn` needs it.
 
@@ -64,14 +80,17 @@ class Game(Protocol):
     """
 
     name: str
-    player_names: tuple[str, str]
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        """One name per seat (a class attribute in a game; read-only here, so a two-seat tuple fits)."""
 
     def initial_state(self) -> State: ...
     def to_move(self, state: State) -> int: ...
     def legal_moves(self, state: State) -> Sequence[Move]: ...
     def apply(self, state: State, move: Move) -> State: ...
     def is_terminal(self, state: State) -> bool: ...
-    def returns(self, state: State) -> tuple[float, float]: ...
+    def returns(self, state: State) -> tuple[float, ...]: ...
     def format_move(self, state: State, move: Move) -> str: ...
     def parse_move(self, state: State, text: str) -> Move: ...
     def render(self, state: State) -> str: ...

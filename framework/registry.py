@@ -25,7 +25,7 @@ import pluggy
 
 from framework import hookspecs
 from framework.agentspec import parse_agent_spec
-from framework.capabilities import capabilities
+from framework.capabilities import capabilities, declared, has_chance, player_count
 from framework.errors import ConfigError, PluginError
 from framework.params import AgentRef, HeuristicRef, resolve_params
 from framework.protocols import Agent, Game, Heuristic
@@ -256,6 +256,7 @@ class Registry:
         references (AgentRef parameters) to agents built here with the same game and seed."""
         spec = self.agent_spec(name)
         context = f"{where} '{name}'"
+        self.check_plays(spec, game, context)
         resolved = resolve_params(spec.params, params or {}, context)
         for param in spec.params:
             if param.type is HeuristicRef:
@@ -267,6 +268,35 @@ class Registry:
                 resolved[param.name] = self._agent_ref(resolved[param.name], game, seed,
                                                        f"{context}: '{param.name}'", _nesting)
         return spec.factory(game=game, seed=seed, **resolved)
+
+    def plays(self, spec: AgentSpec, game: Game) -> bool:
+        """Whether the agent of `spec` plays `game` (`check_plays` finds nothing to refuse)."""
+        try:
+            self.check_plays(spec, game, "agent")
+        except ConfigError:
+            return False
+        return True
+
+    def check_plays(self, spec: AgentSpec, game: Game, where: str) -> None:
+        """A ConfigError when the agent cannot play `game`: the game has chance nodes or more than two players
+        and the agent's spec does not declare it plays such games (`AgentSpec.chance`, `multiplayer`), or the
+        game lacks a capability the agent needs (`AgentSpec.needs`), or the agent plays only other games
+        (`AgentSpec.games`)."""
+        if spec.games and game.name not in spec.games:
+            raise ConfigError(f"{where} plays {', '.join(spec.games)} only, not {game.name}")
+        seats = player_count(game)
+        if seats > 2 and not spec.multiplayer:
+            able = ", ".join(sorted(r.spec.name for r in self.agents.values() if r.spec.multiplayer))
+            raise ConfigError(f"{where} plays two-player games only; {game.name} has {seats} players: "
+                              f"use one of {able}")
+        if has_chance(game) and not spec.chance:
+            able = ", ".join(sorted(r.spec.name for r in self.agents.values() if r.spec.chance))
+            raise ConfigError(f"{where} cannot search chance nodes and {game.name} has them: use one of {able}")
+        offered = capabilities(game)
+        for name in spec.needs:
+            if getattr(offered, name) is None:
+                raise ConfigError(f"{where} needs the game capability '{name}' and {game.name} has none: "
+                                  f"{declared(name).help}")
 
     def _agent_ref(self, value: str | Mapping[str, Any], game: Game, seed: int, where: str, nesting: int) -> Agent:
         if nesting >= MAX_AGENT_NESTING:

@@ -41,6 +41,10 @@ class AgentSpec:
     declared here, beside it: `algorithm`, the published algorithm it implements as reports name it
     (e.g. "proof-number search"); `memory_bound`, the parameter bounding its memory; `nodes`, what
     one of its nodes counts. `default_for`: the command-line options it is the default of (see GameSpec).
+    `chance` and `multiplayer`: whether it plays games with chance nodes and with more than two players;
+    `needs`: the game capabilities it cannot do without (framework/capabilities.py); `games`: the only games
+    it plays (a game's own strategy; empty: any game); the registry refuses to
+    build it for a game it cannot play, so `validate` names the mismatch.
     `interactive`: a person chooses its moves, so `plyground play` asks it in its own process with no time
     budget, `plyground serve` takes its moves from the page, and tournaments (unattended) refuse it.
     """
@@ -53,6 +57,10 @@ class AgentSpec:
     memory_bound: MemoryBound | None = None
     nodes: str = ""
     default_for: tuple[str, ...] = ()
+    chance: bool = False
+    multiplayer: bool = False
+    needs: tuple[str, ...] = ()
+    games: tuple[str, ...] = ()
     interactive: bool = False
 
 

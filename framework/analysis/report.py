@@ -62,6 +62,16 @@ def terminal_summary(results: Results) -> str:
         lines += ["", f"DISAGREEMENTS between solvers:\n{bad.to_string(index=False)}" if len(bad)
                   else "All solvers that solved a position agree on its value."]
         return "\n".join(lines)
+    if results.multiplayer:
+        return "\n".join([
+            f"{results.config['name']}: {len(results.games)} games of {', '.join(results.game_names)}", "",
+            "Standings (points: first places shared; wins: sole first places, 95% interval; win % from each seat)",
+            _fmt(results.seat_standings()).to_string(index=False), "",
+            "Ratings (openskill Plackett-Luce: mu, sigma, ordinal = mu - 3 sigma)",
+            _fmt(results.seat_ratings()).to_string(index=False), "",
+            "Finished ahead (% of shared games the row ranked above the column, ties half)",
+            _fmt(results.ahead()).to_string(), "", "Wins by seat", results.seat_wins().round(1).to_string(index=False),
+            "", run_peak(results.games), *crash_lines(results)])
     standings = _fmt(results.standings())
     lines = [f"{results.config['name']}: {len(results.games)} games of {', '.join(results.game_names)}",
              "", "Standings (Elo: Bradley-Terry fit, field mean 0, ± 95% CI)",
@@ -126,6 +136,8 @@ def write_report(results: Results, folder: Path | None = None) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     if results.mode == "solve":
         return _write_solve_report(results, folder)
+    if results.multiplayer:
+        return _write_seats_report(results, folder)
     standings = results.standings()
     plots.crosstable_heatmap(results.crosstable_scores(), folder / "crosstable.png")
     plots.rating_bars(standings, folder / "ratings.png")
@@ -213,6 +225,49 @@ Plugin versions: {', '.join(f'{k}: {v}' for k, v in results.meta.get('plugin_ver
 """
     path = folder / REPORT
     path.write_text(text, encoding="utf-8")
+    results.export(folder / "tables")
+    return path
+
+
+def _write_seats_report(results: Results, folder: Path) -> Path:
+    """The report of a run whose games seat more than two players: standings, ratings, finished-ahead, seats."""
+    config = results.config
+    text = f"""# {config['name']}
+
+{len(results.games)} games of {', '.join(results.game_names)}, {config['format']}, \
+{config['games_per_pairing']} games per group of players, every participant in every seat equally often, \
+seed {config['seed']}.
+
+## Standings
+
+Points: the players with the best result share 1. Wins: sole first places, with a 95% Wilson interval.
+`win_pct_seatS`: the share of its games from seat S the participant won.
+
+{_markdown(_fmt(results.seat_standings()))}
+
+## Ratings
+
+openskill's Plackett-Luce model (Weng & Lin 2011), updated game by game in schedule order; ordinal = mu - 3 sigma.
+
+{_markdown(_fmt(results.seat_ratings()))}
+
+## Finished ahead
+
+The share of the games two participants played together in which the row participant ranked above the
+column one (ties count half), in %.
+
+{_markdown(_fmt(results.ahead()), index=True)}
+
+## Seats
+
+{_markdown(results.seat_wins().round(1))}
+
+## Terminations
+
+{_markdown(results.terminations())}
+"""
+    path = folder / "report.md"
+    path.write_text(text)
     results.export(folder / "tables")
     return path
 

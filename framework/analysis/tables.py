@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from framework.analysis import solving
+from framework.analysis import multiplayer, solving
 from framework.analysis import standings as analysis
 from framework.errors import ConfigError
 from framework.match import Termination
@@ -30,13 +30,27 @@ def with_scores(games: pd.DataFrame) -> pd.DataFrame:
 
 def match_lines(folder: str | Path) -> list[str]:
     """Each pairing's match statistics in one line (analysis.standings.match_line), from the store as it is
-    (a run may be writing it: SQLite's WAL lets this read what is committed)."""
+    (a run may be writing it: SQLite's WAL lets this read what is committed); games of more players: each
+    group's games and points per participant."""
     store = Store(folder, create=False)
     try:
         games = with_scores(pd.read_sql_query("SELECT * FROM games ORDER BY game_index", store.conn))
+        seats = pd.read_sql_query("SELECT s.*, g.pairing_a, g.pairing_b FROM seats s JOIN games g ON g.key = s.key "
+                                  "WHERE g.termination != ? AND s.key IN (SELECT key FROM seats WHERE seat = 2)",
+                                  store.conn, params=(Termination.VOID.value,))
     finally:
         store.close()
+    if len(seats):
+        return [group_line(group) for _, group in seats.groupby(["pairing_a", "pairing_b"], sort=False)]
     return [analysis.match_line(row) for _, row in analysis.match_table(games).iterrows()]
+
+
+def group_line(seats: pd.DataFrame) -> str:
+    """One group of an n-player run in one line: games and each participant's points (first places shared)."""
+    scored = multiplayer.with_points(seats)
+    points = scored.groupby("participant", sort=False)["points"].sum()
+    name = f"{seats['pairing_a'].iloc[0]} vs {seats['pairing_b'].iloc[0]}"
+    return f"{name}: {seats['key'].nunique()} games, points " + ", ".join(f"{p} {v:g}" for p, v in points.items())
 
 
 class Results:
@@ -55,12 +69,14 @@ class Results:
                                            store.conn)
             self.moves = pd.read_sql_query("SELECT * FROM moves ORDER BY key, ply", store.conn)
             self.solves = pd.read_sql_query("SELECT * FROM solves ORDER BY position_index, solver", store.conn)
+            self.seats = pd.read_sql_query("SELECT * FROM seats ORDER BY key, seat", store.conn)
         finally:
             store.close()
         void_games = self.games["termination"].isin([Termination.VOID.value])
         void_solves = self.solves["status"].isin(["void"])
         self.void = pd.concat([self.games[void_games][["key", "reason"]], self.solves[void_solves][["key", "reason"]]],
                               ignore_index=True)
+        self.seats = self.seats[~self.seats["key"].isin(self.games[void_games]["key"])].reset_index(drop=True)
         self.games = self.games[~void_games].reset_index(drop=True)
         self.solves = self.solves[~void_solves].reset_index(drop=True)
         if "config" not in self.meta:
@@ -76,6 +92,23 @@ class Results:
         # `first` names seat 0; a start position may give seat 1 the first move: say who actually moved first
         opener = self.moves[self.moves["ply"] == 1].set_index("key")["participant"]
         self.games["moved_first"] = self.games["key"].map(opener)
+
+    @property
+    def multiplayer(self) -> bool:
+        """Whether the games seat more than two players (their tables are `seat_*` and `ahead`)."""
+        return bool((self.seats["seat"] >= 2).any())
+
+    def seat_standings(self) -> pd.DataFrame:
+        return multiplayer.seat_standings(self.seats, self.ids)
+
+    def seat_ratings(self) -> pd.DataFrame:
+        return multiplayer.seat_ratings(self.seats, list(self.games["key"]), self.ids)
+
+    def ahead(self) -> pd.DataFrame:
+        return multiplayer.ahead_table(self.seats, self.ids)
+
+    def seat_wins(self) -> pd.DataFrame:
+        return multiplayer.seat_wins(self.seats)
 
     @property
     def game_names(self) -> list[str]:
@@ -140,6 +173,10 @@ class Results:
         if self.mode == "solve":
             return {"solves": self.solves, "solve_summary": self.solve_summary(),
                     "disagreements": self.disagreements()}
+        if self.multiplayer:
+            return {"games": self.games, "moves": self.moves, "seats": self.seats, "standings": self.seat_standings(),
+                    "ratings": self.seat_ratings(), "ahead": self.ahead(), "seat_wins": self.seat_wins(),
+                    "terminations": self.terminations(), "search_stats": self.search_stats()}
         return {"games": self.games, "moves": self.moves, "standings": self.standings(),
                 "crosstable": self.crosstable(), "pairs": self.pairs(), "match": self.match(),
                 "terminations": self.terminations(), "forfeits": self.forfeits(), "search_stats": self.search_stats()}
@@ -159,11 +196,11 @@ class Results:
             for fmt in formats:
                 path = folder / f"{name}.{fmt}"
                 if fmt == "csv":
-                    table.to_csv(path, index=name == "crosstable")
+                    table.to_csv(path, index=name in ("crosstable", "ahead"))
                 elif fmt == "jsonl":
-                    (table.reset_index() if name == "crosstable" else table).to_json(path, orient="records",
+                    (table.reset_index() if name in ("crosstable", "ahead") else table).to_json(path, orient="records",
                                                                                        lines=True)
                 else:
-                    table.to_parquet(path, index=name == "crosstable")
+                    table.to_parquet(path, index=name in ("crosstable", "ahead"))
                 written.append(path)
         return written

@@ -7,8 +7,9 @@ from pathlib import Path
 
 from framework.errors import ConfigError
 from framework.gametheory.files import load_game
+from framework.gametheory.n_player import NPlayerGame
 from framework.gametheory.normal_form import NormalFormGame
-from framework.gametheory.report import extensive_form_report, normal_form_report
+from framework.gametheory.report import extensive_form_report, n_player_report, normal_form_report
 from framework.registry import Registry
 
 
@@ -28,6 +29,8 @@ def run(args: argparse.Namespace) -> int:
     game = load_game(resolve(args.file))
     if isinstance(game, NormalFormGame):
         print(normal_form_report(game))
+    elif isinstance(game, NPlayerGame):
+        print(n_player_report(game))
     else:
         print(extensive_form_report(game, args.max_cells))
     return 0

@@ -14,7 +14,8 @@ def run(args: argparse.Namespace) -> int:
     registry = Registry()
     game = registry.create_game(args.game, parse_key_values(args.option or [], "--option"))
     state = game.from_text(args.position) if args.position else game.initial_state()
-    print(position_report(tree_from_game(game, state, args.max_nodes), game.player_names))
+    tree = tree_from_game(game, state, args.max_nodes)
+    print(position_report(tree, tree.players))
     return 0
 
 

@@ -38,10 +38,13 @@ def warm_agent(game_name: str, agent: str, params: dict[str, Any]) -> None:
 
 
 def agent_builds(registry: Registry, game_name: str) -> list[tuple[str, str, dict[str, Any]]]:
-    """(game, agent, params) for every agent, once per heuristic of the game when it takes one."""
+    """(game, agent, params) for every agent that plays the game, once per heuristic of the game when it takes one."""
     builds: list[tuple[str, str, dict[str, Any]]] = []
     heuristics = sorted(spec.name for spec in registry.heuristics_for(game_name))
+    game = registry.create_game(game_name)
     for agent in sorted(registry.agents):
+        if not registry.plays(registry.agent_spec(agent), game):
+            continue
         param = next((p.name for p in registry.agent_spec(agent).params if p.type is HeuristicRef), None)
         if param is None or not heuristics:
             builds.append((game_name, agent, {}))

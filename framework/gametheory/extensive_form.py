@@ -1,4 +1,4 @@
-"""Two-player extensive-form games of perfect information: trees, normal form, subgame-perfect equilibria.
+"""Two-player extensive-form games of perfect information, with chance nodes: trees, normal form, SPE.
 
 Shoham & Leyton-Brown, *Multiagent Systems* (2009), ch. 5, as the thesis follows it: a pure
 strategy of a player chooses an action at *every* one of that player's decision nodes, reached
@@ -14,6 +14,12 @@ continuation, *each* of them starts a different SPE, so `subgame_perfect_equilib
 of them and `count_subgame_perfect` counts them; `backward_induction` returns the one that takes
 the first best action in action order.
 
+Chance nodes ("nature moves") pick a child with given exact probabilities; a pure profile then
+yields a lottery over leaves, and its payoffs are the expectation (von Neumann-Morgenstern utilities),
+so the induced normal form holds expected payoffs and backward induction takes the expectation at
+chance nodes (Shoham & Leyton-Brown §5.3 treat nature as a player with a fixed mixed strategy). A
+chance node is not a decision node: no strategy chooses there.
+
 Nodes may be shared between branches (a tree built from a Game plugin shares transposed
 states); everything here treats the tree as a tree (a shared subtree counts once per path),
 and memoises per node object, so shared subtrees are solved once.
@@ -21,6 +27,8 @@ and memoises per node object, so shared subtrees are solved once.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -28,6 +36,7 @@ from itertools import product
 from typing import cast
 
 from framework.errors import ConfigError
+from framework.gametheory.exact import to_fraction
 from framework.gametheory.normal_form import NormalFormGame
 
 Payoffs = tuple[Fraction, Fraction]
@@ -36,19 +45,45 @@ Path = tuple[int, ...]  # action indices from the root
 
 @dataclass(frozen=True, eq=False)
 class Node:
-    """A decision node (`player` 0 or 1 chooses among `actions`) or a terminal node (`payoffs`)."""
+    """A decision node (`player` 0 or 1 chooses among `actions`), a terminal node (`payoffs`), or a chance
+    node (`probabilities[i]` of moving to `actions[i]`; build it with `Node.chance_node`, which checks them)."""
 
     player: int | None = None
     actions: tuple[tuple[str, Node], ...] = ()
     payoffs: Payoffs | None = None
+    probabilities: tuple[Fraction, ...] = ()
+
+    @classmethod
+    def chance_node(cls, outcomes: Sequence[tuple[object, Node]], where: str = "chance node") -> Node:
+        """A chance node from (probability, child) pairs; its outcomes are labelled 'chance 1', 'chance 2', ...
+
+        Raises ConfigError naming `where` unless the probabilities are exact, positive and sum to 1.
+        """
+        if not outcomes:
+            raise ConfigError(f"{where}: a chance node needs at least one [probability, child] outcome")
+        probabilities = tuple(to_fraction(p, f"{where} outcome {i + 1} probability")
+                              for i, (p, _) in enumerate(outcomes))
+        for i, p in enumerate(probabilities):
+            if p <= 0:
+                raise ConfigError(f"{where}: outcome {i + 1} has probability {p}; chance probabilities must be "
+                                  "positive (leave out an outcome that cannot happen)")
+        if sum(probabilities) != 1:
+            raise ConfigError(f"{where}: the probabilities {', '.join(map(str, probabilities))} sum to "
+                              f"{sum(probabilities)}, not 1; write them as exact fractions like '1/3'")
+        return cls(actions=tuple((f"chance {i + 1}", child) for i, (_, child) in enumerate(outcomes)),
+                   probabilities=probabilities)
 
     @property
     def is_terminal(self) -> bool:
-        return self.player is None
+        return self.payoffs is not None
+
+    @property
+    def is_chance(self) -> bool:
+        return bool(self.probabilities)
 
     @property
     def mover(self) -> int:
-        """The player choosing at this decision node (read only where `not is_terminal`)."""
+        """The player choosing at this decision node (read only at decision nodes)."""
         return cast(int, self.player)
 
     @property
@@ -59,7 +94,8 @@ class Node:
 
 @dataclass(frozen=True)
 class SubgamePerfect:
-    """One SPE as the action index chosen at each decision node (by node object), with its outcome."""
+    """One SPE as the action index chosen at each decision node (by node object), with its (expected)
+    outcome; `path` is the equilibrium play from the root up to the first chance node or leaf."""
 
     payoffs: Payoffs
     path: tuple[str, ...]
@@ -68,7 +104,7 @@ class SubgamePerfect:
 
 @dataclass(frozen=True)
 class ExtensiveFormGame:
-    """A named perfect-information game tree for two players."""
+    """A named perfect-information game tree for two players, possibly with chance nodes."""
 
     name: str
     root: Node
@@ -77,6 +113,9 @@ class ExtensiveFormGame:
     def size(self) -> int:
         """Number of nodes of the tree (shared subtrees counted once per path)."""
         return tree_size(self.root)
+
+    def has_chance(self) -> bool:
+        return any(node.is_chance for node in postorder(self.root))
 
     def decision_paths(self, player: int) -> list[Path]:
         """`player`'s decision nodes, in pre-order, as paths of action indices from the root."""
@@ -117,10 +156,16 @@ class ExtensiveFormGame:
         return {p: {path: i for i, path in enumerate(self.decision_paths(p))} for p in (0, 1)}
 
     def outcome(self, strategies: tuple[tuple[str, ...], tuple[str, ...]]) -> Payoffs:
-        """Payoffs of the pure profile: follow each mover's choice from the root to a leaf."""
+        """Payoffs of the pure profile: follow each mover's choice from the root to a leaf, taking the
+        expectation over the outcomes of each chance node on the way (exact)."""
+        return self._outcome_from(strategies, self.root, Path())
+
+    def _outcome_from(self, strategies: tuple[tuple[str, ...], tuple[str, ...]], node: Node, path: Path) -> Payoffs:
         where = self._positions
-        node, path = self.root, Path()
         while not node.is_terminal:
+            if node.is_chance:
+                return expectation(node, [self._outcome_from(strategies, child, path + (i,))
+                                          for i, (_, child) in enumerate(node.actions)])
             label = strategies[node.mover][where[node.mover][path]]
             index = next(i for i, (name, _) in enumerate(node.actions) if name == label)
             node, path = node.actions[index][1], path + (index,)
@@ -158,6 +203,12 @@ class ExtensiveFormGame:
         return profiles
 
 
+def expectation(node: Node, outcomes: Sequence[Payoffs]) -> Payoffs:
+    """The expected payoffs at chance node `node` when its children are worth `outcomes`."""
+    return (sum((p * o[0] for p, o in zip(node.probabilities, outcomes)), Fraction(0)),
+            sum((p * o[1] for p, o in zip(node.probabilities, outcomes)), Fraction(0)))
+
+
 def strategy_label(choices: tuple[str, ...]) -> str:
     """A pure strategy as the thesis writes it: '(1,7,9)'."""
     return "(" + ",".join(choices) + ")"
@@ -190,16 +241,19 @@ def tree_size(root: Node) -> int:
 
 
 def _enumerate(node: Node, path: Path) -> list[tuple[Payoffs, dict[Path, int]]]:
-    """All SPE of the subtree at `node`: (outcome, action index at every decision path below)."""
+    """All SPE of the subtree at `node`: ((expected) outcome, action index at every decision path below)."""
     if node.is_terminal:
         return [(node.value, {})]
     children = [_enumerate(child, path + (i,)) for i, (_, child) in enumerate(node.actions)]
     found = []
     for combo in product(*children):
-        best = max(payoffs[node.mover] for payoffs, _ in combo)
         merged: dict[Path, int] = {}
         for _, choices in combo:
             merged.update(choices)
+        if node.is_chance:  # nobody chooses here: one SPE per combination of the children's
+            found.append((expectation(node, [payoffs for payoffs, _ in combo]), merged))
+            continue
+        best = max(payoffs[node.mover] for payoffs, _ in combo)
         for index, (payoffs, _) in enumerate(combo):
             if payoffs[node.mover] == best:
                 found.append((payoffs, {**merged, path: index}))
@@ -215,6 +269,10 @@ def count_subgame_perfect(root: Node) -> dict[Payoffs, int]:
         else:
             result = {}
             for combo in product(*(memo[id(child)].items() for _, child in node.actions)):
+                if node.is_chance:
+                    value = expectation(node, [payoffs for payoffs, _ in combo])
+                    result[value] = result.get(value, 0) + math.prod(n for _, n in combo)
+                    continue
                 best = max(payoffs[node.mover] for payoffs, _ in combo)
                 ways = 1
                 for _, n in combo:
@@ -233,6 +291,8 @@ def backward_induction(root: Node) -> SubgamePerfect:
     for node in postorder(root):
         if node.is_terminal:
             values[id(node)] = node.value
+        elif node.is_chance:
+            values[id(node)] = expectation(node, [values[id(child)] for _, child in node.actions])
         else:
             outcomes = [values[id(child)] for _, child in node.actions]
             best = max(range(len(outcomes)), key=lambda i: outcomes[i][node.mover])  # first maximum
@@ -240,7 +300,7 @@ def backward_induction(root: Node) -> SubgamePerfect:
             values[id(node)] = outcomes[best]
     payoffs = values[id(root)]
     path, node = [], root
-    while not node.is_terminal:
+    while not node.is_terminal and not node.is_chance:
         label, node = node.actions[choices[id(node)]]
         path.append(label)
     return SubgamePerfect(payoffs, tuple(path), choices)

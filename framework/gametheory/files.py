@@ -9,6 +9,9 @@ YAML, normal form (payoff cells are `[row player's, column player's]`, numbers o
       - [[2, 1], [0, 0]]
       - [[0, 0], [1, 2]]
 
+With three or more players (`players: [a, b, c]`), `payoffs` nests one list level per player
+(player 1's strategy outermost) down to cells of n payoffs; such a game is an `NPlayerGame`.
+
 YAML, extensive form of perfect information (players numbered 1 and 2 as in the thesis;
 action labels are the mapping keys, in file order):
 
@@ -18,6 +21,12 @@ action labels are the mapping keys, in file order):
       player: 1
       actions:
         2-0: {player: 2, actions: {no: {payoffs: [0, 0]}, yes: {payoffs: [2, 0]}}}
+
+A chance node ("nature moves") lists its outcomes with exact, positive probabilities summing to 1;
+payoffs are then expectations:
+
+    tree:
+      chance: [['1/2', {payoffs: [1, -1]}], ['1/2', {player: 1, actions: {...}}]]
 
 CSV, normal form: a header row (first cell ignored, then the column player's strategy labels),
 then one row per row-player strategy: its label, then cells holding the two payoffs separated
@@ -35,10 +44,11 @@ from typing import Any
 from framework.errors import ConfigError
 from framework.gametheory.exact import to_fraction
 from framework.gametheory.extensive_form import ExtensiveFormGame, Node
+from framework.gametheory.n_player import NPlayerGame, nesting_depth
 from framework.gametheory.normal_form import NormalFormGame
 from framework.safeyaml import MAX_BYTES, load_yaml, read_text
 
-AnyGame = NormalFormGame | ExtensiveFormGame
+AnyGame = NormalFormGame | ExtensiveFormGame | NPlayerGame
 
 
 def load_game(path: str | Path) -> AnyGame:
@@ -62,12 +72,18 @@ def game_from_mapping(data: Any, source: str, default_name: str = "game") -> Any
         raise ConfigError(f"{source}: unknown key(s) {', '.join(map(repr, sorted(map(str, unknown))))}; "
                           "known keys: name, players, strategies, payoffs, tree")
     name = str(data.get("name", default_name))
-    players = data.get("players", ["1", "2"])
-    if not isinstance(players, list) or len(players) != 2:
-        raise ConfigError(f"{source}: 'players' must be a list of two names, got {players!r}")
-    players = (str(players[0]), str(players[1]))
     if ("payoffs" in data) == ("tree" in data):
         raise ConfigError(f"{source}: give exactly one of 'payoffs' (normal form) and 'tree' (extensive form)")
+    players = data.get("players", ["1", "2"])
+    if not isinstance(players, list) or len(players) < 2:
+        raise ConfigError(f"{source}: 'players' must be a list of two or more names, got {players!r}")
+    if "tree" in data and len(players) != 2:
+        raise ConfigError(f"{source}: extensive-form trees are for two players, but 'players' names "
+                          f"{len(players)}: {players!r}")
+    if "payoffs" in data and (len(players) > 2 or ("players" not in data and nesting_depth(data["payoffs"]) > 2)):
+        return NPlayerGame.from_nested(data["payoffs"], name, players if "players" in data else None,
+                                       data.get("strategies"), f"{source}: 'payoffs'")
+    players = (str(players[0]), str(players[1]))
     if "tree" in data:
         if "strategies" in data:
             raise ConfigError(f"{source}: 'strategies' belongs to normal-form games; an extensive-form game's "
@@ -110,9 +126,11 @@ def _node(data: Any, where: str) -> Node:
         if not isinstance(cell, list) or len(cell) != 2:
             raise ConfigError(f"{where}.payoffs: expected [u1, u2], got {cell!r}")
         return Node(payoffs=(to_fraction(cell[0], f"{where}.payoffs"), to_fraction(cell[1], f"{where}.payoffs")))
+    if "chance" in data:
+        return _chance_node(data, where)
     if set(data) != {"player", "actions"}:
         raise ConfigError(f"{where}: a decision node has exactly 'player' and 'actions' (a terminal node has "
-                          f"'payoffs'), got keys {sorted(map(str, data))}")
+                          f"'payoffs', a chance node 'chance'), got keys {sorted(map(str, data))}")
     player = data["player"]
     if player not in (1, 2) or isinstance(player, bool):
         raise ConfigError(f"{where}.player: expected 1 or 2, got {player!r}")
@@ -126,6 +144,20 @@ def _node(data: Any, where: str) -> Node:
     return Node(player=player - 1,
                 actions=tuple((str(label), _node(child, f"{where}.actions.{label}"))
                               for label, child in actions.items()))
+
+
+def _chance_node(data: dict[Any, Any], where: str) -> Node:
+    if set(data) != {"chance"}:
+        raise ConfigError(f"{where}: a chance node has only 'chance', got keys {sorted(map(str, data))}")
+    outcomes = data["chance"]
+    if not isinstance(outcomes, list):
+        raise ConfigError(f"{where}.chance: expected a list of [probability, node] pairs, got {outcomes!r}")
+    pairs = []
+    for i, pair in enumerate(outcomes):
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise ConfigError(f"{where}.chance outcome {i + 1}: expected [probability, node], got {pair!r}")
+        pairs.append((pair[0], _node(pair[1], f"{where}.chance[{i}]")))
+    return Node.chance_node(pairs, f"{where}.chance")
 
 
 _CELL_SPLIT = re.compile(r"[\s;,]+")

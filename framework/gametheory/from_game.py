@@ -9,6 +9,7 @@ computations range over - may be far larger; both are bounded by `max_nodes`.
 
 from __future__ import annotations
 
+from framework.capabilities import has_chance, player_count
 from framework.errors import ConfigError
 from framework.gametheory.exact import to_fraction
 from framework.gametheory.extensive_form import ExtensiveFormGame, Node, tree_size
@@ -18,7 +19,11 @@ DEFAULT_MAX_NODES = 1_000_000
 
 
 def tree_from_game(game: Game, state: State, max_nodes: int = DEFAULT_MAX_NODES) -> ExtensiveFormGame:
-    """The game tree of `game` from `state`, refused with ConfigError when it has more than `max_nodes` nodes."""
+    """The game tree of `game` from `state`, refused with ConfigError when it has more than `max_nodes` nodes
+    (or dice, or more than two players: the extensive form here has two players and no chance nodes)."""
+    if has_chance(game) or player_count(game) != 2:
+        raise ConfigError(f"{game.name} has dice or more than two players; the game tree here is of two players "
+                          "without chance nodes")
     position = game.to_text(state)
     nodes: dict[State, Node] = {}
 
@@ -66,4 +71,5 @@ def tree_from_game(game: Game, state: State, max_nodes: int = DEFAULT_MAX_NODES)
     size = tree_size(root)
     if size > max_nodes:
         raise too_large(f"{size:,}")
-    return ExtensiveFormGame(f"{game.name} from {position}", root, game.player_names)
+    first, second = game.player_names
+    return ExtensiveFormGame(f"{game.name} from {position}", root, (first, second))

@@ -15,6 +15,7 @@ from framework.gametheory.extensive_form import (
     strategy_label,
 )
 from framework.gametheory.maxmin import security
+from framework.gametheory.n_player import NPlayerGame
 from framework.gametheory.normal_form import NormalFormGame
 from framework.gametheory.support_enumeration import mixed_equilibria
 
@@ -98,13 +99,32 @@ def normal_form_report(game: NormalFormGame) -> str:
     return "\n".join(out)
 
 
+def n_player_report(game: NPlayerGame, max_listed: int = 1000) -> str:
+    """The payoff of every profile (up to `max_listed` profiles) and the pure Nash equilibria."""
+    shape = " x ".join(str(size) for size in game.shape)
+    out = [f"{game.name}: normal form, {len(game.players)} players ({', '.join(game.players)}), {shape}", ""]
+    if game.cells() <= max_listed:
+        out.append(table([*game.players, "payoffs"],
+                         [[*game.describe(profile), _pair(payoffs)]
+                          for profile, payoffs in sorted(game.payoffs.items())]))
+    else:
+        out.append(f"{game.cells():,} profiles, more than {max_listed:,}: payoff table not printed.")
+    out += ["", "Pure Nash equilibria (no player gains by deviating alone):"]
+    pure = game.pure_equilibria()
+    out.append(table([*game.players, "payoffs", "kind"],
+                     [[*game.describe(e.profile), _pair(e.payoffs), "strict" if e.strict else "weak"] for e in pure])
+               if pure else "  none")
+    return "\n".join(out)
+
+
 def extensive_form_report(game: ExtensiveFormGame, max_cells: int, max_listed: int = 100) -> str:
     """Subgame-perfect equilibria, then the induced normal form's report (strategies in pre-order).
 
     Up to `max_listed` SPE are listed (more are counted); the normal form is analysed only when
     it has at most `max_cells` cells.
     """
-    out = [f"{game.name}: extensive form with perfect information, {game.size():,} nodes", ""]
+    chance = " and chance nodes (payoffs are expectations)" if game.has_chance() else ""
+    out = [f"{game.name}: extensive form with perfect information{chance}, {game.size():,} nodes", ""]
     total = sum(count_subgame_perfect(game.root).values())
     out.append(f"Subgame-perfect equilibria (backward induction; every tie gives one): {count_text(total)}")
     if total <= max_listed:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from framework.adjudication import Adjudication, DrawRule, ResignRule
+from framework.capabilities import player_count
 from framework.errors import ConfigError, PluginError, PlygroundError, PositionError, one_line, quoted
 from framework.params import HeuristicRef, Param
 from framework.protocols import Budget
@@ -138,6 +139,7 @@ class TournamentConfig:
     adjudication: Adjudication | None = None
     opening: Opening | None = None
     game_positions: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (game, its own start positions) with `games`
+    seats: int = 2  # players per game (the game's num_players): a pairing seats that many participants
 
     def resolved(self) -> dict[str, Any]:
         """The settings that determine the results (not where or how fast they are computed).
@@ -176,13 +178,27 @@ class TournamentConfig:
     def task_count(self) -> int:
         """How many tasks `scheduler.schedule` makes, computed without making them."""
         return _task_count(self.mode, self.format, len(self.participants), self.games_per_pairing,
-                           len(self.all_games()), len(self.start_positions))
+                           len(self.all_games()), len(self.start_positions), self.seats)
 
 
-def _task_count(mode: str, fmt: str, participants: int, games_per_pairing: int, games: int, positions: int) -> int:
+def _seats(r: _Reader, games: list[tuple[str, Any, Any]], participants: int, fmt: str) -> int:
+    """The players per game, the same for every game of the run, and enough participants to fill the seats."""
+    counts = {name: player_count(game) for name, _, game in games}
+    seats = counts[games[0][0]]
+    if any(n != seats for n in counts.values()):
+        raise r.fail("games", "every game of a run seats the same number of players; got "
+                              + ", ".join(f"{name} {n}" for name, n in counts.items()))
+    if participants < seats:
+        raise r.fail("participants", f"{games[0][0]} seats {seats} players and there are {participants} "
+                                     f"participants: add {seats - participants} more")
+    return seats
+
+
+def _task_count(mode: str, fmt: str, participants: int, games_per_pairing: int, games: int, positions: int,
+                seats: int = 2) -> int:
     if mode == "solve":
         return positions * participants
-    pairings = participants - 1 if fmt == "gauntlet" else participants * (participants - 1) // 2
+    pairings = math.comb(participants - 1, seats - 1) if fmt == "gauntlet" else math.comb(participants, seats)
     return pairings * games_per_pairing * games
 
 
@@ -309,6 +325,7 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
     elif champion is not None:
         raise r.fail("champion", "only a gauntlet has a champion; set 'format: gauntlet' or remove it")
 
+    seats = _seats(r, games, len(participants), fmt)
     if len(games) > 1 and data.get("start_positions") is not None:
         raise r.fail("start_positions", "positions are in one game's text format; with several games, give each "
                                         "game its own file: games: [{name: GAME, start_positions: FILE}, ...]")
@@ -320,28 +337,34 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
             game_positions[name] = tuple(text for text, _ in _positions(
                 r, f"games[{i}].start_positions", entry["start_positions"], path.parent, built))
     counts = [len(p) for p in (positions, *game_positions.values()) if p]
-    per_position = math.lcm(*(2 * n for n in counts)) if counts else 2
+    per_position = math.lcm(*(seats * n for n in counts)) if counts else seats
     games_per_pairing = r.integer(data.get("games_per_pairing", per_position), "games_per_pairing", 1, MAX_TASKS)
     if games_per_pairing % per_position:
         files = (f"each of the {counts[0]} start positions is" if len(counts) == 1 else
                  f"every start position of each game ({', '.join(map(str, counts))} positions) is")
-        what = (f"a multiple of {per_position} so {files} played with both colours" if counts
-                else "even, so each participant plays both colours equally")
+        sides = "with both colours" if seats == 2 else "from every seat"
+        what = (f"a multiple of {per_position} so {files} played {sides}" if counts
+                else "even, so each participant plays both colours equally" if seats == 2
+                else f"a multiple of {seats}, so each participant plays every seat equally often")
         raise r.fail("games_per_pairing", f"expected {what}, got {games_per_pairing}")
-    tasks = _task_count("games", fmt, len(participants), games_per_pairing, len(games), len(positions))
+    tasks = _task_count("games", fmt, len(participants), games_per_pairing, len(games), len(positions), seats)
     if tasks > MAX_TASKS:
         raise r.fail("games_per_pairing", f"{games_per_pairing:,} games per pairing make {tasks:,} games in all, "
                                           f"more than the {MAX_TASKS:,} one run may hold; split the tournament "
                                           "into several runs")
 
     max_plies = data.get("max_plies")
+    if seats > 2:
+        for key in ("sprt", "adjudication"):
+            if data.get(key) is not None:
+                raise r.fail(key, f"'{key}' compares two players' results; {game_name} seats {seats}: remove it")
     sprt = None if data.get("sprt") is None else _sprt(r, data["sprt"], fmt, len(participants), len(games))
     adjudication = None if data.get("adjudication") is None else _adjudication(r, data["adjudication"])
     opening = None if data.get("opening") is None else _opening(r, data["opening"])
     return TournamentConfig(
         sprt=sprt, adjudication=adjudication, opening=opening, participants=participants, format=fmt,
         champion=champion, games_per_pairing=games_per_pairing, start_positions=positions,
-        game_positions=tuple(game_positions.items()),
+        game_positions=tuple(game_positions.items()), seats=seats,
         max_plies=None if max_plies is None else r.integer(max_plies, "max_plies", 1, MAX_PLIES), **common)
 
 

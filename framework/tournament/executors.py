@@ -1,6 +1,7 @@
 """Executors run independent tasks in parallel and yield their results as they finish.
 
-- `LocalExecutor`: `workers` worker processes (guard.py), supervised by the caller's thread.
+- `LocalExecutor`: `workers` worker processes (guard.py), supervised by the caller's thread, which
+  also publishes the games in flight for the live page (live.py) when given a `LiveFile`.
 - `DaskExecutor`: the same guarded tasks on Dask distributed — a `LocalCluster` when no
   address is given, or the scheduler at `address` (workers need Plyground and the plugins
   installed). Dask does the distribution; Plyground adds no layer of its own. The LocalCluster
@@ -21,6 +22,7 @@ from framework.errors import ConfigError
 from framework.tournament.beats import clock
 from framework.tournament.config import ExecutorConfig
 from framework.tournament.guard import Cancelled, GuardedWorker
+from framework.tournament.live import LiveFile, snapshot
 from framework.tournament.tasks import Task
 
 
@@ -38,8 +40,9 @@ class LocalExecutor:
     thread that received it, without a hand-over between threads.
     """
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, live: LiveFile | None = None) -> None:
         self.workers = workers
+        self.live = live
         self.guards: list[GuardedWorker] = []
 
     def results(self, tasks: Sequence[Task]) -> Iterator[Any]:
@@ -49,14 +52,29 @@ class LocalExecutor:
             guard.feed(pending)
         busy = [guard for guard in self.guards if guard.inflight]
         while busy:
-            due = min(guard.due for guard in busy) - clock()
-            wait([guard.inbox for guard in busy], None if due == math.inf else max(due, 0.0))
+            due = min(guard.due for guard in busy)
+            if self.live is not None:
+                self.live.publish(self.in_flight)
+                due = min(due, self.live.due)
+            wait([guard.inbox for guard in busy], None if due == math.inf else max(due - clock(), 0.0))
             for guard in busy:
                 ended, result = guard.step()
                 if ended:
                     guard.feed(pending)
                     yield result
             busy = [guard for guard in self.guards if guard.inflight]
+
+    def in_flight(self) -> list[dict[str, Any]]:
+        """The games being played, from their beat logs (reading one early only makes its supervisor look again
+        at its old time, which finds nothing due)."""
+        games = []
+        for guard in self.guards:
+            for task, slot in guard.inflight:
+                guard.logs[slot].read()
+                game = snapshot(task, guard.logs[slot].steps)
+                if game is not None:
+                    games.append(game)
+        return games
 
     def close(self) -> None:
         for guard in self.guards:
@@ -131,7 +149,8 @@ class DaskExecutor:
             self.cluster.close()
 
 
-def make_executor(config: ExecutorConfig, workers: int) -> Executor:
+def make_executor(config: ExecutorConfig, workers: int, live: LiveFile | None = None) -> Executor:
+    """The configured executor; `live` is published by the local one (Dask's workers supervise their own games)."""
     if config.kind == "dask":
         return DaskExecutor(workers, config.address)
-    return LocalExecutor(workers)
+    return LocalExecutor(workers, live)

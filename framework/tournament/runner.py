@@ -3,7 +3,8 @@
 Only this (main) thread writes to the store, one transaction per game, so an interruption
 at any moment leaves every finished game stored exactly once; running again plays only
 the missing games. A run holds an exclusive lock on its results folder (`folder_lock`), so a
-second run into the same folder is refused instead of colliding on the store.
+second run into the same folder is refused instead of colliding on the store. The games in flight
+are published beside the store for the live page (live.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from framework.params import HeuristicRef
 from framework.registry import Provenance, Registry
 from framework.tournament.config import TournamentConfig, load_plugin_file
 from framework.tournament.executors import Executor, make_executor
+from framework.tournament.live import LiveFile
 from framework.tournament.scheduler import pairings, schedule
 from framework.tournament.sequential import SprtWatch, Undecided
 from framework.tournament.store import Store
@@ -97,8 +99,7 @@ class Standings:
             if result.status != "void":
                 self.add((result.task.solver.id,), (float(result.status == "solved"),))
         elif result.record.termination is not Termination.VOID:
-            winner = result.record.winner
-            self.add(result.record.players, (0.5, 0.5) if winner is None else (1.0 - winner, float(winner)))
+            self.add(result.record.players, points(result.record.result))
 
     def line(self, limit: int = 6) -> str:
         ranked = sorted(self.points, key=lambda pid: -self.points[pid])[:limit]
@@ -133,18 +134,20 @@ def _run(config: TournamentConfig, quiet: bool, registry: Registry | None,
         standings = Standings([p.id for p in config.participants])
         for players, points in _stored_outcomes(store):
             standings.add(players, points)
-        watch = SprtWatch(config.sprt, pairings(config)) if config.sprt else None
+        # an SPRT compares two players: config refuses it for games of more
+        watch = SprtWatch(config.sprt, [(p[0], p[1]) for p in pairings(config)]) if config.sprt else None
         if watch is not None:
             for a, b, index, winner in store.conn.execute(
                     "SELECT pairing_a, pairing_b, game_index, winner FROM games WHERE termination != ?",
                     (Termination.VOID.value,)):
                 watch.add((a, b), index, winner)
         pending: list = [t for t in tasks if t.key not in done
-                         and not (watch and isinstance(t, GameTask) and watch.decided(t.pairing))]
+                         and not (watch and isinstance(t, GameTask) and watch.decided((t.pairing[0], t.pairing[1])))]
         stored = sum(t.key in done for t in tasks)
         if not pending:
             return RunSummary(len(tasks), stored, 0, sprt=tuple(watch.lines()) if watch else ())
-        executor = (executor_factory or (lambda c: make_executor(c.executor, c.workers)))(config)
+        live = LiveFile(config.results)
+        executor = (executor_factory or (lambda c: make_executor(c.executor, c.workers, live)))(config)
         bar = tqdm(total=len(tasks), initial=stored, desc=config.name,
                    unit="solve" if config.mode == "solve" else "game",
                    disable=quiet, dynamic_ncols=True)
@@ -171,6 +174,7 @@ def _run(config: TournamentConfig, quiet: bool, registry: Registry | None,
         finally:
             bar.close()
             executor.close()
+            live.close()
         return RunSummary(len(tasks), stored, played, retried, void, tuple(watch.lines()) if watch else ())
     finally:
         store.close()
@@ -182,10 +186,26 @@ def _is_void(result: GameResult | SolveOutcome) -> bool:
     return result.record.termination is Termination.VOID
 
 
+def points(result: tuple[float, ...]) -> tuple[float, ...]:
+    """A game's points per seat: the seats with the highest result share 1 (two players: 1, 1/2 or 0)."""
+    best = max(result)
+    leaders = sum(r == best for r in result)
+    return tuple(1.0 / leaders if r == best else 0.0 for r in result)
+
+
 def _stored_outcomes(store: Store) -> list[tuple[tuple[str, ...], tuple[float, ...]]]:
-    """(players, points) of every stored game and solve, to start the progress bar's standings."""
-    games = store.conn.execute("SELECT first, second, winner FROM games WHERE termination != ?",
+    """(players, points) of every stored game and solve, to start the progress bar's standings (games of more
+    than two players from `seats`)."""
+    seated: dict[str, list[tuple[str, float]]] = {}
+    for key, pid, result in store.conn.execute(
+            "SELECT s.key, s.participant, s.result FROM seats s JOIN games g ON g.key = s.key "
+            "WHERE g.termination != ? AND s.key IN (SELECT key FROM seats WHERE seat = 2) ORDER BY s.key, s.seat",
+            (Termination.VOID.value,)):
+        seated.setdefault(key, []).append((pid, result))
+    many = [(tuple(p for p, _ in rows), points(tuple(r for _, r in rows))) for rows in seated.values()]
+    games = store.conn.execute("SELECT first, second, winner FROM games WHERE termination != ? "
+                               "AND key NOT IN (SELECT key FROM seats WHERE seat = 2)",
                                (Termination.VOID.value,)).fetchall()
     solves = store.conn.execute("SELECT solver, status FROM solves WHERE status != 'void'").fetchall()
-    return ([((a, b), (0.5, 0.5) if w is None else (float(w == a), float(w == b))) for a, b, w in games]
+    return ([((a, b), (0.5, 0.5) if w is None else (float(w == a), float(w == b))) for a, b, w in games] + many
             + [((solver,), (float(status == "solved"),)) for solver, status in solves])

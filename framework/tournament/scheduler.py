@@ -6,6 +6,10 @@ swapped pairs: game 2k has the pairing's first-named participant as player 0, ga
 the other, both from the same start (start position k mod P when P positions are given, in file
 order or shuffled by the seed, `opening.order`), after the same `opening.random_plies` random
 moves (chosen by the seed and k: every pairing's pair k starts alike).
+A game of more than two players seats `seats` participants: round-robin plays every group of that
+many, a gauntlet the champion with every group of the others; the group's game k seats it rotated by
+k mod seats (game 0: the group in config order), so every participant plays every seat equally often
+within each `seats` games, all from the same start (the seat-swapped pairs above are the two-seat case).
 Seeds come from the tournament seed and the task key alone, so a task's result does not
 depend on which worker runs it or when. Tasks are ordered round by round, so partial
 results stay balanced across pairings; with several games, game after game (keys then start
@@ -22,17 +26,18 @@ from framework.tournament.config import Opening, TournamentConfig
 from framework.tournament.tasks import GameTask, SolveTask, derive_seed
 
 
-def pairings(config: TournamentConfig) -> list[tuple[str, str]]:
-    """The pairs of participant ids that meet, in config order."""
+def pairings(config: TournamentConfig) -> list[tuple[str, ...]]:
+    """The groups of participant ids that meet (pairs for two-player games), in config order."""
     ids = [p.id for p in config.participants]
     if config.format == "gauntlet":
+        others = [pid for pid in ids if pid != config.champion]
         champion = cast(str, config.champion)  # a gauntlet names one (config.py)
-        return [(champion, other) for other in ids if other != champion]
-    return list(combinations(ids, 2))
+        return [(champion, *group) for group in combinations(others, config.seats - 1)]
+    return list(combinations(ids, config.seats))
 
 
-def game_key(pairing: tuple[str, str], index: int) -> str:
-    return f"{pairing[0]} vs {pairing[1]} #{index}"
+def game_key(pairing: tuple[str, ...], index: int) -> str:
+    return f"{' vs '.join(pairing)} #{index}"
 
 
 def schedule(config: TournamentConfig) -> list[GameTask] | list[SolveTask]:
@@ -48,17 +53,20 @@ def schedule(config: TournamentConfig) -> list[GameTask] | list[SolveTask]:
             random.Random(derive_seed(config.seed, "opening order", *([game] if config.game_positions else []))
                           ).shuffle(positions)
         for index in range(config.games_per_pairing):
+            seats = config.seats
             for pairing in pairings(config):
-                a, b = (config.participant(pid) for pid in pairing)
-                first, second = (a, b) if index % 2 == 0 else (b, a)
-                start = positions[index // 2 % len(positions)] if positions else None
+                group = [config.participant(pid) for pid in pairing]
+                turn = index % seats
+                first, second, *others = group[turn:] + group[:turn]
+                start = positions[index // seats % len(positions)] if positions else None
                 key = f"{game}: {game_key(pairing, index)}" if several else game_key(pairing, index)
                 tasks.append(GameTask(key=key, pairing=pairing, index=index, game=game, first=first,
-                                      second=second, start=start, seed=derive_seed(config.seed, key),
+                                      second=second, others=tuple(others), start=start,
+                                      seed=derive_seed(config.seed, key),
                                       max_plies=config.max_plies, move_time_limit=config.move_time_limit,
                                       game_options=dict(options), plugins=config.plugins,
                                       adjudication=config.adjudication, random_plies=opening.random_plies,
-                                      opening_seed=derive_seed(config.seed, "opening", game, index // 2)))
+                                      opening_seed=derive_seed(config.seed, "opening", game, index // seats)))
     return tasks
 
 

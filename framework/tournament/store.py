@@ -1,6 +1,9 @@
 """The results store: an SQLite database in the results folder, one transaction per finished task.
 
-Games go to `games` and `moves`, solves (a `mode: solve` run) to `solves`.
+Games go to `games` and `moves` (and each player's seat, result and rank to `seats`), solves (a `mode:
+solve` run) to `solves`. A game of more than two players keeps its first two seats in `games` (`first`,
+`second`, `result_first`, `result_second`; `pairing_a` the group's first id, `pairing_b` the others
+joined by " vs "), every seat in `seats`.
 
 SQLite commits are atomic, so killing the runner at any moment loses nothing committed and never
 leaves half a game. The database runs in WAL mode with `synchronous=NORMAL`: a commit appends to the
@@ -45,6 +48,9 @@ CREATE TABLE IF NOT EXISTS moves (
     participant TEXT NOT NULL, move TEXT NOT NULL, nodes INTEGER NOT NULL, depth INTEGER NOT NULL,
     score REAL, wall_time REAL NOT NULL, cpu_time REAL NOT NULL, pv TEXT NOT NULL,
     PRIMARY KEY (key, ply));
+CREATE TABLE IF NOT EXISTS seats (
+    key TEXT NOT NULL REFERENCES games(key), seat INTEGER NOT NULL, participant TEXT NOT NULL,
+    result REAL NOT NULL, rank INTEGER NOT NULL, PRIMARY KEY (key, seat));
 CREATE TABLE IF NOT EXISTS solves (
     key TEXT PRIMARY KEY, solver TEXT NOT NULL, position_index INTEGER NOT NULL, position TEXT NOT NULL,
     note TEXT NOT NULL, value TEXT NOT NULL, move TEXT, nodes INTEGER NOT NULL, depth INTEGER NOT NULL,
@@ -144,14 +150,24 @@ class Store:
         winner = None if record.winner is None else record.players[record.winner]
         with self.conn:
             self.conn.execute(_insert("games", GAME_COLUMNS), (
-                played.key, played.pairing[0], played.pairing[1], played.index, record.game, record.players[0],
-                record.players[1], played.seed, record.start, record.final, record.result[0], record.result[1],
-                winner, record.termination.value, record.reason, record.plies, sum(m.wall_time for m in record.moves),
-                time.time(), *_memory(result.memory), record.traceback or None, result.retries))
+                played.key, played.pairing[0], " vs ".join(played.pairing[1:]), played.index, record.game,
+                record.players[0], record.players[1], played.seed, record.start, record.final, record.result[0],
+                record.result[1], winner, record.termination.value, record.reason, record.plies,
+                sum(m.wall_time for m in record.moves), time.time(), *_memory(result.memory), record.traceback or None,
+                result.retries))
             self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?)", _move_rows(played.key, record))
+            ranks = rank_of(record.result)
+            self.conn.executemany("INSERT INTO seats VALUES (?,?,?,?,?)", [
+                (played.key, seat, pid, result, ranks[seat])
+                for seat, (pid, result) in enumerate(zip(record.players, record.result))])
 
     def close(self) -> None:
         self.conn.close()
+
+
+def rank_of(result: tuple[float, ...]) -> tuple[int, ...]:
+    """Each seat's place: 1 + the seats with a strictly higher result (ties share a place)."""
+    return tuple(1 + sum(other > mine for other in result) for mine in result)
 
 
 def _insert(table: str, columns: tuple[str, ...]) -> str:

@@ -39,11 +39,12 @@ from framework.match import (
     Termination,
     check_stats,
     crash_reason,
+    forfeit_result,
     legal_equal,
     play_game,
     quote,
 )
-from framework.protocols import Budget, Proof, Solver, SolveResult
+from framework.protocols import CHANCE, Budget, Proof, Solver, SolveResult
 from framework.registry import Registry
 from framework.search import Stopwatch
 from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
@@ -208,10 +209,11 @@ class GameResult:
 
 @dataclass(frozen=True)
 class GameTask:
-    """One game of a pairing: `first` plays player 0 from `start` (None: the initial state)."""
+    """One game of a pairing: `first` plays player 0 from `start` (None: the initial state), `second` player 1,
+    `others` the seats after them in a game of more players."""
 
     key: str
-    pairing: tuple[str, str]
+    pairing: tuple[str, ...]
     index: int
     game: str
     first: Participant
@@ -226,10 +228,11 @@ class GameTask:
     adjudication: Adjudication | None = None
     random_plies: int = 0  # random moves played from `start` before the game, chosen by `opening_seed`
     opening_seed: int = 0
+    others: tuple[Participant, ...] = ()
 
     @property
-    def players(self) -> tuple[Participant, Participant]:
-        return (self.first, self.second)
+    def players(self) -> tuple[Participant, ...]:
+        return (self.first, self.second, *self.others)
 
     def hard_limit(self, mover: int) -> float:
         return hard_limit(self.players[mover].budget, self.move_time_limit)
@@ -240,10 +243,12 @@ class GameTask:
         meter = PeakMeter()   # after loading plugins (once per worker), before building the agents
         state = game.from_text(self.start) if self.start is not None else game.initial_state()
         state = random_opening(game, state, self.random_plies, self.opening_seed)
-        ids = (self.first.id, self.second.id)
+        ids = tuple(p.id for p in self.players)
 
         def announce(position: Any, record: MoveRecord | None) -> None:
             mover = game.to_move(position)
+            if mover == CHANCE:    # the runner rolls at once: no agent's clock runs
+                return
             beat(self.hard_limit(mover), Progress(record, game.to_text(position), mover, game.player_names[mover]))
 
         agents = []
@@ -255,9 +260,10 @@ class GameTask:
                 reason = f"{game.player_names[i]} ({p.id}) crashed when created: {crash_reason(exc)}"
                 return self._forfeit(i, game.to_text(state), Termination.CRASH, reason, [], traceback.format_exc())
         announce(state, None)
-        record = play_game(game, agents, budgets=(self.first.budget, self.second.budget), start=state,
+        record = play_game(game, agents, budgets=tuple(p.budget for p in self.players), start=state,
                            players=ids, max_plies=self.max_plies, adjudication=self.adjudication,
-                           on_move=lambda before, move, after: announce(after, move))
+                           on_move=lambda before, move, after: announce(after, move),
+                           seed=derive_seed(self.seed, "chance"))
         return GameResult(self, record, meter.read())
 
     def _culprit(self, last: Progress) -> str:
@@ -282,17 +288,18 @@ class GameTask:
         """No result: both agents score nothing and the moves played are not kept."""
         final = progress[-1].position if progress else (self.start or "")
         start = progress[0].position if progress else final
-        record = GameRecord(self.game, (self.first.id, self.second.id), start, final, (0.0, 0.0), None,
-                            Termination.VOID, f"no result: {reason}", ())
+        record = GameRecord(self.game, tuple(p.id for p in self.players), start, final, (0.0,) * len(self.players),
+                            None, Termination.VOID, f"no result: {reason}", ())
         return GameResult(self, record)
 
     def _forfeit(self, loser: int, final: str, termination: Termination, reason: str,
                  progress: list[Progress], details: str = "") -> GameResult:
-        result = (-1.0, 1.0) if loser == 0 else (1.0, -1.0)
+        seats = len(self.players)
+        result = forfeit_result(seats, loser)
         moves = tuple(p.record for p in progress if p.record is not None)
         start = progress[0].position if progress else final
-        record = GameRecord(self.game, (self.first.id, self.second.id), start, final, result, 1 - loser,
-                            termination, reason, moves, details)
+        record = GameRecord(self.game, tuple(p.id for p in self.players), start, final, result,
+                            1 - loser if seats == 2 else None, termination, reason, moves, details)
         return GameResult(self, record)
 
 

@@ -18,7 +18,14 @@ import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -41,6 +48,11 @@ async def form_of(request: Request) -> dict[str, str]:
         return dict(parse_qsl(body.decode("utf-8"), keep_blank_values=True))
     except UnicodeDecodeError:
         raise ConfigError("the form is not UTF-8 text") from None
+
+
+def event(name: str, data: str) -> str:
+    """A server-sent event; a line of `data` per line of text (the browser joins them with newlines again)."""
+    return f"event: {name}\n" + "".join(f"data: {line}\n" for line in data.split("\n")) + "\n"
 
 
 def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] = (),
@@ -123,6 +135,10 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
         text = await anyio.to_thread.run_sync(results.table_csv, folder, request.path_params["table"])
         return PlainTextResponse(text, media_type="text/csv")
 
+    async def plot(request: Request) -> FileResponse:
+        folder = library.open(request.path_params["run"])
+        return FileResponse(results.plot_file(folder, request.path_params["name"]), media_type="image/png")
+
     async def replay(request: Request) -> HTMLResponse:
         folder = library.open(request.path_params["run"])
         body = await anyio.to_thread.run_sync(results.replay_body, folder, request.path_params["key"])
@@ -138,12 +154,19 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
 
         async def stream() -> AsyncIterator[str]:
             seen: Any = None
+            seen_live: Any = ()
+            games: dict[str, Any] = {}   # the game objects of the games in progress, by name
             while not await request.is_disconnected():
                 mark = await anyio.to_thread.run_sync(results.change_mark, folder)
                 if mark != seen:
                     seen = mark
                     fragment = await anyio.to_thread.run_sync(results.live_fragment, folder)
-                    yield "event: standings\ndata: " + fragment.replace("\n", " ") + "\n\n"
+                    yield event("standings", fragment)
+                live_mark = results.live_mark(folder)
+                if live_mark != seen_live:
+                    seen_live = live_mark
+                    fragment = await anyio.to_thread.run_sync(results.playing_fragment, folder, games)
+                    yield event("playing", fragment)
                 await asyncio.sleep(POLL)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
@@ -161,7 +184,7 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
         Route("/", index), Route("/play", create, methods=["POST"]),
         Route("/play/{sid}", play), Route("/play/{sid}/{action}", act, methods=["POST"]),
         Route("/results", results_index), Route("/results/{run}", results_page),
-        Route("/results/{run}/tables/{table}.csv", table_csv),
+        Route("/results/{run}/tables/{table}.csv", table_csv), Route("/results/{run}/plots/{name}", plot),
         Route("/results/{run}/games/{key:path}", replay),
         Route("/results/{run}/live", live), Route("/results/{run}/events", events),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -1,4 +1,5 @@
-"""Results folders in the browser: standings, crosstable and tables as CSV, game replay with charts, live feed.
+"""Results folders in the browser: standings, crosstable, tables as CSV, the report's plots, game replay with
+charts, and the live feed (finished games from the store, games in progress from the run's live file).
 
 A `Library` is the folder given to `plyground serve --results`: one results folder, or a folder
 holding several; pages name a folder by its directory name and nothing else, so a request cannot
@@ -22,6 +23,7 @@ from framework.analysis.tables import Results
 from framework.errors import PlygroundError
 from framework.protocols import WIN_SCORE
 from framework.records import format_score, game_for, replay_states
+from framework.tournament.live import LIVE, read_live
 from framework.tournament.store import DATABASE
 from framework.web import pages
 
@@ -85,10 +87,20 @@ def results_body(folder: Path) -> str:
         title = escape(key.replace("_", " "))
         body.append(f"<h2>{title}</h2>{pages.table(results.tables()[key], key, _csv(folder, key))}")
     body.append("<h2>Games</h2>" + _game_list(folder.name, results.games))
-    plots = sorted((folder / "report").glob("*.png")) if (folder / "report").is_dir() else []
+    plots = sorted(p.name for p in folder.glob("*.png"))
     if plots:
-        body.append("<p>The report's plots are in " + escape(str(folder / "report")) + "</p>")
+        body.append("<h2>Plots</h2>" + "".join(
+            f'<figure><img src="/results/{name}/plots/{escape(quote(p))}" alt="{escape(p)}">'
+            f'<figcaption>{escape(p)}</figcaption></figure>' for p in plots))
     return "".join(body)
+
+
+def plot_file(folder: Path, name: str) -> Path:
+    """A PNG the report wrote into `folder` (`plyground report`); 404 for any other path, however spelled."""
+    path = (folder / name).resolve()
+    if path.suffix != ".png" or path.parent != folder.resolve() or not path.is_file():
+        raise HTTPException(404, f"no plot '{name}' in '{folder.name}'; run 'plyground report' on it to draw them")
+    return path
 
 
 def _csv(folder: Path, table: str) -> str:
@@ -228,6 +240,35 @@ def live_fragment(folder: Path) -> str:
             f'{json.dumps({"games": len(results.games), "participants": len(planned or [])})}</script>')
 
 
+def live_mark(folder: Path) -> tuple[int, int] | None:
+    """Changes whenever the run rewrites its live file (None: no file)."""
+    try:
+        info = (folder / LIVE).stat()
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size
+
+
+def playing_fragment(folder: Path, games: dict[str, Any]) -> str:
+    """The games in progress: players, plies, last move and board. `games` caches the game objects by name."""
+    items = []
+    for g in read_live(folder):
+        try:
+            if g["game"] not in games:
+                games[g["game"]] = game_for(Results(folder), g["game"])
+            board = pages.board(games[g["game"]], games[g["game"]].from_text(g["position"]))
+        except PlygroundError:
+            board = f'<pre class="board-text">{escape(str(g["position"]))}</pre>'
+        last = f' · last move <span class="move">{escape(str(g["last_move"]))}</span>' if g["last_move"] else ""
+        items.append(f'<li class="in-progress" data-key="{escape(g["key"])}"><p><b>'
+                     f'{escape(" – ".join(g["players"]))}</b> ({escape(g["game"])}): {g["plies"]} plies{last}; '
+                     f'{escape(g["to_move"])} to move</p>{board}</li>')
+    if not items:
+        return '<p id="playing-count" class="muted">No game in progress.</p>'
+    return f'<p id="playing-count">{len(items)} in progress</p><ul class="playing">{"".join(items)}</ul>'
+
+
 def live_body(folder: Path) -> str:
-    return (f'<h1>Live: {escape(folder.name)}</h1><p class="muted">Updates as games finish (server-sent events).</p>'
-            f'<div id="live" data-events="/results/{escape(folder.name)}/events">{live_fragment(folder)}</div>')
+    return (f'<h1>Live: {escape(folder.name)}</h1><p class="muted">Updates as games are played (server-sent '
+            f'events).</p><div id="live" data-events="/results/{escape(folder.name)}/events">{live_fragment(folder)}'
+            f'</div><h2>In progress</h2><div id="playing">{playing_fragment(folder, {})}</div>')

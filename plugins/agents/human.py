@@ -62,4 +62,4 @@ def _legal(game: Game, state: State) -> str:
 def plyground_agents() -> list[AgentSpec]:
     return [AgentSpec("human", HumanAgent, "a person at the terminal, typing moves in the game's notation "
                                            "(help, undo and resign too)",
-                      default_for=("play --first",), interactive=True)]
+                      default_for=("play --first",), interactive=True, chance=True, multiplayer=True)]

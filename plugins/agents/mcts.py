@@ -7,14 +7,19 @@ the child's mean reward for the player choosing, N and n the visit counts), adds
 result up the path. Playouts are uniformly random, or heuristic-guided (epsilon-greedy: with
 probability `epsilon` a random move, else the move whose resulting state the heuristic scores
 best for the mover). A playout longer than `playout_depth` plies stops and scores the sign of
-the heuristic (a draw without one). Rewards are the game's returns, +1 / 0 / -1.
+the heuristic (a draw without one). Rewards are the game's returns, one per seat, so the
+same search plays n-player games (max^n-style UCT: each node's mean is the reward of the seat
+that moved into it). A chance node is sampled: each descent draws an outcome with the game's
+probabilities and follows (or adds) that child, as do playouts (open-loop over the outcomes
+seen, Cowling, Powley & Whitehouse 2012, "Information Set MCTS", sect. on chance).
 
 MCTS-Solver: M. H. M. Winands, Y. Björnsson and J.-T. Saito, "Monte-Carlo Tree Search
 Solver", Computers and Games 2008. Terminal wins and losses are proven values; a node whose
 mover has a move to a node it has proven won is won, and a fully expanded node all of whose
 moves lead to nodes won by the opponent is lost. Selection skips proven losing moves and the
 final move is a proven win when there is one. Draws stay unproven (as in the paper, which
-proves only wins and losses), so `solve` reports win, loss or unknown.
+proves only wins and losses), so `solve` reports win, loss or unknown. Proofs need two players
+and no dice: in other games the solver switch proves nothing (terminal states still score).
 
 Nodes: every state an iteration visits counts one, the root each time, the states on the
 selection path, the new child and every state of the playout (and, in heuristic playouts,
@@ -34,10 +39,12 @@ import math
 import random
 from typing import cast
 
+from framework.capabilities import has_chance, player_count
 from framework.errors import ConfigError
 from framework.hookspecs import hookimpl
+from framework.match import draw_outcome
 from framework.params import HeuristicRef, Param
-from framework.protocols import Budget, Decision, Game, Heuristic, Proof, SearchStats, SolveResult, State
+from framework.protocols import CHANCE, Budget, Decision, Game, Heuristic, Proof, SearchStats, SolveResult, State
 from framework.search import SearchAborted, SearchLimits, Stopwatch
 from framework.specs import AgentSpec, MemoryBound
 
@@ -60,7 +67,8 @@ PARAMS = (
 
 
 class Node:
-    """One tree node. `by` is the player whose move led here; `total` sums rewards for `by`."""
+    """One tree node. `by` is the seat whose move led here (None below a chance node and at the root);
+    `total` sums rewards for `by`. A chance node's children are the outcomes drawn so far."""
 
     __slots__ = ("state", "move", "parent", "by", "mover", "children", "untried", "visits", "total",
                  "winner", "result")
@@ -71,11 +79,14 @@ class Node:
         self.children: list[Node] = []
         self.visits, self.total = 0, 0.0
         self.winner: int | None = None        # the player proven to win from here
-        self.result: tuple[float, float] | None = None
+        self.result: tuple[float, ...] | None = None
         if game.is_terminal(state):
-            self.result = game.returns(state)
+            self.result = result = game.returns(state)
             self.untried: list = []
-            self.winner = 0 if self.result[0] > self.result[1] else 1 if self.result[1] > self.result[0] else None
+            leaders = [seat for seat, r in enumerate(result) if r == max(result)]
+            self.winner = leaders[0] if len(leaders) == 1 else None
+        elif self.mover == CHANCE:
+            self.untried = []
         else:
             self.untried = list(reversed(game.legal_moves(state)))
 
@@ -101,6 +112,8 @@ class MCTSAgent:
 
         `self.tree_nodes` is left holding the size of the tree."""
         self.game, self.nodes, self.tree_nodes = game, 0, 0
+        self.seats = player_count(game)
+        self.proving = self.solver and self.seats == 2 and not has_chance(game)
         self.limits = SearchLimits.start(budget)
         root = None
         done = 0
@@ -126,6 +139,18 @@ class MCTSAgent:
         if root.visits:
             self.visit()  # the root, visited again by this iteration
         while node.result is None and node.winner is None:
+            if node.mover == CHANCE:
+                self.visit()
+                outcome = draw_outcome(game, node.state, self.rng)
+                child = next((c for c in node.children if c.move == outcome), None)
+                if child is None:
+                    child = Node(game, game.apply(node.state, outcome), outcome, node, None)
+                    node.children.append(child)
+                    self.tree_nodes += 1
+                    node = child
+                    break
+                node = child
+                continue
             if node.untried:
                 self.visit()
                 move = node.untried.pop()
@@ -148,22 +173,24 @@ class MCTSAgent:
         log_n = math.log(node.visits) if node.visits else 0.0
         c, me, best, best_value = self.exploration, node.mover, None, -math.inf
         for child in node.children:
-            if self.solver and child.winner is not None and child.winner != me:
+            if self.proving and child.winner is not None and child.winner != me:
                 continue  # a proven loss for the chooser
             value = child.total / child.visits + c * math.sqrt(log_n / child.visits)
             if value > best_value:
                 best, best_value = child, value
         return cast(Node, best)  # a node still open has a child that is not a proven loss (else it is proven)
 
-    def play_out(self, state: State) -> tuple[float, float]:
+    def play_out(self, state: State) -> tuple[float, ...]:
         game, rng = self.game, self.rng
         plies = 0
         while not game.is_terminal(state):
             if self.playout_depth is not None and plies >= self.playout_depth:
-                if self.heuristic is None:
-                    return (0.0, 0.0)
-                score = self.heuristic.evaluate(state, 0)
-                return (1.0, -1.0) if score > 0 else (-1.0, 1.0) if score < 0 else (0.0, 0.0)
+                return self.cut(state)
+            if game.to_move(state) == CHANCE:
+                state = game.apply(state, draw_outcome(game, state, rng))
+                self.visit()
+                plies += 1
+                continue
             moves = game.legal_moves(state)
             if self.playout == "heuristic" and rng.random() >= self.epsilon:
                 state = self.best_successor(state, moves)
@@ -172,6 +199,19 @@ class MCTSAgent:
                 self.visit()
             plies += 1
         return game.returns(state)
+
+    def cut(self, state: State) -> tuple[float, ...]:
+        """The reward of a playout cut short: a draw without a heuristic, else a win for the seat the heuristic
+        rates highest (its share of a win when several tie; for two players, the sign of the first's score)."""
+        seats = self.seats
+        if self.heuristic is None:
+            return (0.0,) * seats
+        scores = [self.heuristic.evaluate(state, seat) for seat in range(seats)]
+        leaders = [seat for seat in range(seats) if scores[seat] == max(scores)]
+        if len(leaders) == seats:
+            return (0.0,) * seats
+        share, rest = 1.0 / len(leaders), -1.0 / (seats - len(leaders))
+        return tuple(share if seat in leaders else rest for seat in range(seats))
 
     def best_successor(self, state: State, moves) -> State:
         """The successor the heuristic scores best for the mover (each one scored is a visited node)."""
@@ -186,8 +226,8 @@ class MCTSAgent:
                 best, best_value = child, value
         return best  # `moves` is not empty: a state
 
-    def back_up(self, node: Node | None, result: tuple[float, float]) -> None:
-        solver = self.solver
+    def back_up(self, node: Node | None, result: tuple[float, ...]) -> None:
+        solver = self.proving
         while node is not None:
             node.visits += 1
             if node.by is not None:
@@ -207,7 +247,7 @@ class MCTSAgent:
         me = node.mover
         if node.winner == me:
             return next(c for c in node.children if c.winner == me)
-        candidates = [c for c in node.children if c.winner != 1 - me] or node.children
+        candidates = [c for c in node.children if c.winner is None or c.winner == me] or node.children
         return max(candidates, key=lambda c: c.visits, default=None)
 
     def principal_variation(self, root: Node) -> tuple:
@@ -253,4 +293,5 @@ class MCTSAgent:
 def plyground_agents() -> list[AgentSpec]:
     return [AgentSpec("mcts", MCTSAgent, "UCT Monte-Carlo tree search with the MCTS-Solver", PARAMS,
                       algorithm="Monte-Carlo tree search", nodes="a tree node (one per iteration)",
-                      memory_bound=MemoryBound("iterations", "tree nodes: one per iteration"))]
+                      memory_bound=MemoryBound("iterations", "tree nodes: one per iteration"),
+                      chance=True, multiplayer=True)]

@@ -27,4 +27,4 @@ class RandomAgent:
 
 @hookimpl
 def plyground_agents() -> list[AgentSpec]:
-    return [AgentSpec("random", RandomAgent, "uniformly random legal move (seeded)")]
+    return [AgentSpec("random", RandomAgent, "uniformly random legal move (seeded)", chance=True, multiplayer=True)]

@@ -58,7 +58,7 @@ def test_a_wrapper_hides_exactly_the_capabilities_depending_on_what_it_overrides
     game = registry.create_game("loa")
     shuffled = capabilities(Shuffle(game))
     hidden = {name for name in CAPABILITIES if CAPABILITIES[name].depends_on & {"legal_moves"}}
-    assert hidden == {"ordered_moves", "perft", "kernel"}
+    assert hidden == {"ordered_moves", "perft", "kernel", "exact_values"}
     assert all(getattr(shuffled, name) is None for name in hidden)
     assert shuffled.hash_key is not None and shuffled.is_noisy is not None and shuffled.end_reason is not None
     kept = capabilities(Reframed(game))

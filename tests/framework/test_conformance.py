@@ -190,7 +190,7 @@ class LyingPerft(TicTacToe):
     (StopsEarly, "a non-terminal state has no legal moves"),
     (NotZeroSum, "terminal returns must be zero-sum and each -1, 0 or 1, got (1.0, 1.0)"),
     (HalfPointDraws, "terminal returns must be zero-sum and each -1, 0 or 1, got (0.5, -0.5)"),
-    (ReturnsTriple, "returns must be a pair, got"),
+    (ReturnsTriple, "returns must be a tuple of 2 numbers (one per seat), got"),
     (FileOnlyNotation, "have the same notation 'a'"),
     (EmptyNotation, "format_move(0) must be a non-empty string"),
     (RejectsOwnNotation, "parse_move rejects 'A3!', the notation format_move gave for 0: 'A3!' is not"),
@@ -201,7 +201,7 @@ class LyingPerft(TicTacToe):
     (UnstableText, "to_text is not stable"),
     (NonStringText, "to_text returned list, not str"),
     (NonStringRender, "render must return a string"),
-    (MoverTwo, "to_move must be 0 or 1, got 2"),
+    (MoverTwo, "to_move must be a seat from 0 to 1 (or CHANCE at a chance node), got 2"),
     (ListStates, "state is not hashable"),
     (MutatingApply, "apply of 'a3' mutated its input state"),
 ])
@@ -245,7 +245,7 @@ class Incomplete:
     (Incomplete(), "does not implement the Game protocol; missing: to_move, legal_moves"),
     (type("Nameless", (TicTacToe,), {"name": ""})(), "name must be a non-empty string, got ''"),
     (type("ThreePlayers", (TicTacToe,), {"player_names": ("X", "O", "Z")})(),
-     "player_names must be a tuple of two strings"),
+     "player_names must be a tuple of 2 strings"),
 ])
 def test_the_game_object_must_implement_the_protocol(game, rule):
     with pytest.raises(ConformanceFailure) as failure:

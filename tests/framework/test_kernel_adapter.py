@@ -6,7 +6,7 @@ import pytest
 from framework import jit
 from framework.errors import ConfigError
 from framework.kernel_adapter import KernelAdapter, PassThroughAdapter
-from framework.kernel_api import DERIVED, PRIMITIVES
+from framework.kernel_api import DERIVED, DICE_AND_SEATS, PRIMITIVES
 from framework.layout import layout
 from framework.perft import perft
 from framework.protocols import WIN_SCORE
@@ -39,7 +39,7 @@ def test_a_search_through_the_pass_through_adapter_counts_the_games_own_perft(ga
 def test_the_pass_through_adapter_binds_every_name_with_the_games_own_answers():
     adapter = PassThroughAdapter(TTT, LinesHeuristic(TTT))
     f = adapter.functions()
-    assert set(f) == set(PRIMITIVES + DERIVED)
+    assert set(f) == set(PRIMITIVES + DERIVED + DICE_AND_SEATS)
     mid = TTT.from_text("X../.O./... x")
     assert f["move_count"](mid) == 7 and list(f["legal_moves"](mid)) == list(TTT.legal_moves(mid))
     assert f["search_key"](mid) == (TTT.hash_key(mid),) and adapter.move(4) == 4 == adapter.move_id(4)
@@ -72,7 +72,7 @@ def test_the_adapter_answers_outcome_scores_and_hints_from_the_game_and_heuristi
     heuristic = LinesHeuristic(TTT)
     adapter = KernelAdapter(TTT, heuristic)
     f = adapter.functions()
-    assert set(f) == set(PRIMITIVES + DERIVED)
+    assert set(f) == set(PRIMITIVES + DERIVED + DICE_AND_SEATS)
     assert f["move_count"](adapter.to_kernel(TTT.initial_state())) == 9
     won = TTT.from_text("XXX/OO./... o")
     k = adapter.to_kernel(won)

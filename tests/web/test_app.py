@@ -43,7 +43,8 @@ def new(client, **fields) -> str:
 
 
 @pytest.mark.parametrize("fields, expected", [
-    ({"game": "chess"}, "unknown game 'chess'; available games: checkers, loa, matches, tictactoe"),
+    ({"game": "chess"}, "unknown game 'chess'; available games: checkers, einstein, loa, matches, pig, rolit, "
+                        "tictactoe"),
     ({"second": "alphabeta:depth=-1"}, "second 'alphabeta': 'depth' must be at least 1, got -1"),
     ({"second": "nosuch"}, "unknown agent 'nosuch'"),
     ({"coach": "human"}, "coach: 'human' is a person at the keyboard"),

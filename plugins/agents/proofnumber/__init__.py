@@ -37,7 +37,7 @@ def plyground_agents() -> list[AgentSpec]:
         AgentSpec("pns", PNSAgent, "proof-number search (Allis 1994): solves, plays proven wins", (*SHARED, tree),
                   algorithm="proof-number search", nodes="a generated state",
                   memory_bound=MemoryBound("tree_limit", "tree nodes; its table holds only states of the tree"),
-                  default_for=("make-endgames --solver",)),
+                  default_for=("make-endgames --solver", "solve --solver")),
         AgentSpec("pn2", PN2Agent, "two-level proof-number search PN² (Breuker 1998)", (*SHARED, tree),
                   algorithm="PN²", nodes="a generated state, its second-level trees' included",
                   memory_bound=MemoryBound("tree_limit", "first-level tree nodes; each second-level tree (freed "

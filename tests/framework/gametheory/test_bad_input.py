@@ -8,6 +8,7 @@ import pytest
 from framework.errors import ConfigError
 from framework.gametheory.exact import solve_exact, to_fraction
 from framework.gametheory.files import load_game
+from framework.gametheory.n_player import NPlayerGame
 from framework.gametheory.normal_form import NormalFormGame
 
 
@@ -25,7 +26,9 @@ BOS = "payoffs:\n  - [[2, 1], [0, 0]]\n  - [[0, 0], [1, 2]]\n"
 @pytest.mark.parametrize("text, message", [
     ("[1, 2]", "bad.yaml: expected a mapping with 'payoffs' (normal form) or 'tree' (extensive form), got list"),
     (BOS + "colour: red\n", "bad.yaml: unknown key(s) 'colour'; known keys: name, players, strategies, payoffs, tree"),
-    (BOS + "players: [a]\n", "bad.yaml: 'players' must be a list of two names, got ['a']"),
+    (BOS + "players: [a]\n", "bad.yaml: 'players' must be a list of two or more names, got ['a']"),
+    ("players: [a, b, c]\ntree: {payoffs: [1, 1]}\n", "bad.yaml: extensive-form trees are for two players, but "
+                                                      "'players' names 3: ['a', 'b', 'c']"),
     ("name: x\n", "bad.yaml: give exactly one of 'payoffs' (normal form) and 'tree' (extensive form)"),
     (BOS + "tree: {payoffs: [1, 1]}\n", "bad.yaml: give exactly one of 'payoffs'"),
     ("tree: {payoffs: [1, 1]}\nstrategies: [[a], [b]]\n", "bad.yaml: 'strategies' belongs to normal-form games"),
@@ -53,7 +56,7 @@ BOS = "payoffs:\n  - [[2, 1], [0, 0]]\n  - [[0, 0], [1, 2]]\n"
     ("tree: {payoffs: [1]}\n", "bad.yaml: 'tree'.payoffs: expected [u1, u2], got [1]"),
     ("tree: {payoffs: [1, x]}\n", "bad.yaml: 'tree'.payoffs: 'x' is not a number"),
     ("tree: {player: 1}\n", "bad.yaml: 'tree': a decision node has exactly 'player' and 'actions' (a terminal node has "
-                            "'payoffs'), got keys ['player']"),
+                            "'payoffs', a chance node 'chance'), got keys ['player']"),
     ("tree: {player: 3, actions: {a: {payoffs: [1, 1]}}}\n", "bad.yaml: 'tree'.player: expected 1 or 2, got 3"),
     ("tree: {player: 1, actions: {}}\n", "bad.yaml: 'tree'.actions: expected a non-empty mapping from action label to "
                                          "node, got {}"),
@@ -62,6 +65,38 @@ BOS = "payoffs:\n  - [[2, 1], [0, 0]]\n  - [[0, 0], [1, 2]]\n"
      "null as booleans or null); quote it"),
     ("tree: {player: 1, actions: {a: {payoffs: [1, 1]}, b: 7}}\n", "bad.yaml: 'tree'.actions.b: expected a node"),
     ("payoffs: [[[1, 2]]\n", "bad.yaml: not valid YAML"),
+    # chance nodes
+    ("tree: {chance: [[1, {payoffs: [1, 1]}]], player: 1}\n", "bad.yaml: 'tree': a chance node has only 'chance', "
+                                                             "got keys ['chance', 'player']"),
+    ("tree: {chance: {a: 1}}\n", "bad.yaml: 'tree'.chance: expected a list of [probability, node] pairs, "
+                                 "got {'a': 1}"),
+    ("tree: {chance: [[1, {payoffs: [1, 1]}, x]]}\n", "bad.yaml: 'tree'.chance outcome 1: expected [probability, "
+                                                      "node], got [1, {'payoffs': [1, 1]}, 'x']"),
+    ("tree: {chance: []}\n", "bad.yaml: 'tree'.chance: a chance node needs at least one [probability, child] outcome"),
+    ("tree: {chance: [[1/2, {payoffs: [1, 1]}], [half, {payoffs: [0, 0]}]]}\n",
+     "bad.yaml: 'tree'.chance outcome 2 probability: 'half' is not a number"),
+    ("tree: {chance: [[3/2, {payoffs: [1, 1]}], [-1/2, {payoffs: [0, 0]}]]}\n",
+     "bad.yaml: 'tree'.chance: outcome 2 has probability -1/2; chance probabilities must be positive"),
+    ("tree: {chance: [[1, {payoffs: [1, 1]}], [0, {payoffs: [0, 0]}]]}\n",
+     "bad.yaml: 'tree'.chance: outcome 2 has probability 0; chance probabilities must be positive"),
+    ("tree: {chance: [[1/3, {payoffs: [1, 1]}], [0.6, {payoffs: [0, 0]}]]}\n",
+     "bad.yaml: 'tree'.chance: the probabilities 1/3, 3/5 sum to 14/15, not 1; write them as exact fractions"),
+    ("tree: {chance: [['1/2', {payoffs: [1, 1]}], ['1/2', {payoffs: [1]}]]}\n",
+     "bad.yaml: 'tree'.chance[1].payoffs: expected [u1, u2], got [1]"),
+    # n-player normal form
+    ("players: [a, b, c]\npayoffs: []\n", "bad.yaml: 'payoffs': expected player 1's strategies as a non-empty list "
+                                          "(one nesting level per player), got []"),
+    ("players: [a, b, c]\npayoffs: [[[[1, 1, 1]]], [[[1, 1, 1]], [[1, 1, 1]]]]\n",
+     "bad.yaml: 'payoffs' at [1]: expected 1 entries for player 2's strategies (every level alike), got "
+     "[[[1, 1, 1]], [[1, 1, 1]]]"),
+    ("players: [a, b, c]\npayoffs: [[[[1, 1]]]]\n", "bad.yaml: 'payoffs' at [0][0][0]: expected a cell of 3 payoffs, "
+                                                    "one per player, got [1, 1]"),
+    ("players: [a, b, c]\npayoffs: [[[[1, x, 1]]]]\n", "bad.yaml: 'payoffs' at [0][0][0]: 'x' is not a number"),
+    ("payoffs: [[[[1, 1, 1]]]]\nstrategies: [[a], [b]]\n", "bad.yaml: 'payoffs': 'strategies' must be 3 lists of "
+                                                           "labels, one per player, got [['a'], ['b']]"),
+    ("payoffs: [[[[1, 1, 1]]]]\nstrategies: [[a], [b], [c, d]]\n", "bad.yaml: 'payoffs': player 3 has 1 strategies "
+                                                                   "in the payoffs but the labels ['c', 'd']; give 1 "
+                                                                   "different labels"),
 ])
 def test_bad_yaml_games(tmp_path, text, message):
     assert message in load_error(tmp_path / "bad.yaml", text)
@@ -113,6 +148,8 @@ def test_bad_matrices_in_python(a, b, message):
 def test_bad_player_names_and_mixed_strategies():
     with pytest.raises(ConfigError, match=r"'players' must name exactly two players, got \['a'\]"):
         NormalFormGame.from_matrices([[1]], [[1]], players=["a"])
+    with pytest.raises(ConfigError, match="payoffs: a game needs at least two players, got 1"):
+        NPlayerGame.from_nested([[1]], players=["a"])
     game = NormalFormGame.from_matrices(np.eye(2), np.eye(2))
     with pytest.raises(ConfigError, match=r"mixed strategy of player 1: \[1\] has 1 probabilities, expected 2"):
         game.expected_payoffs([1], [1, 0])

@@ -11,7 +11,9 @@ from plugins.agents.alphabeta import ALL_OFF, EXACT_ONLY, AlphaBetaAgent
 from plugins.agents.minimax import MinimaxAgent
 from plugins.games.matches import Matches, mover_loses
 
-GAMES = sorted(Registry().games)
+#: The registered games alpha-beta plays: two players, no dice (it refuses the others at validate).
+GAMES = sorted(name for name, r in Registry().games.items()
+               if Registry().plays(Registry().agent_spec("alphabeta"), r.spec.factory()))
 #: Every enhancement that keeps the value exact, PVS and aspiration windows included.
 EXACT_ON = {**EXACT_ONLY, "pvs": True, "aspiration": True}
 

@@ -1,0 +1,181 @@
+"""Expectiminimax with Ballard's Star1 and Star2 pruning, written once against `framework.kernel_api`.
+
+Expectiminimax (Michie 1966): a max node takes its best child, a min node its worst, a chance node the
+probability-weighted mean of its outcomes. Values are seat 0's (seat 0 maximises, seat 1 minimises), so
+a chance node needs no sign flips whoever moves after it. Alpha-beta (fail-soft) prunes at max and min
+nodes; at a chance node the window passes down only with Star1 or Star2.
+
+Star1 (B. W. Ballard, "The *-minimax search procedure for trees containing chance nodes", Artificial
+Intelligence 21, 1983; in the form of Hauk, Buro & Schaeffer, "Rediscovering *-Minimax Search", CG 2004):
+every value lies in [lo, hi] = [-win_score, win_score]: an end scores seat 0's return times win_score
+and the heuristic is clamped into the bounds (the tighter they are, the more Star1 prunes). After the
+outcomes searched so far (sum S of p*v), the outcomes not yet searched lie between their lower and upper
+bounds, so outcome i needs only the window (alpha_i, beta_i) with
+
+    alpha_i = (alpha - S - sum_{k>i} p_k upper_k) / p_i,   beta_i = (beta - S - sum_{k>i} p_k lower_k) / p_i
+
+and a child failing outside it fails the chance node (returning the bound it proved). Star2 first probes
+each outcome: an outcome whose mover is seat 0 (a max node) is at least the value of its first move, one
+whose mover is seat 1 at most (the first move searched only as far as the outcome's Star1 window needs);
+a leaf outcome is evaluated exactly. Probes tighten lower_k / upper_k and may already prove the node
+outside the window; the search phase is Star1 over the probed bounds (so Star2 needs Star1).
+
+Node convention: a node is one `expectimax` call (or one `probe` of an outcome), counted on entry after
+the budget test (the clock read every 256 nodes): root, chance nodes and leaves included. A probe visits
+the outcome and its first move's subtree; the search phase visits the outcome again unless the probe
+found its exact value (a leaf). Depth counts plies, an outcome of the dice being one ply.
+
+State: `work`, an int array (a dict interpreted) with the slots WORK names. Values in [lo, hi] are floats.
+"""
+
+from __future__ import annotations
+
+from framework.jit import ONGOING, clock
+from framework.kernel_api import apply_move, chance_probability, evaluate, legal_moves, outcome, player_return, to_move
+from framework.layout import layout
+
+INF = float("inf")
+#: `to_move` at a chance node (framework.protocols.CHANCE).
+CHANCE = -1
+#: The slots of `work`: counters (nodes, cutoffs at chance nodes by Star1 and by Star2's probes), the budget
+#: (node limit, aborted flag), the switches, and the game's one int option (for `outcome`).
+WORK, WORK_SIZE = layout("Work", "nodes star1_cutoffs star2_cutoffs limit aborted use_star1 use_star2 option")
+
+
+def counted(work, deadline: float) -> bool:
+    """Count a node; False (and work[aborted] set) when the budget is spent."""
+    nodes = work[WORK.nodes]
+    if nodes >= work[WORK.limit] or (not nodes & 255 and clock() >= deadline):
+        work[WORK.aborted] = 1
+        return False
+    work[WORK.nodes] = nodes + 1
+    return True
+
+
+def leaf_value(state, depth: int, work, lo: float, hi: float, weights) -> tuple[bool, float]:
+    """(True, value) at a terminal state (seat 0's return times hi) or the depth limit (the heuristic, clamped
+    into [lo, hi]: Star1's bounds must hold), else (False, 0)."""
+    result = outcome(state, 0, work[WORK.option])
+    if result != ONGOING:
+        return True, player_return(state, 0) * hi
+    if depth <= 0:
+        return True, min(max(evaluate(state, 0, weights), lo), hi)
+    return False, 0.0
+
+
+def expectimax(state, depth: int, alpha: float, beta: float, ply: int, work, lo: float, hi: float, weights,
+               deadline: float) -> float:
+    """The value of `state` for seat 0, fail-soft in (alpha, beta); 0 with work[aborted] set on a spent budget."""
+    if not counted(work, deadline):
+        return 0.0
+    done, value = leaf_value(state, depth, work, lo, hi, weights)
+    if done:
+        return value
+    mover = to_move(state)
+    moves = legal_moves(state)
+    if mover == CHANCE:
+        return chance(state, moves, depth, alpha, beta, ply, work, lo, hi, weights, deadline)
+    best = -INF if mover == 0 else INF
+    for move in moves:
+        v = expectimax(apply_move(state, move), depth - 1, alpha, beta, ply + 1, work, lo, hi, weights, deadline)
+        if work[WORK.aborted]:
+            return 0.0
+        if mover == 0:
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+        elif v < best:
+            best = v
+            if v < beta:
+                beta = v
+        if alpha >= beta:
+            break
+    return best
+
+
+def probe(child, depth: int, ply: int, work, a: float, b: float, lo: float, hi: float, weights,
+          deadline: float) -> tuple[float, float]:
+    """Star2's bounds on an outcome's value: exact at a leaf, else from its first move's value (a lower bound
+    when seat 0 moves there, searched in (lo, b); an upper bound when seat 1 does, in (a, hi); none below a
+    chance node). (a, b) is the outcome's Star1 window: a first move beyond it fails the chance node."""
+    if not counted(work, deadline):
+        return lo, hi
+    done, value = leaf_value(child, depth, work, lo, hi, weights)
+    if done:
+        return value, value
+    mover = to_move(child)
+    if mover == CHANCE:
+        return lo, hi
+    first = apply_move(child, legal_moves(child)[0])
+    if mover == 0:
+        v = expectimax(first, depth - 1, lo, b, ply + 1, work, lo, hi, weights, deadline)
+        return (lo, hi) if work[WORK.aborted] else (max(v, lo), hi)
+    v = expectimax(first, depth - 1, a, hi, ply + 1, work, lo, hi, weights, deadline)
+    return (lo, hi) if work[WORK.aborted] else (lo, min(v, hi))
+
+
+def chance(state, moves, depth: int, alpha: float, beta: float, ply: int, work, lo: float, hi: float, weights,
+           deadline: float) -> float:
+    """A chance node's value: the mean over its outcomes, with Star1 / Star2 cutoffs when switched on."""
+    n = len(moves)
+    if not work[WORK.use_star1] and not work[WORK.use_star2]:
+        total = 0.0
+        for move in moves:
+            v = expectimax(apply_move(state, move), depth - 1, lo, hi, ply + 1, work, lo, hi, weights, deadline)
+            if work[WORK.aborted]:
+                return 0.0
+            total += chance_probability(state, move) * v
+        return total
+    p = [chance_probability(state, move) for move in moves]
+    lower = [lo] * n
+    upper = [hi] * n
+    if work[WORK.use_star2]:
+        sum_lower, sum_upper = lo, hi
+        for i in range(n):
+            a = (alpha - sum_upper + p[i] * upper[i]) / p[i]
+            b = (beta - sum_lower + p[i] * lower[i]) / p[i]
+            low, high = probe(apply_move(state, moves[i]), depth - 1, ply + 1, work, a, b, lo, hi, weights, deadline)
+            if work[WORK.aborted]:
+                return 0.0
+            sum_lower += p[i] * (low - lower[i])
+            sum_upper += p[i] * (high - upper[i])
+            lower[i], upper[i] = low, high
+            if sum_lower >= beta:
+                work[WORK.star2_cutoffs] += 1
+                return sum_lower
+            if sum_upper <= alpha:
+                work[WORK.star2_cutoffs] += 1
+                return sum_upper
+    rest_lower = 0.0
+    rest_upper = 0.0
+    for i in range(n):
+        rest_lower += p[i] * lower[i]
+        rest_upper += p[i] * upper[i]
+    total = 0.0
+    for i in range(n):
+        rest_lower -= p[i] * lower[i]
+        rest_upper -= p[i] * upper[i]
+        if lower[i] == upper[i]:
+            total += p[i] * lower[i]
+            continue
+        a = (alpha - total - rest_upper) / p[i]
+        b = (beta - total - rest_lower) / p[i]
+        if lower[i] >= b:
+            work[WORK.star1_cutoffs] += 1
+            return total + p[i] * lower[i] + rest_lower
+        if upper[i] <= a:
+            work[WORK.star1_cutoffs] += 1
+            return total + p[i] * upper[i] + rest_upper
+        v = expectimax(apply_move(state, moves[i]), depth - 1, max(a, lower[i]), min(b, upper[i]), ply + 1, work,
+                       lo, hi, weights, deadline)
+        if work[WORK.aborted]:
+            return 0.0
+        if v >= b:
+            work[WORK.star1_cutoffs] += 1
+            return total + p[i] * v + rest_lower
+        if v <= a:
+            work[WORK.star1_cutoffs] += 1
+            return total + p[i] * v + rest_upper
+        total += p[i] * v
+    return total

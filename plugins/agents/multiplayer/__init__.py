@@ -1,0 +1,168 @@
+"""Agents for n players: `maxn`, `paranoid` and `brs` (best-reply search), over `search.py`.
+
+Each search is written once against `framework.kernel_api` and runs here through a
+`framework.kernel_adapter.KernelAdapter` over the game (one per decision), bound by `framework.jit.bind`.
+The driver deepens one ply at a time up to `depth` while the budget lasts and searches the root's moves
+itself (first best on ties); a root search cut by the budget is dropped and the last complete one
+answers. Values are each seat's heuristic clamped into +-`win_score`, an end scoring each seat's return
+times `win_score`. max^n and paranoid also search chance nodes (averaging); best-reply search needs the
+game's `pass_to` (the opponents it skips pass) and no dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from framework import jit
+from framework.capabilities import player_count
+from framework.errors import ConfigError
+from framework.hookspecs import hookimpl
+from framework.kernel_adapter import KernelAdapter
+from framework.params import HeuristicRef, Param
+from framework.protocols import WIN_SCORE, Budget, Decision, Game, Heuristic, SearchStats, State
+from framework.search import SearchLimits, Stopwatch
+from framework.specs import AgentSpec
+from plugins.agents.multiplayer import search
+from plugins.agents.multiplayer.search import INF, WORK, WORK_SIZE
+
+#: The node limit of an unlimited budget (an int, as a compiled search keeps it).
+NO_LIMIT = 1 << 62
+MAX_DEPTH = 64
+DEFAULT_WIN_SCORE = 1000.0
+
+COMMON = (
+    Param("depth", int, 3, "deepest root search in plies", minimum=1, maximum=MAX_DEPTH),
+    Param("heuristic", HeuristicRef, None, "each seat's evaluation at the depth limit (default: the game's)"),
+    Param("win_score", float, DEFAULT_WIN_SCORE, "score of a won end; heuristic values are clamped into "
+          "+-win_score", minimum=1, maximum=WIN_SCORE),
+)
+
+
+class SeatSearchAgent:
+    """The driver shared by the n-player searches: iterative deepening, the root's moves, the budget."""
+
+    algorithm = ""
+
+    def __init__(self, game: Game, seed: int = 0, depth: int = 3, heuristic: Heuristic | None = None,
+                 win_score: float = DEFAULT_WIN_SCORE) -> None:
+        if heuristic is None:
+            raise ConfigError(f"{self.algorithm} needs a heuristic, and {game.name} names no default: give 'heuristic'")
+        self.depth, self.heuristic, self.win_score = depth, heuristic, win_score
+        self.seats = player_count(game)
+
+    def child_value(self, bound: Any, child: tuple[int], depth: int, best: float, root: int,
+                    work: list, deadline: float) -> float:
+        """The value for the root's seat of one root move's child, given the best so far."""
+        raise NotImplementedError
+
+    def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
+        watch = Stopwatch()
+        limits = SearchLimits.start(budget)
+        work = [0] * WORK_SIZE
+        work[WORK.limit] = NO_LIMIT if limits.node_limit == INF else int(limits.node_limit)
+        self.prepare(work)
+        root = game.to_move(state)
+        moves = game.legal_moves(state)
+        move, score, completed = moves[0], None, 0
+        for depth in range(1, self.depth + 1):
+            adapter = KernelAdapter(game, self.heuristic)
+            bound = jit.bind(search, adapter.functions())
+            if not search.counted(work, limits.deadline):
+                break
+            best, best_move = -INF, None
+            for m in moves:
+                v = self.child_value(bound, bound.apply_move(adapter.to_kernel(state), adapter.move_id(m)), depth - 1,
+                                     best, root, work, limits.deadline)
+                if work[WORK.aborted]:
+                    break
+                if v > best:
+                    best, best_move = v, m
+            if work[WORK.aborted]:
+                break
+            move, score, completed = best_move, best, depth
+        self.check(work)
+        return Decision(move, SearchStats(nodes=work[WORK.nodes], depth=completed, score=score, pv=(move,),
+                                          wall_time=watch.wall(), cpu_time=watch.cpu(),
+                                          extra={"cutoffs": work[WORK.cutoffs]}))
+
+    def prepare(self, work: list) -> None:
+        """Set the search's switches in `work`."""
+
+    def check(self, work: list) -> None:
+        """Refuse what the search found unsound."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(depth={self.depth}, heuristic={self.heuristic!r})"
+
+
+class MaxnAgent(SeatSearchAgent):
+    """max^n, with Korf's shallow pruning as a switch (see search.py)."""
+
+    algorithm = "maxn"
+
+    def __init__(self, game: Game, seed: int = 0, depth: int = 3, heuristic: Heuristic | None = None,
+                 win_score: float = DEFAULT_WIN_SCORE, shallow: bool = False, max_sum: float = 0.0,
+                 floor: float | None = None) -> None:
+        super().__init__(game, seed, depth, heuristic, win_score)
+        self.shallow, self.max_sum = shallow, max_sum
+        self.floor = -win_score if floor is None else floor
+
+    def prepare(self, work: list) -> None:
+        work[WORK.shallow] = int(self.shallow)
+
+    def child_value(self, bound: Any, child: tuple[int], depth: int, best: float, root: int, work: list,
+                    deadline: float) -> float:
+        return bound.maxn(child, depth, self.seats, best, root, work, -self.win_score, self.win_score,
+                          self.floor, self.max_sum, None, deadline)[root]
+
+    def check(self, work: list) -> None:
+        if work[WORK.over_sum]:
+            raise ConfigError(f"maxn: shallow pruning needs every value >= floor ({self.floor:g}) and every vector "
+                              f"summing to at most max_sum ({self.max_sum:g}), and {work[WORK.over_sum]} of "
+                              f"heuristic '{getattr(self.heuristic, 'name', self.heuristic)}' did not: set floor and "
+                              "max_sum to its bounds, or shallow: false")
+
+
+class ParanoidAgent(SeatSearchAgent):
+    """Paranoid: alpha-beta for the root's seat against the coalition of all the others."""
+
+    algorithm = "paranoid"
+
+    def child_value(self, bound: Any, child: tuple[int], depth: int, best: float, root: int, work: list,
+                    deadline: float) -> float:
+        return bound.paranoid(child, depth, best, INF, root, work, -self.win_score, self.win_score, None, deadline)
+
+
+class BestReplyAgent(SeatSearchAgent):
+    """Best-reply search: the root's seat against the single best reply of any opponent at each min layer (the
+    game's `pass_to` lets the others pass: its spec `needs` it)."""
+
+    algorithm = "brs"
+
+    def child_value(self, bound: Any, child: tuple[int], depth: int, best: float, root: int, work: list,
+                    deadline: float) -> float:
+        return bound.brs(child, depth, best, INF, root, self.seats, False, work, -self.win_score, self.win_score,
+                         None, deadline)
+
+
+def _spec(name: str, factory: Callable[..., Any], help: str, params: tuple[Param, ...], algorithm: str,
+          chance: bool, needs: tuple[str, ...] = ()) -> AgentSpec:
+    return AgentSpec(name, factory, help, params, algorithm=algorithm, chance=chance, multiplayer=True, needs=needs,
+                     nodes="a state visited, the root and leaves included")
+
+
+@hookimpl
+def plyground_agents() -> list[AgentSpec]:
+    return [
+        _spec("maxn", MaxnAgent, "max^n (Luckhardt & Irani 1986), shallow pruning (Korf 1991) as a switch", (
+            *COMMON, Param("shallow", bool, False, "Korf's shallow pruning (needs vectors summing to <= max_sum)"),
+            Param("max_sum", float, 0.0, "the most a value vector sums to (0: a zero-sum heuristic)",
+                  minimum=-1e12, maximum=1e12),
+            Param("floor", float, None, "the least any value is (default: -win_score)", minimum=-1e12, maximum=1e12,
+                  nullable=True)), "max^n", chance=True),
+        _spec("paranoid", ParanoidAgent, "paranoid search (Sturtevant & Korf 2000): alpha-beta against the coalition",
+              COMMON, "paranoid", chance=True),
+        _spec("brs", BestReplyAgent, "best-reply search (Schadd & Winands 2011): one opponent replies per layer",
+              COMMON, "best-reply search", chance=False, needs=("pass_to",)),
+    ]

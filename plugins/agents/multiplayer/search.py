@@ -1,0 +1,200 @@
+"""Searches for n players, written once against `framework.kernel_api`: max^n (with shallow pruning),
+paranoid and best-reply search.
+
+- max^n (C. A. Luckhardt and K. B. Irani, "An algorithmic solution of N-person games", AAAI 1986): every
+  node has a vector of values, one per seat; the seat to move picks the child whose vector is best for it
+  (the first on ties). A chance node averages its outcomes' vectors. Shallow pruning (R. E. Korf,
+  "Multi-player alpha-beta pruning", Artificial Intelligence 48, 1991): when every value is >= `floor` and
+  a vector sums to at most `max_sum`, a node whose mover i already has b_i leaves its parent's mover j at
+  most max_sum - b_i - (n-2) floor; once that is no better than what j has, the node's other children
+  cannot matter. Leaf vectors breaking either bound are counted (work[over_sum]): pruning on them is
+  unsound. Deep pruning is unsound for max^n (Korf) and not done. With two players and a zero-sum
+  heuristic it is alpha-beta one level deep; with more it seldom fires (Sturtevant & Korf 2000).
+- paranoid (N. R. Sturtevant and R. E. Korf, "On pruning techniques for multi-player games", AAAI 2000):
+  the root's seat against a coalition of all the others minimising its value: alpha-beta (fail-soft) on the
+  root seat's value, chance nodes averaged.
+- best-reply search (M. P. D. Schadd and M. H. M. Winands, "Best Reply Search for Multiplayer Games",
+  IEEE TCIAIG 3(1), 2011): the root's seat moves at max layers; at a min layer only one opponent moves, the
+  one whose move is worst for the root's seat (every opponent's every move is tried, the others passing:
+  `pass_to`), and then the root's seat moves again. Alpha-beta on the root seat's value. Two players: it is
+  alpha-beta.
+
+Values: an end scores each seat's return times `hi` (`player_return`); a heuristic leaf each seat's
+`evaluate`, clamped into [lo, hi]. Node convention: a node is one call (root, chance nodes and leaves
+included), counted on entry after the budget test (the clock read every 256 nodes). Depth counts plies (a
+best-reply min layer is one ply; so is an outcome of the dice). State: `work`, a list of ints with the
+slots WORK names (an int64 array compiled).
+"""
+
+from __future__ import annotations
+
+from framework.jit import ONGOING, clock
+from framework.kernel_api import (
+    apply_move,
+    chance_probability,
+    evaluate,
+    legal_moves,
+    outcome,
+    pass_to,
+    player_return,
+    to_move,
+)
+from framework.layout import layout
+
+INF = float("inf")
+#: `to_move` at a chance node (framework.protocols.CHANCE).
+CHANCE = -1
+#: The slots of `work`: nodes, shallow cutoffs, heuristic vectors that broke max_sum, the node limit, the
+#: aborted flag, the shallow-pruning switch and the game's one int option.
+WORK, WORK_SIZE = layout("Work", "nodes cutoffs over_sum limit aborted shallow option")
+
+
+def counted(work, deadline: float) -> bool:
+    """Count a node; False (and work[aborted] set) when the budget is spent."""
+    nodes = work[WORK.nodes]
+    if nodes >= work[WORK.limit] or (not nodes & 255 and clock() >= deadline):
+        work[WORK.aborted] = 1
+        return False
+    work[WORK.nodes] = nodes + 1
+    return True
+
+
+def is_over(state, work) -> bool:
+    return outcome(state, 0, work[WORK.option]) != ONGOING
+
+
+def seat_value(state, seat: int, over: bool, lo: float, hi: float, weights) -> float:
+    """Seat's value of a leaf: its return times hi at an end, else its heuristic value clamped into [lo, hi]."""
+    if over:
+        return player_return(state, seat) * hi
+    return min(max(evaluate(state, seat, weights), lo), hi)
+
+
+# -- max^n ---------------------------------------------------------------------------------------------------
+
+
+def maxn(state, depth: int, seats: int, bound: float, parent: int, work, lo: float, hi: float, floor: float,
+         max_sum: float, weights, deadline: float) -> list:
+    """The max^n vector of `state`; `bound` is what the parent's mover (`parent`, -1 for none) has already, for
+    shallow pruning. On a spent budget: work[aborted] set, the vector meaningless."""
+    if not counted(work, deadline):
+        return [0.0] * seats
+    over = is_over(state, work)
+    if over or depth <= 0:
+        values = [seat_value(state, seat, over, lo, hi, weights) for seat in range(seats)]
+        if work[WORK.shallow] and (sum(values) > max_sum + 1e-9 * (1.0 + abs(max_sum)) or min(values) < floor):
+            work[WORK.over_sum] += 1
+        return values
+    mover = to_move(state)
+    moves = legal_moves(state)
+    if mover == CHANCE:
+        mean = [0.0] * seats
+        for move in moves:
+            child = maxn(apply_move(state, move), depth - 1, seats, -INF, -1, work, lo, hi, floor, max_sum, weights,
+                         deadline)
+            if work[WORK.aborted]:
+                return mean
+            p = chance_probability(state, move)
+            for seat in range(seats):
+                mean[seat] += p * child[seat]
+        return mean
+    best = [-INF] * seats
+    for move in moves:
+        child = maxn(apply_move(state, move), depth - 1, seats, best[mover], mover, work, lo, hi, floor, max_sum,
+                     weights, deadline)
+        if work[WORK.aborted]:
+            return best
+        if child[mover] > best[mover]:
+            best = child
+            if (work[WORK.shallow] and parent >= 0 and parent != mover
+                    and max_sum - best[mover] - (seats - 2) * floor <= bound):
+                work[WORK.cutoffs] += 1
+                return best
+    return best
+
+
+# -- paranoid ------------------------------------------------------------------------------------------------
+
+
+def paranoid(state, depth: int, alpha: float, beta: float, root: int, work, lo: float, hi: float, weights,
+             deadline: float) -> float:
+    """The root seat's value against the coalition of the others, fail-soft in (alpha, beta)."""
+    if not counted(work, deadline):
+        return 0.0
+    over = is_over(state, work)
+    if over or depth <= 0:
+        return seat_value(state, root, over, lo, hi, weights)
+    mover = to_move(state)
+    moves = legal_moves(state)
+    if mover == CHANCE:
+        total = 0.0
+        for move in moves:
+            v = paranoid(apply_move(state, move), depth - 1, lo, hi, root, work, lo, hi, weights, deadline)
+            if work[WORK.aborted]:
+                return 0.0
+            total += chance_probability(state, move) * v
+        return total
+    best = -INF if mover == root else INF
+    for move in moves:
+        v = paranoid(apply_move(state, move), depth - 1, alpha, beta, root, work, lo, hi, weights, deadline)
+        if work[WORK.aborted]:
+            return 0.0
+        if mover == root:
+            if v > best:
+                best = v
+                alpha = max(alpha, v)
+        elif v < best:
+            best = v
+            beta = min(beta, v)
+        if alpha >= beta:
+            work[WORK.cutoffs] += 1
+            break
+    return best
+
+
+# -- best-reply search ---------------------------------------------------------------------------------------
+
+
+def brs(state, depth: int, alpha: float, beta: float, root: int, seats: int, max_layer: bool, work, lo: float,
+        hi: float, weights, deadline: float) -> float:
+    """The root seat's best-reply value, fail-soft in (alpha, beta): at a max layer the root seat moves, at a
+    min layer the one opponent move worst for it (each opponent in seat order, the others passing)."""
+    if not counted(work, deadline):
+        return 0.0
+    over = is_over(state, work)
+    if over or depth <= 0:
+        return seat_value(state, root, over, lo, hi, weights)
+    if max_layer:
+        here = pass_to(state, root)
+        best = -INF
+        for move in legal_moves(here):
+            v = brs(apply_move(here, move), depth - 1, alpha, beta, root, seats, False, work, lo, hi, weights,
+                    deadline)
+            if work[WORK.aborted]:
+                return 0.0
+            if v > best:
+                best = v
+                alpha = max(alpha, v)
+                if alpha >= beta:
+                    work[WORK.cutoffs] += 1
+                    break
+        if best == -INF:    # the root seat has no move here: the opponents reply to the position as it is
+            return brs(state, depth - 1, alpha, beta, root, seats, False, work, lo, hi, weights, deadline)
+        return best
+    best = INF
+    for step in range(1, seats):
+        here = pass_to(state, (root + step) % seats)
+        for move in legal_moves(here):
+            v = brs(apply_move(here, move), depth - 1, alpha, beta, root, seats, True, work, lo, hi, weights,
+                    deadline)
+            if work[WORK.aborted]:
+                return 0.0
+            if v < best:
+                best = v
+                beta = min(beta, v)
+                if alpha >= beta:
+                    work[WORK.cutoffs] += 1
+                    return best
+    if best == INF:         # no opponent has a move here: the root seat moves again
+        return brs(state, depth - 1, alpha, beta, root, seats, True, work, lo, hi, weights, deadline)
+    return best
