@@ -25,6 +25,20 @@ never on the number of worker processes. Each kept line records the position, th
 the proof length the solver reports (for proof-number search the deepest line of its proof tree, the
 winner choosing the shortest proved move and the defender the longest: a forced win in at most that
 many plies), the proof's nodes and the provenance (seed, game, ply, the two agents).
+
+A set chosen that way favours its solver (a position enters only if it proves it cheaply). With
+`referees` the set is made without reference to any compared solver, as Winands et al.'s was:
+
+1. Games are played as above. For each distance band (plies from the game's end, e.g. 1-12, 13-24,
+   25-36) whose quota is still open, one position is sampled: a distance in the band where the
+   eventual winner is to move, drawn from a seed derived from (seed, game, band).
+2. The first referee (a solver with a budget far above any comparison's) labels it; only a proven
+   win is passed to the second, and a position is kept only when both prove it a win. A referee
+   proving another value than the first is a bug in a solver or the game: SolveDisagreementError.
+3. Each band keeps an equal share of `count`, by label and band only: never by how cheaply any
+   solver proved it. The header counts what happened to every sampled position (kept, proven not a
+   win, unresolved within the referee budget, a repeat), since what the referees could not label
+   within their budget is what the set leaves out.
 """
 
 from __future__ import annotations
@@ -36,7 +50,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from framework.agentspec import parse_agent_spec
-from framework.errors import ConfigError
+from framework.errors import ConfigError, SolveDisagreementError
 from framework.protocols import Budget, Game, Proof, Solver, State
 from framework.registry import Registry
 from framework.tournament.tasks import derive_seed
@@ -46,22 +60,49 @@ RANDOM_SHARES = (0.0, 0.1, 0.25)
 MAX_PLIES = 160
 MAX_BACK = 15
 BUCKET_SHARES = (1, 2, 2)
+#: Sampled positions by what became of them, in the order the header names them.
+OUTCOMES = ("kept", "not a win", "unresolved", "repeat")
 
 
 @dataclass(frozen=True)
 class Proved:
-    """A position the prover proved a win for the side to move, with where it came from."""
+    """A position proved a win for the side to move, with where it came from.
+
+    `facts` are the note's fields after `result=win` (the proof's length and nodes, or the distance from
+    the end and each referee's nodes); `order` is what the set is sorted by (proof nodes, or distance)."""
 
     position: str
-    length: int
-    nodes: int
+    facts: str
+    order: int
     game_index: int
     ply: int
     players: tuple[str, str]
 
     def line(self, seed: int) -> str:
-        return (f"{self.position} | result=win; length={self.length}; nodes={self.nodes}; "
+        return (f"{self.position} | result=win; {self.facts}; "
                 f"source=seed {seed} game {self.game_index} ply {self.ply} ({self.players[0]} vs {self.players[1]})")
+
+
+@dataclass(frozen=True)
+class Sampled:
+    """A candidate position of one game: its difficulty bucket and what became of it (an OUTCOMES entry)."""
+
+    bucket: int
+    outcome: str
+    proved: Proved | None = None
+
+
+def parse_bands(text: str) -> tuple[tuple[int, int], ...]:
+    """'1-12,13-24,25-36' -> ((1, 12), (13, 24), (25, 36)): distance bands, in plies from the game's end."""
+    try:
+        bands = tuple((int(lo), int(hi)) for lo, hi in (part.split("-") for part in text.split(",")))
+    except ValueError:
+        raise ConfigError(f"distance bands {text!r}: expected FROM-TO,... in plies from the game's end, "
+                          f"e.g. 1-12,13-24,25-36") from None
+    if any(not 1 <= lo <= hi for lo, hi in bands) or any(a[1] >= b[0] for a, b in zip(bands, bands[1:])):
+        raise ConfigError(f"distance bands {text!r}: each band needs 1 <= FROM <= TO and must start after the "
+                          f"one before it ends, e.g. 1-12,13-24,25-36")
+    return bands
 
 
 @dataclass(frozen=True)
@@ -69,7 +110,10 @@ class Settings:
     """Everything that determines the generated file. `solver` is NAME or NAME:key=value,... (agent parameters).
 
     The game and the agents have no defaults here: `plyground make-endgames` takes the ones plugins
-    declare for its options (`Registry.default_for`), and the file's header names all three."""
+    declare for its options (`Registry.default_for`), and the file's header names all three.
+    With `referees` (two or more solver specs) the set is labelled by them within `referee_budget`
+    nodes and split evenly over the distance `bands`; `solver`, `budget`, `easy` and `medium` are unused.
+    """
 
     game: str
     player: str
@@ -81,8 +125,14 @@ class Settings:
     medium: int = 5_000
     quotas_on: bool = True
     patience: int = 200
+    referees: tuple[str, ...] = ()
+    referee_budget: int = 10_000_000
+    bands: tuple[tuple[int, int], ...] = ((1, 12), (13, 24), (25, 36))
 
-    def quotas(self) -> tuple[int, int, int]:
+    def quotas(self) -> tuple[int, ...]:
+        if self.referees:
+            share, extra = divmod(self.count, len(self.bands))
+            return tuple(share + (band < extra) for band in range(len(self.bands)))
         if not self.quotas_on:
             return self.count, 0, 0  # one bucket holding everything
         total = sum(BUCKET_SHARES)
@@ -94,6 +144,11 @@ class Settings:
         if not self.quotas_on:
             return 0
         return 0 if nodes < self.easy else 1 if nodes < self.medium else 2
+
+    def bucket_names(self) -> tuple[str, ...]:
+        if self.referees:
+            return tuple(f"{lo}-{hi} plies" for lo, hi in self.bands)
+        return ("easy", "medium", "hard") if self.quotas_on else ("any",)
 
 
 def create_solver(registry: Registry, game: Game, spec: str, seed: int = 0) -> Solver:
@@ -123,8 +178,30 @@ def prove_win(solver: Solver, game: Game, state: State, budget: int) -> tuple[in
     return None if length is None else (length, result.stats.nodes)
 
 
+def label(referees: Sequence[tuple[str, Solver]], game: Game, state: State, budget: int) -> tuple[str, tuple[int, ...]]:
+    """What the referees make of `state`: ("kept", each referee's nodes) when every one proves the side to
+    move wins within `budget` nodes; ("not a win", ()) when the first proves another value; ("unresolved", ())
+    when one finds no value. Referees are asked in order, the next only after a proven win.
+
+    Raises SolveDisagreementError when a referee proves another value than the first (a bug in one of them).
+    """
+    nodes: list[int] = []
+    for name, referee in referees:
+        result = referee.solve(game, state, Budget(nodes=budget))
+        if result.value is Proof.UNKNOWN:
+            return "unresolved", ()
+        if result.value is not Proof.WIN:
+            if not nodes:
+                return "not a win", ()
+            raise SolveDisagreementError(
+                f"referees disagree on {game.to_text(state)!r}: {referees[0][0]} proved a win, {name} a "
+                f"{result.value.value} (a bug in a solver or the game: check both on this position)")
+        nodes.append(result.stats.nodes)
+    return "kept", tuple(nodes)
+
+
 def _check_plugins(settings: Settings) -> None:
-    """Build the game, a player and the solver once, so a bad name fails here and not in every worker."""
+    """Build the game, a player and the solvers once, so a bad name fails here and not in every worker."""
     registry = Registry()
     game = registry.create_game(settings.game)
     heuristics = sorted(spec.name for spec in registry.heuristics_for(settings.game))
@@ -132,16 +209,26 @@ def _check_plugins(settings: Settings) -> None:
         raise ConfigError(f"game '{settings.game}' has no heuristic for the self-play agents to use; "
                           f"the endgame set needs a game with at least one")
     registry.create_agent(settings.player, game, {"depth": DEPTHS[0], "heuristic": heuristics[0]}, where="player")
-    create_solver(registry, game, settings.solver)
+    for spec in settings.referees or (settings.solver,):
+        create_solver(registry, game, spec)
 
 
 def _agent_choice(rng: random.Random, heuristics: Sequence[str]) -> tuple[int, str, float]:
     return rng.choice(DEPTHS), rng.choice(list(heuristics)), rng.choice(RANDOM_SHARES)
 
 
-def play_and_prove(settings: Settings, index: int) -> list[Proved]:
-    """Play game `index` of the set and return its proven candidates, nearest the end first."""
-    registry = Registry()
+@dataclass(frozen=True)
+class Played:
+    """One self-play game of the set: the states before each ply, its winner, and the two agents' names."""
+
+    game: Game
+    history: list[State]
+    winner: int | None
+    players: tuple[str, str]
+
+
+def play(settings: Settings, index: int, registry: Registry) -> Played:
+    """Game `index` of the set, a function of (seed, index) only."""
     game = registry.create_game(settings.game)
     heuristics = sorted(spec.name for spec in registry.heuristics_for(settings.game))
     rng = random.Random(derive_seed(settings.seed, "game", index))
@@ -151,7 +238,6 @@ def play_and_prove(settings: Settings, index: int) -> list[Proved]:
               for side, (d, h, _) in enumerate(choices)]
     first, second = (f"{settings.player} depth {d} {h} random {r:g}" for d, h, r in choices)
     names = (first, second)
-    solver = create_solver(registry, game, settings.solver, derive_seed(settings.seed, "solver", index))
     state, history = game.initial_state(), list[State]()
     while not game.is_terminal(state) and len(history) < MAX_PLIES:
         history.append(state)
@@ -161,58 +247,116 @@ def play_and_prove(settings: Settings, index: int) -> list[Proved]:
         else:
             move = agents[mover].select_move(game, state, Budget()).move
         state = game.apply(state, move)
-    if not game.is_terminal(state) or max(game.returns(state)) <= 0:
+    decisive = game.is_terminal(state) and max(game.returns(state)) > 0
+    winner = max((0, 1), key=lambda p: game.returns(state)[p]) if decisive else None
+    return Played(game, history, winner, names)
+
+
+def play_and_prove(settings: Settings, index: int, open_buckets: tuple[bool, ...] = ()) -> list[Sampled]:
+    """Play game `index` of the set and return its candidates with what became of them.
+
+    `open_buckets`: the buckets whose quota was open when the game was handed out; a closed one is not
+    sampled (its quota cannot reopen, so the file does not depend on when that was)."""
+    registry = Registry()
+    played = play(settings, index, registry)
+    if played.winner is None:
         return []
-    winner = max((0, 1), key=lambda p: game.returns(state)[p])
+    if settings.referees:
+        return _refereed(settings, index, played, registry, open_buckets)
+    game, history = played.game, played.history
+    solver = create_solver(registry, game, settings.solver, derive_seed(settings.seed, "solver", index))
     out = []
     for back in range(1, min(MAX_BACK, len(history)) + 1):
         position = history[-back]
-        if game.to_move(position) != winner:
+        if game.to_move(position) != played.winner:
             continue
         proof = prove_win(solver, game, position, settings.budget)
         if proof is None:
             break
-        out.append(Proved(game.to_text(position), proof[0], proof[1], index, len(history) - back, names))
+        length, nodes = proof
+        out.append(Sampled(settings.bucket(nodes), "kept",
+                           Proved(game.to_text(position), f"length={length}; nodes={nodes}", nodes, index,
+                                  len(history) - back, played.players)))
     return out
 
 
-def _batch(settings: Settings, indices: range, workers: int,
-           pool: ProcessPoolExecutor | None) -> Iterator[list[Proved]]:
+def _refereed(settings: Settings, index: int, played: Played, registry: Registry,
+              open_buckets: tuple[bool, ...]) -> list[Sampled]:
+    """One position per open distance band, at a seeded distance where the winner is to move, labelled."""
+    game, history = played.game, played.history
+    referees = [(parse_agent_spec(spec, "referee")[0],
+                 create_solver(registry, game, spec, derive_seed(settings.seed, "referee", index)))
+                for spec in settings.referees]
+    out = []
+    for band, (lo, hi) in enumerate(settings.bands):
+        distances = [d for d in range(lo, min(hi, len(history)) + 1) if game.to_move(history[-d]) == played.winner]
+        if not distances or (open_buckets and not open_buckets[band]):
+            continue
+        back = random.Random(derive_seed(settings.seed, "distance", index, band)).choice(distances)
+        position = history[-back]
+        outcome, nodes = label(referees, game, position, settings.referee_budget)
+        named = ", ".join(f"{name} {n}" for (name, _), n in zip(referees, nodes))
+        proved = (Proved(game.to_text(position), f"distance={back}; referees={named}", back, index,
+                         len(history) - back, played.players) if outcome == "kept" else None)
+        out.append(Sampled(band, outcome, proved))
+    return out
+
+
+def _batch(settings: Settings, indices: range, open_buckets: tuple[bool, ...],
+           pool: ProcessPoolExecutor | None) -> Iterator[list[Sampled]]:
     if pool is None:
-        return (play_and_prove(settings, i) for i in indices)
-    return pool.map(play_and_prove, [settings] * len(indices), indices)
+        return (play_and_prove(settings, i, open_buckets) for i in indices)
+    n = len(indices)
+    return pool.map(play_and_prove, [settings] * n, indices, [open_buckets] * n)
+
+
+def _validate(settings: Settings) -> None:
+    if settings.count < 1:
+        raise ConfigError(f"the number of positions must be at least 1, got {settings.count}")
+    if settings.patience < 1:
+        raise ConfigError(f"patience must be at least 1 game, got {settings.patience}")
+    if settings.referees:
+        if len(settings.referees) < 2:
+            raise ConfigError(f"referees {list(settings.referees)}: name at least two (--referee twice), "
+                              f"so every label is agreed by two solvers")
+        if settings.referee_budget < 1:
+            raise ConfigError(f"the referee budget must be at least 1 node, got {settings.referee_budget}")
+    elif not 0 < settings.easy < settings.medium <= settings.budget:
+        raise ConfigError(f"expected 0 < easy < medium <= budget nodes, got easy={settings.easy}, "
+                          f"medium={settings.medium}, budget={settings.budget}")
 
 
 def generate(settings: Settings, workers: int = 1,
-             progress: Callable[[int, int], None] | None = None) -> list[Proved]:
-    """The set: proven wins from games 0, 1, 2, ... in order until every difficulty quota is full.
+             progress: Callable[[int, int], None] | None = None) -> tuple[list[Proved], dict[str, int]]:
+    """The set: proven wins from games 0, 1, 2, ... in order until every quota is full, and how many
+    sampled positions ended each way (OUTCOMES; only the ones that counted: those of an open bucket).
 
     `progress(kept, games)` is called after every game. Raises ConfigError when `patience` games in a
     row added nothing (the quotas cannot fill for this game), saying how full each bucket is.
     """
-    if settings.count < 1:
-        raise ConfigError(f"the number of positions must be at least 1, got {settings.count}")
-    if not 0 < settings.easy < settings.medium <= settings.budget:
-        raise ConfigError(f"expected 0 < easy < medium <= budget nodes, got easy={settings.easy}, "
-                          f"medium={settings.medium}, budget={settings.budget}")
-    if settings.patience < 1:
-        raise ConfigError(f"patience must be at least 1 game, got {settings.patience}")
+    _validate(settings)
     _check_plugins(settings)
     quotas = list(settings.quotas())
     kept: list[Proved] = []
+    tally = dict.fromkeys(OUTCOMES, 0)
     seen: set[str] = set()
     pool = ProcessPoolExecutor(workers) if workers > 1 else None
     try:
         start, last_kept = 0, -1
         while any(quotas):
             indices = range(start, start + 4 * workers)
-            for index, candidates in zip(indices, _batch(settings, indices, workers, pool)):
-                for proved in candidates:
-                    bucket = settings.bucket(proved.nodes)
-                    if proved.position in seen or not quotas[bucket]:
+            open_buckets = tuple(q > 0 for q in quotas)
+            for index, candidates in zip(indices, _batch(settings, indices, open_buckets, pool)):
+                for sampled in candidates:
+                    if not quotas[sampled.bucket]:
+                        continue
+                    proved = sampled.proved
+                    outcome = "repeat" if proved is not None and proved.position in seen else sampled.outcome
+                    tally[outcome] += 1
+                    if outcome != "kept" or proved is None:
                         continue
                     seen.add(proved.position)
-                    quotas[bucket] -= 1
+                    quotas[sampled.bucket] -= 1
                     kept.append(proved)
                     last_kept = index
                 if progress is not None:
@@ -225,20 +369,38 @@ def generate(settings: Settings, workers: int = 1,
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
-    kept.sort(key=lambda p: (p.nodes, p.game_index, p.ply))
-    return kept
+    kept.sort(key=lambda p: (p.order, p.game_index, p.ply))
+    tally["games"] = max((p.game_index for p in kept), default=-1) + 1
+    return kept, tally
 
 
 def _stalled(settings: Settings, left: list[int], games: int) -> str:
     full = ", ".join(f"{name} {quota - rest}/{quota}" for name, quota, rest in
-                     zip(("easy", "medium", "hard") if settings.quotas_on else ("any",), settings.quotas(), left))
+                     zip(settings.bucket_names(), settings.quotas(), left))
+    remedy = ("raise --referee-budget, move --bands nearer the end, lower --count" if settings.referees else
+              "turn them off (--no-quotas), lower --count, move --easy/--medium")
     return (f"stopped after {games} games of {settings.game}: the last {settings.patience} kept no new position "
-            f"(kept so far: {full}); the difficulty quotas may never fill for this game: turn them off "
-            f"(--no-quotas), lower --count, move --easy/--medium, or allow more games without progress (--patience)")
+            f"(kept so far: {full}); the difficulty quotas may never fill for this game: {remedy}, "
+            f"or allow more games without progress (--patience)")
 
 
-def header(settings: Settings) -> list[str]:
-    """Two comment lines: the command that makes the file and what a line holds."""
+def header(settings: Settings, tally: dict[str, int] | None = None) -> list[str]:
+    """Comment lines: the command that makes the file and what a line holds; with referees, what became of
+    every sampled position (`tally`, from `generate`)."""
+    if settings.referees:
+        named = "".join(f" --{option} {shlex.quote(getattr(settings, option))}" for option in ("game", "player"))
+        named += "".join(f" --referee {shlex.quote(spec)}" for spec in settings.referees)
+        bands = ",".join(f"{lo}-{hi}" for lo, hi in settings.bands)
+        lines = [f"# {settings.count} {settings.game} positions, each a win for the side to move agreed by "
+                 f"{len(settings.referees)} referees (plyground make-endgames{named} --referee-budget "
+                 f"{settings.referee_budget} --bands {bands} --seed {settings.seed} --count {settings.count})",
+                 "# POSITION | note: result (for the side to move, agreed by the referees); distance (plies "
+                 "before the self-play game ended); referees (each one's nodes to prove it); source"]
+        if tally is not None:
+            lines.append(f"# sampled {sum(tally[o] for o in OUTCOMES)} positions from {tally['games']} games: "
+                         + ", ".join(f"{tally[o]} {o}" for o in OUTCOMES)
+                         + f" (unresolved: a referee found no value within {settings.referee_budget} nodes)")
+        return lines
     named = "".join(f" --{option} {shlex.quote(getattr(settings, option))}" for option in ("game", "player", "solver"))
     named += "" if settings.quotas_on else " --no-quotas"
     solver = parse_agent_spec(settings.solver, "solver")[0]
@@ -249,5 +411,5 @@ def header(settings: Settings) -> list[str]:
             f"nodes ({solver} proof); source"]
 
 
-def render(settings: Settings, kept: Sequence[Proved]) -> str:
-    return "\n".join([*header(settings), *(p.line(settings.seed) for p in kept)]) + "\n"
+def render(settings: Settings, kept: Sequence[Proved], tally: dict[str, int] | None = None) -> str:
+    return "\n".join([*header(settings, tally), *(p.line(settings.seed) for p in kept)]) + "\n"

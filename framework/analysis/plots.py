@@ -68,6 +68,43 @@ def solved_by_nodes(solves: pd.DataFrame, ids: list[str], path: Path) -> Path:
     return _save(fig, path)
 
 
+def solved_by_time(solves: pd.DataFrame, ids: list[str], path: Path) -> Path:
+    """Positions solved within a time per position, per solver: the cumulative count against seconds (log scale)."""
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for sid in ids:
+        seconds = np.sort(solves[(solves["solver"] == sid) & (solves["status"] == "solved")]["wall_time"].to_numpy())
+        if len(seconds):
+            ax.step(np.maximum(seconds, 1e-4), np.arange(1, len(seconds) + 1), where="post", label=sid)
+    ax.set_xscale("log")
+    ax.set_xlabel("time per position (s)")
+    ax.set_ylabel("positions solved")
+    ax.set_title("Positions solved within a time")
+    ax.legend()
+    return _save(fig, path)
+
+
+def nodes_scatter(solves: pd.DataFrame, x: str, y: str, path: Path, y_nodes: str = "nodes") -> Path:
+    """Per position both solvers solved: `y`'s nodes (its column `y_nodes`) against `x`'s, log-log, with
+    the diagonal, so a point above it is a position `y` needed more nodes for."""
+    solved = solves[solves["status"] == "solved"]
+    xs = solved[solved["solver"] == x].set_index("position_index")["nodes"]
+    ys = pd.to_numeric(solved[solved["solver"] == y].set_index("position_index")[y_nodes]).fillna(
+        solved[solved["solver"] == y].set_index("position_index")["nodes"])
+    both = pd.concat([xs.rename("x"), ys.rename("y")], axis=1, join="inner").clip(lower=1)
+    fig, ax = plt.subplots(figsize=(5, 5))
+    ax.scatter(both["x"], both["y"], s=8, alpha=0.6)
+    if len(both):
+        low, high = min(both.min()), max(both.max())
+        ax.plot([low, high], [low, high], color="grey", linewidth=0.8, label="equal nodes")
+        ax.legend()
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(f"{x} nodes")
+    ax.set_ylabel(f"{y} nodes")
+    ax.set_title(f"Per position both solved ({len(both)})")
+    return _save(fig, path)
+
+
 def _save(fig: plt.Figure, path: Path) -> Path:
     fig.tight_layout()
     fig.savefig(path, dpi=110)

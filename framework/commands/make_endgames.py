@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from framework.commands import options
-from framework.endgames import Settings, generate, render
+from framework.endgames import Settings, generate, parse_bands, render
 from framework.registry import Registry
 
 #: Positions files go here unless --out says otherwise.
@@ -21,7 +21,8 @@ def run(args: argparse.Namespace) -> int:
                             for option in ("game", "player", "solver"))
     settings = Settings(game=game, player=player, solver=solver, count=args.count, seed=args.seed,
                         budget=args.budget, easy=args.easy, medium=args.medium,
-                        quotas_on=not args.no_quotas, patience=args.patience)
+                        quotas_on=not args.no_quotas, patience=args.patience, referees=tuple(args.referee or ()),
+                        referee_budget=args.referee_budget, bands=parse_bands(args.bands))
     started = time.perf_counter()
 
     def progress(kept: int, games: int) -> None:
@@ -30,13 +31,13 @@ def run(args: argparse.Namespace) -> int:
                   end="", file=sys.stderr, flush=True)
 
     try:
-        kept = generate(settings, workers=args.workers, progress=progress)
+        kept, tally = generate(settings, workers=args.workers, progress=progress)
     finally:
         if not args.quiet:
             print(file=sys.stderr)  # end the progress line
     out = Path(args.out) if args.out else FOLDER / f"{settings.game}-endgames-{settings.count}.txt"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render(settings, kept), encoding="utf-8")
+    out.write_text(render(settings, kept, tally), encoding="utf-8")
     print(f"{len(kept)} positions written to {out} in {time.perf_counter() - started:.0f}s")
     return 0
 
@@ -60,6 +61,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="keep any proven win, whatever its difficulty (for small games whose proofs are all easy)")
     p.add_argument("--patience", type=int, default=d.patience,
                    help=f"stop with an error after this many games in a row add no position (default {d.patience})")
+    p.add_argument("--referee", action="append", metavar="SOLVER",
+                   help="label by referees instead of --solver (give it at least twice: NAME[:key=value,...]): "
+                        "positions sampled at distances from the game's end (--bands), kept when every referee "
+                        "proves a win within --referee-budget, whatever any solver's cost")
+    p.add_argument("--referee-budget", type=int, default=d.referee_budget,
+                   help=f"each referee's node budget per position (default {d.referee_budget})")
+    p.add_argument("--bands", default=",".join(f"{lo}-{hi}" for lo, hi in d.bands),
+                   help="with --referee: distance bands in plies before the game's end, FROM-TO,..., one position "
+                        "per band sampled from each game and an equal share of --count kept from each "
+                        "(default %(default)s)")
     p.add_argument("--workers", type=options.workers, default=1,
                    help="processes playing games (the file does not depend on it)")
     p.add_argument("--out", help=f"file to write (default {FOLDER}/GAME-endgames-COUNT.txt)")

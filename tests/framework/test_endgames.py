@@ -1,13 +1,14 @@
 """The endgame test-set generator: deterministic from its seed, whatever the number of workers, and the
 shipped 488-position file is what the default solver proves today, line for line."""
 
+import re
 from pathlib import Path
 
 import pytest
 
-from framework.endgames import Settings, create_solver, generate, header, prove_win, render
-from framework.errors import ConfigError
-from framework.protocols import Proof, SearchStats, SolveResult
+from framework.endgames import Settings, create_solver, generate, header, label, parse_bands, prove_win, render
+from framework.errors import ConfigError, SolveDisagreementError
+from framework.protocols import Budget, Proof, SearchStats, SolveResult
 from framework.tournament.config import load_config
 
 THESIS = Path(__file__).parents[2] / "tournaments" / "thesis-loa-endgames.yaml"
@@ -17,8 +18,8 @@ SMALL = Settings("loa", "alphabeta", "pns", count=4, seed=7, budget=2_000, easy=
 
 
 def test_the_same_seed_gives_the_same_file_on_one_or_two_workers():
-    one = render(SMALL, generate(SMALL, workers=1))
-    two = render(SMALL, generate(SMALL, workers=2))
+    one = render(SMALL, *generate(SMALL, workers=1))
+    two = render(SMALL, *generate(SMALL, workers=2))
     assert one == two
     lines = [line for line in one.splitlines() if not line.startswith("#")]
     assert len(lines) == 4 and len({line.split(";")[0] for line in lines}) == 4
@@ -127,3 +128,114 @@ def test_without_quotas_any_proven_win_counts(capsys, tmp_path):
 def test_patience_must_be_positive():
     with pytest.raises(ConfigError, match="patience must be at least 1 game, got 0"):
         generate(Settings("tictactoe", "alphabeta", "pns", patience=0))
+
+
+# --- the referee-labelled set: chosen without reference to any compared solver -------------------------------
+
+REFEREED = Settings("tictactoe", "alphabeta", "pns", count=4, seed=3, referees=("pns", "dfpn"),
+                    referee_budget=10_000, bands=((1, 3), (4, 9)))
+
+
+def test_a_refereed_set_is_the_same_on_one_or_two_workers_and_split_evenly_over_the_distance_bands(registry):
+    one = render(REFEREED, *generate(REFEREED, workers=1))
+    assert one == render(REFEREED, *generate(REFEREED, workers=2))
+    lines = one.splitlines()
+    assert lines[0].startswith("# 4 tictactoe positions, each a win for the side to move agreed by 2 referees "
+                               "(plyground make-endgames --game tictactoe --player alphabeta --referee pns "
+                               "--referee dfpn --referee-budget 10000 --bands 1-3,4-9 --seed 3 --count 4)")
+    tally = re.fullmatch(r"# sampled (\d+) positions from (\d+) games: (\d+) kept, (\d+) not a win, (\d+) "
+                         r"unresolved, (\d+) repeat \(unresolved: a referee found no value within 10000 nodes\)",
+                         lines[2])
+    sampled, games, kept, *dropped = map(int, tally.groups())
+    assert kept == 4 and sampled == kept + sum(dropped) and games >= 2
+    notes = [dict(part.strip().split("=", 1) for part in line.split(" | ")[1].split(";")) for line in lines[3:]]
+    distances = [int(n["distance"]) for n in notes]
+    assert len(notes) == 4 and sum(d <= 3 for d in distances) == 2 and sum(4 <= d <= 9 for d in distances) == 2
+    assert distances == sorted(distances) and all(d % 2 == 1 for d in distances)  # the winner moves last
+    game = registry.create_game("tictactoe")
+    for line, note in zip(lines[3:], notes):
+        assert note["result"] == "win" and note["referees"].startswith("pns ") and ", dfpn " in note["referees"]
+        state = game.from_text(line.split(" | ")[0])
+        for name in REFEREED.referees:
+            assert create_solver(registry, game, name).solve(game, state, Budget(nodes=10_000)).value is Proof.WIN
+
+
+class Fixed:
+    """A solver that answers `value` whatever it is asked."""
+
+    def __init__(self, value, nodes=7):
+        self.value, self.nodes = value, nodes
+
+    def solve(self, game, state, budget):
+        return SolveResult(self.value, None, SearchStats(nodes=self.nodes))
+
+
+def test_a_position_is_kept_only_when_every_referee_proves_it_a_win(registry):
+    game = registry.create_game("tictactoe")
+    state = game.initial_state()
+    win, loss, unknown = Fixed(Proof.WIN, 7), Fixed(Proof.LOSS), Fixed(Proof.UNKNOWN)
+    assert label([("a", win), ("b", Fixed(Proof.WIN, 9))], game, state, 10) == ("kept", (7, 9))
+    assert label([("a", loss), ("b", win)], game, state, 10) == ("not a win", ())
+    assert label([("a", unknown), ("b", win)], game, state, 10) == ("unresolved", ())
+    assert label([("a", win), ("b", unknown)], game, state, 10) == ("unresolved", ())
+
+
+def test_referees_proving_different_values_stop_the_set(registry):
+    game = registry.create_game("tictactoe")
+    with pytest.raises(SolveDisagreementError, match="referees disagree on .*: a proved a win, b a draw"):
+        label([("a", Fixed(Proof.WIN)), ("b", Fixed(Proof.DRAW))], game, game.initial_state(), 10)
+
+
+@pytest.mark.parametrize("settings, message", [
+    (Settings("tictactoe", "alphabeta", "pns", referees=("pns",)), r"referees \['pns'\]: name at least two"),
+    (Settings("tictactoe", "alphabeta", "pns", referees=("pns", "dfpn"), referee_budget=0),
+     "the referee budget must be at least 1 node, got 0"),
+    (Settings("tictactoe", "alphabeta", "pns", referees=("pns", "random")), "solver 'random': agent 'random' cannot"),
+])
+def test_bad_referee_settings_are_refused(settings, message):
+    with pytest.raises(ConfigError, match=message):
+        generate(settings)
+
+
+@pytest.mark.parametrize("text, message", [("1-12,x", "expected FROM-TO"), ("1-12,10-20", "must start after"),
+                                           ("0-4", "1 <= FROM <= TO"), ("5-4", "1 <= FROM <= TO")])
+def test_bad_distance_bands_are_refused(text, message):
+    with pytest.raises(ConfigError, match=message):
+        parse_bands(text)
+
+
+def test_distance_bands_parse():
+    assert parse_bands("1-12,13-24,25-36") == ((1, 12), (13, 24), (25, 36))
+
+
+def test_make_endgames_with_referees_writes_the_refereed_set(tmp_path):
+    from framework.cli import main
+
+    out = tmp_path / "ttt.txt"
+    assert main(["make-endgames", "--game", "tictactoe", "--count", "4", "--seed", "3", "--referee", "pns",
+                 "--referee", "dfpn", "--referee-budget", "10000", "--bands", "1-3,4-9", "--out", str(out),
+                 "--quiet"]) == 0
+    assert out.read_text() == render(REFEREED, *generate(REFEREED))
+
+
+REFEREED_SET = Path(__file__).parents[2] / "tournaments" / "positions" / "loa-endgames-refereed-24.txt"
+
+
+def test_the_shipped_refereed_set_is_what_its_referees_prove_today_on_its_cheaper_lines(registry):
+    """Both referees re-prove every line whose labels took them under 300,000 nodes each, with the recorded
+    nodes (the whole file is 24 lines, about 52 million referee nodes: `plyground make-endgames` with the
+    header's options regenerates it byte for byte in about 9 minutes)."""
+    lines = REFEREED_SET.read_text().splitlines()
+    assert lines[0].startswith("# 24 loa positions, each a win for the side to move agreed by 2 referees")
+    game = registry.create_game("loa")
+    referees = [create_solver(registry, game, spec) for spec in ("dfpn:tt_size=4000000", "pn2:tree_limit=4000000")]
+    checked = 0
+    for line in lines[3:]:
+        position, note = line.split(" | ")
+        recorded = [int(part.split()[1]) for part in note.split("referees=")[1].split(";")[0].split(", ")]
+        if max(recorded) >= 300_000:
+            continue
+        assert label(list(zip(("dfpn", "pn2"), referees)), game, game.from_text(position), 10_000_000) == (
+            "kept", tuple(recorded)), position
+        checked += 1
+    assert checked >= 10

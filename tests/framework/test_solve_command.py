@@ -32,7 +32,7 @@ def test_another_solver_and_a_won_position(capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["tictactoe", "--solver", "exact"], "tictactoe computes no exact values; give --solver with an agent that "
-                                         "solves (alphabeta, dfpn, mcts, pn2, pns)"),
+                                         "solves (alphabeta, dfpn, mcts, pds, pdspn, pn2, pns)"),
     (["tictactoe", "--solver", "random"], "--solver 'random' plays but cannot solve; agents that solve: alphabeta"),
     (["pig", "--solver", "pns"], "--solver 'pns' cannot search chance nodes and pig has them"),
     (["pig", "-o", "players=3"], "Pig is solved exactly for two players; this game has 3"),

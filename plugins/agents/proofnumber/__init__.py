@@ -1,6 +1,7 @@
-"""The proof-number family: `pns` (Allis), `pn2` (Breuker) and `dfpn` (Nagai), as solvers and agents.
+"""The proof-number family: `pns` (Allis), `pn2` (Breuker), `dfpn` and `pds` (Nagai), `pdspn` (Winands et al.),
+as solvers and agents.
 
-`search` is the three searches, written once over the kernel interface (it cites its sources and states
+`search` is the five searches, written once over the kernel interface (it cites its sources and states
 the node convention); `binding` runs them compiled, interpreted or through an adapter; `pns` and `dfpn`
 meet the Game protocol; `common` holds the binary-to-three-valued solving and the agent that plays
 proven moves and otherwise defers to a fallback agent.
@@ -11,7 +12,7 @@ from __future__ import annotations
 from framework.hookspecs import hookimpl
 from framework.params import AgentRef, Param
 from framework.specs import AgentSpec, MemoryBound
-from plugins.agents.proofnumber.dfpn import DFPNAgent
+from plugins.agents.proofnumber.dfpn import DFPNAgent, PDSAgent, PDSPNAgent
 from plugins.agents.proofnumber.pns import PN2Agent, PNSAgent
 
 #: Most tree nodes or table entries: both grow on demand to at most this (tens of GB at a few hundred bytes
@@ -46,4 +47,15 @@ def plyground_agents() -> list[AgentSpec]:
                   (*SHARED, table), algorithm="df-pn", nodes="a generated state, re-expansions included",
                   memory_bound=MemoryBound("tt_size", "table entries, plus the children of the frames on the "
                                            "current path")),
+        AgentSpec("pds", PDSAgent, "proof-disproof search PDS (Nagai 1999): depth-first, multiple iterative "
+                  "deepening, bounded table", (*SHARED, table), algorithm="PDS",
+                  nodes="a generated state, re-expansions included",
+                  memory_bound=MemoryBound("tt_size", "table entries, plus the children of the frames on the "
+                                           "current path")),
+        AgentSpec("pdspn", PDSPNAgent, "two-level PDS-PN (Winands, Uiterwijk & van den Herik 2002): PDS whose "
+                  "expansions are PN searches", (*SHARED, table), algorithm="PDS-PN",
+                  nodes="a generated state, re-expansions and second-level trees included",
+                  memory_bound=MemoryBound("tt_size", "first-level table entries, plus the children of the frames "
+                                           "on the current path; each second-level tree (freed after its search) "
+                                           "holds at most as many as the table")),
     ]

@@ -1,7 +1,10 @@
-"""Depth-first proof-number search, df-pn (Nagai 2002), as a solver and agent, with a bounded table.
+"""The depth-first proof-number searches, df-pn (Nagai 2002), PDS (Nagai 1999) and PDS-PN (Winands et al.
+2002), as solvers and agents, with a bounded table.
 
-The search itself is `search.dfpn_search` (written once, run compiled or interpreted: `binding`; its
-docstring has the algorithm, the thresholds and the handling of cycles); here it meets the Game protocol.
+The searches themselves are `search.dfpn_search`, `search.pds_search` and `search.pdspn_search` (one MID,
+written once, run compiled or interpreted: `binding`; its docstring has the algorithms, the thresholds and
+the handling of cycles); here they meet the Game protocol. All three count and bound alike (PDS-PN's nodes
+include its second-level trees'):
 
 Every child generated counts one node, each time its parent is (re-)expanded (`extra["expansions"]`
 counts the expansions). The table holds at most `tt_size` entries (full, the older half in insertion
@@ -26,11 +29,13 @@ from plugins.agents.proofnumber.binding import bind
 from plugins.agents.proofnumber.common import BinaryResult, ProofNumberAgent, Spend, node_allowance
 
 
-def dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt_size: int) -> BinaryResult:
-    """Nagai's df-pn for "does `prover` win from `state`?", with a table of at most `tt_size` entries."""
+def dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt_size: int,
+                name: str = "dfpn_search") -> BinaryResult:
+    """Nagai's df-pn (or the search of `search` called `name`: "pds_search", "pdspn_search") for "does
+    `prover` win from `state`?", with a table of at most `tt_size` entries."""
     binding = bind(game)
-    result = binding.searches.dfpn_search(binding.to_kernel(state), prover, binding.option, tt_size,
-                                          node_allowance(spend), spend.limits.deadline, binding.cyclic)
+    result = getattr(binding.searches, name)(binding.to_kernel(state), prover, binding.option, tt_size,
+                                             node_allowance(spend), spend.limits.deadline, binding.cyclic)
     if result.status == search.ROOT_OVER_BUDGET:       # the root itself was not paid for: nothing searched
         return BinaryResult(None, None, False, {"stopped_by": "budget", "expansions": 0, "tt_entries": 0})
     spend.nodes += int(result.nodes)
@@ -45,6 +50,8 @@ def dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt_size: in
 class DFPNAgent(ProofNumberAgent):
     """df-pn as a solver and agent; `tt_size` bounds its memory in table entries."""
 
+    search_name = "dfpn_search"
+
     def __init__(self, game: Game, seed: int = 0, fallback: Any = None, solve_share: float = 0.5,
                  tt_size: int = 1_000_000) -> None:
         super().__init__(game, seed, fallback, solve_share)
@@ -53,10 +60,23 @@ class DFPNAgent(ProofNumberAgent):
         self.tt_size = tt_size
         if jit.enabled() and capabilities(game).kernel is not None:
             # Compile (or load) the compiled search now, so no timed move pays for it.
-            dfpn_search(game, game.initial_state(), 0, Spend(SearchLimits.start(Budget(nodes=2))), 2)
+            dfpn_search(game, game.initial_state(), 0, Spend(SearchLimits.start(Budget(nodes=2))), 2,
+                        self.search_name)
 
     def search(self, game: Game, state: State, prover: int, spend: Spend) -> BinaryResult:
-        return dfpn_search(game, state, prover, spend, self.tt_size)
+        return dfpn_search(game, state, prover, spend, self.tt_size, self.search_name)
 
     def __repr__(self) -> str:
-        return f"DFPNAgent(tt_size={self.tt_size}, fallback={self.fallback!r})"
+        return f"{type(self).__name__}(tt_size={self.tt_size}, fallback={self.fallback!r})"
+
+
+class PDSAgent(DFPNAgent):
+    """PDS as a solver and agent; `tt_size` bounds its memory in table entries."""
+
+    search_name = "pds_search"
+
+
+class PDSPNAgent(DFPNAgent):
+    """PDS-PN as a solver and agent; `tt_size` bounds its first-level table and each second-level tree."""
+
+    search_name = "pdspn_search"

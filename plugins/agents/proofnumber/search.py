@@ -1,4 +1,5 @@
-"""The proof-number family written once: PN search (Allis 1994), PN² (Breuker 1998), df-pn (Nagai 2002).
+"""The proof-number family written once: PN search (Allis 1994), PN² (Breuker 1998), df-pn (Nagai 2002), PDS
+(Nagai 1999) and PDS-PN (Winands et al. 2002).
 
 Plain functions over a game kernel's states and int moves, calling the game only through the kernel
 interface (`framework.kernel_api`: `legal_moves`, `apply_move`, `to_move`, `outcome`, `search_key`). The same
@@ -57,6 +58,29 @@ space acyclic (without it df-pn's numbers can feed on each other round a cycle a
 is kept as two order-free sums of member hashes (`member_hash`), exact unless two sets of one search
 collide in both. Solved values resting on no repetition are keyed by the state alone.
 
+PDS: A. Nagai, "A new depth-first-search algorithm for AND/OR trees", M.Sc. thesis, Tokyo 1999 (as
+described by Winands, Uiterwijk & van den Herik, "PDS-PN: A New Proof-Number Search Algorithm", CG 2002,
+§2.3: proof-number and disproof-number search, depth-first with a table and *multiple iterative
+deepening*). It is df-pn's MID with two differences (`pds` true): a node is searched until *both* its
+numbers reach their thresholds (df-pn stops at either), and a child's thresholds are its own current
+numbers with one raised by one: at a node whose phi is under its threshold and no larger than delta (or
+whose delta has reached its threshold), "proof-like", the child (of least delta, as in df-pn) gets
+(phi(c), delta(c) + 1), so it is searched until it is one step harder to prove for its mover; otherwise,
+"disproof-like", (phi(c) + 1, delta(c)). So every node deepens its own search one step at a time,
+re-searching its children each time (hence the paper's "relatively slow"). The root starts with infinite
+thresholds, which gives the same child searches as Nagai's root loop raising the smaller of its two
+thresholds by one per iteration.
+
+PDS-PN: M. H. M. Winands, J. W. H. M. Uiterwijk & H. J. van den Herik, "PDS-PN: A New Proof-Number Search
+Algorithm", CG 2002: PDS at the first level, a best-first PN search at the second. Each first-level
+expansion runs a PN search from the node (`second_level`, Allis' search above on a fresh table, the
+first level's path a chain above its root so repetitions of it are draws) and takes its root's children,
+with their numbers, as the node's children; the second-level tree is then discarded. The second level is
+limited, as PN²'s is by its first-level tree, to as many nodes as the first level's table holds (the paper
+grows the limit with the first level's size by its own function; this is the same idea, not its formula).
+So PDS-PN's memory is the first level's bounded table plus one second-level tree, never more than the
+table: unlike PN², no tree that must grow with the proof.
+
 Memory: a PN tree holds at most `tree_limit` nodes (an expansion past it stops with status `TREE_FULL`);
 tables are bounded by `bounded_store` (full, a table drops its older half in insertion order:
 deterministic, and solved entries are as likely to go as any, which costs re-search, never correctness).
@@ -82,8 +106,8 @@ CLOCK_EVERY = 64
 
 #: The counters of one search, named slots of one int list (mutable in compiled and interpreted code
 #: alike): nodes generated, expansions, the table's largest size, a drawn end seen (0/1), the budget ran
-#: out (0/1), the most children held on df-pn's path.
-COUNTER, COUNTER_SLOTS = layout("Counter", "nodes expansions table_peak drawn aborted arena_peak")
+#: out (0/1), the most children held on df-pn's path, PDS-PN's largest second-level tree.
+COUNTER, COUNTER_SLOTS = layout("Counter", "nodes expansions table_peak drawn aborted arena_peak second_peak")
 
 
 class Tree(NamedTuple):
@@ -514,11 +538,47 @@ def member_hash(key: Any, salt: int) -> int:
     return hash((key, salt))
 
 
+def second_level(state: Any, key: Any, prover: int, option: int, cyclic: bool, path: Any, counters: list[int],
+                 node_limit: int, deadline: float, limit: int) -> Tree:
+    """PDS-PN's second level: a PN search from `state` of at most `limit` nodes beyond its root's children
+    (as many as the first level's table holds, as PN²'s second level takes as many as its first-level tree),
+    on a fresh table discarded with it; its root's children, with their numbers, are what the first level
+    takes. The states on the first level's path are a chain above its root, so a repetition of one is a draw
+    there too. Nodes, expansions and a drawn end count in `counters`; a budget that runs out sets
+    counters[COUNTER.aborted]."""
+    or_root = to_move(state) == prover
+    tree = rooted_tree(state, key, 1, 1, or_root)      # the root's numbers are replaced at once by its children's
+    above = rooted_tree(state, key, 0, 0, or_root)
+    for k in path:
+        add_child(above, len(above.states) - 1, -1, state, k, 0, 0, False, or_root)
+    own = [0] * COUNTER_SLOTS
+    for i in range(COUNTER_SLOTS):
+        own[i] = counters[i]
+    table = empty_table(state)
+    status, drawn = expand(tree, 0, prover, option, table, above, len(above.states) - 1, own, INF, node_limit,
+                           deadline, cyclic)
+    if status == SOLVED:
+        update(tree, 0, table, own, INF)
+        status, more = grow(tree, prover, option, table, above, len(above.states) - 1, own, INF, node_limit,
+                            deadline, cyclic, 0, own[COUNTER.nodes] + limit, INF)
+        drawn = drawn or more
+    counters[COUNTER.nodes] = own[COUNTER.nodes]
+    counters[COUNTER.expansions] = own[COUNTER.expansions]
+    if len(tree.states) > counters[COUNTER.second_peak]:
+        counters[COUNTER.second_peak] = len(tree.states)
+    if drawn:
+        counters[COUNTER.drawn] = 1
+    if status != SOLVED:
+        counters[COUNTER.aborted] = 1
+    return tree
+
+
 def dfpn_expand(stack: list[Frame], arena: Arena, state: Any, key: Any, phi_th: int, delta_th: int, above1: int,
                 above2: int, prover: int, option: int, cyclic: bool, table: Any, path: Any, counters: list[int],
-                tt_size: int, node_limit: int, deadline: float) -> bool:
+                tt_size: int, node_limit: int, deadline: float, two_level: bool) -> bool:
     """The first half of MID: charge for `state`'s children, push its frame and its children on the arena.
-    False (counters[COUNTER.aborted] set) when the budget ran out.
+    False (counters[COUNTER.aborted] set) when the budget ran out. With `two_level` (PDS-PN) the children
+    new to the table take their numbers from a second-level PN search (`second_level`), else from `leaf`.
 
     Table keys are (search key, False, 0, 0) for a plain entry and (search key, True, set hashes of the
     states above it) for one resting on a repetition (tainted)."""
@@ -527,8 +587,13 @@ def dfpn_expand(stack: list[Frame], arena: Arena, state: Any, key: Any, phi_th: 
             (counters[COUNTER.expansions] + 1) % CLOCK_EVERY == 0 and clock() >= deadline):
         counters[COUNTER.aborted] = 1
         return False
-    counters[COUNTER.nodes] += len(moves)
-    counters[COUNTER.expansions] += 1
+    if two_level:       # the second level charges for the children (and everything below them) itself
+        inner = second_level(state, key, prover, option, cyclic, path, counters, node_limit, deadline, len(table))
+        if counters[COUNTER.aborted]:
+            return False
+    else:
+        counters[COUNTER.nodes] += len(moves)
+        counters[COUNTER.expansions] += 1
     below1, below2 = above1, above2      # the set hashes of the states above a child: only a cyclic game needs them
     if cyclic:
         below1, below2 = above1 + member_hash(key, 1), above2 + member_hash(key, 2)
@@ -536,8 +601,8 @@ def dfpn_expand(stack: list[Frame], arena: Arena, state: Any, key: Any, phi_th: 
     rphi, rdelta = (0, INF) if to_move(state) == prover else (INF, 0)
     states, keys, phis, deltas, ghis = arena.states, arena.keys, arena.phis, arena.deltas, arena.ghis
     base = len(states)
-    for move in moves:
-        child = apply_move(state, move)
+    for i in range(len(moves)):
+        child = apply_move(state, moves[i])
         ck = search_key(child)
         ghi = False
         if ck in path or ck == key:
@@ -550,11 +615,15 @@ def dfpn_expand(stack: list[Frame], arena: Arena, state: Any, key: Any, phi_th: 
                 ghi = p >= 0
             if p < 0:
                 or_node = to_move(child) == prover
-                lp, ld, drawn = leaf(child, or_node, prover, option)
-                if drawn:
-                    counters[COUNTER.drawn] = 1
+                if two_level:       # the second-level root's children are the children, in move order
+                    c = inner.first[0] + i
+                    lp, ld, ghi = inner.pn[c], inner.dn[c], inner.ghi[c]
+                else:
+                    lp, ld, drawn = leaf(child, or_node, prover, option)
+                    if drawn:
+                        counters[COUNTER.drawn] = 1
                 p, d = (lp, ld) if or_node else (ld, lp)
-                if not cyclic or p == 0 or d == 0:
+                if not cyclic or ((p == 0 or d == 0) and not ghi):
                     bounded_store(table, (ck, False, 0, 0), (p, d), tt_size, counters)
                 else:
                     bounded_store(table, (ck, True, below1, below2), (p, d), tt_size, counters)
@@ -571,15 +640,17 @@ def dfpn_expand(stack: list[Frame], arena: Arena, state: Any, key: Any, phi_th: 
 
 
 def dfpn_mid(root: Any, key: Any, prover: int, option: int, cyclic: bool, table: Any, path: Any,
-             counters: list[int], tt_size: int, node_limit: int, deadline: float, arena: Arena) -> tuple[int, int]:
-    """MID from the root with infinite thresholds, on an explicit stack of frames. Returns the root's
-    (phi, delta), (-1, -1) when the budget ran out; the root's children stay at the start of the arena."""
+             counters: list[int], tt_size: int, node_limit: int, deadline: float, arena: Arena,
+             pds: bool, two_level: bool) -> tuple[int, int]:
+    """MID from the root with infinite thresholds, on an explicit stack of frames: df-pn's, or PDS's with
+    `pds`. Returns the root's (phi, delta), (-1, -1) when the budget ran out; the root's children stay at
+    the start of the arena."""
     stack = [Frame(root, key, INF, INF, 0, 0, 0, 0, 0, 0)]
     stack.pop()
     slots = [0]     # the arena slot of each frame above the root, in its parent's children
     slots.pop()
     if not dfpn_expand(stack, arena, root, key, INF, INF, 0, 0, prover, option, cyclic, table, path, counters,
-                       tt_size, node_limit, deadline):
+                       tt_size, node_limit, deadline, two_level):
         return -1, -1
     phis, deltas, ghis = arena.phis, arena.deltas, arena.ghis
     while True:
@@ -594,11 +665,21 @@ def dfpn_mid(root: Any, key: Any, prover: int, option: int, cyclic: bool, table:
             elif d < second:
                 second = d
         phi, delta = best_delta, min(INF, total)
-        if phi < frame.phi_th and delta < frame.delta_th:
-            if not dfpn_expand(stack, arena, arena.states[best], arena.keys[best],
-                               min(INF, frame.delta_th + phis[best] - delta), min(frame.phi_th, second + 1),
+        if pds:
+            deeper = phi != 0 and delta != 0 and (phi < frame.phi_th or delta < frame.delta_th)
+        else:
+            deeper = phi < frame.phi_th and delta < frame.delta_th
+        if deeper:
+            if not pds:
+                child_phi_th, child_delta_th = min(INF, frame.delta_th + phis[best] - delta), min(frame.phi_th,
+                                                                                                   second + 1)
+            elif phi < frame.phi_th and (phi <= delta or delta >= frame.delta_th):     # proof-like
+                child_phi_th, child_delta_th = phis[best], deltas[best] + 1
+            else:                                                                       # disproof-like
+                child_phi_th, child_delta_th = phis[best] + 1, deltas[best]
+            if not dfpn_expand(stack, arena, arena.states[best], arena.keys[best], child_phi_th, child_delta_th,
                                frame.below1, frame.below2, prover, option, cyclic, table, path, counters, tt_size,
-                               node_limit, deadline):
+                               node_limit, deadline, two_level):
                 return -1, -1
             slots.append(best)
             continue
@@ -635,6 +716,26 @@ def dfpn_mid(root: Any, key: Any, prover: int, option: int, cyclic: bool, table:
 def dfpn_search(root: Any, prover: int, option: int, tt_size: int, node_limit: int, deadline: float,
                 cyclic: bool) -> DFPNResult:
     """Nagai's df-pn: does `prover` win from `root`? The table holds at most `tt_size` entries."""
+    return depth_first(root, prover, option, tt_size, node_limit, deadline, cyclic, False, False)
+
+
+def pds_search(root: Any, prover: int, option: int, tt_size: int, node_limit: int, deadline: float,
+               cyclic: bool) -> DFPNResult:
+    """Nagai's PDS: does `prover` win from `root`? The table holds at most `tt_size` entries."""
+    return depth_first(root, prover, option, tt_size, node_limit, deadline, cyclic, True, False)
+
+
+def pdspn_search(root: Any, prover: int, option: int, tt_size: int, node_limit: int, deadline: float,
+                 cyclic: bool) -> DFPNResult:
+    """PDS-PN (Winands, Uiterwijk & van den Herik): PDS whose expansions are second-level PN searches. The
+    first level's table holds at most `tt_size` entries, so does each second-level tree."""
+    return depth_first(root, prover, option, tt_size, node_limit, deadline, cyclic, True, True)
+
+
+def depth_first(root: Any, prover: int, option: int, tt_size: int, node_limit: int, deadline: float,
+                cyclic: bool, pds: bool, two_level: bool) -> DFPNResult:
+    """df-pn, or PDS with `pds`, PDS-PN with both: they differ in MID's thresholds (`dfpn_mid`) and in how an
+    expansion values the children (`dfpn_expand`)."""
     if node_limit < 1 or clock() >= deadline:
         return DFPNResult(ROOT_OVER_BUDGET, False, 0, 0, 0, False, -1, 0)
     key = search_key(root)
@@ -656,7 +757,7 @@ def dfpn_search(root: Any, prover: int, option: int, tt_size: int, node_limit: i
     arena.ghis.pop()
     if phi and delta:
         phi, delta = dfpn_mid(root, key, prover, option, cyclic, table, path, counters, tt_size, node_limit,
-                              deadline, arena)
+                              deadline, arena, pds, two_level)
     status = BUDGET if counters[COUNTER.aborted] else SOLVED
     proved = (phi == 0) if mover_is_prover else (delta == 0)
     move = -1
@@ -674,4 +775,5 @@ def dfpn_search(root: Any, prover: int, option: int, tt_size: int, node_limit: i
                     best = i
         move = moves[best]
     return DFPNResult(status, proved, counters[COUNTER.nodes], counters[COUNTER.expansions], len(table),
-                      counters[COUNTER.drawn] == 1, move, counters[COUNTER.table_peak] + counters[COUNTER.arena_peak])
+                      counters[COUNTER.drawn] == 1, move,
+                      counters[COUNTER.table_peak] + counters[COUNTER.arena_peak] + counters[COUNTER.second_peak])

@@ -1,4 +1,4 @@
-"""Proof-number solvers (pns, pn2, dfpn) against brute-force values, exact node counts and budgets."""
+"""Proof-number solvers (pns, pn2, dfpn, pds, pdspn) against brute-force values, exact node counts and budgets."""
 
 import random
 
@@ -8,13 +8,13 @@ from framework import Budget, ConfigError, jit
 from framework.kernel_adapter import KernelAdapter, PassThroughAdapter
 from framework.protocols import UNLIMITED, Proof
 from plugins.agents.proofnumber import search
-from plugins.agents.proofnumber.dfpn import DFPNAgent
+from plugins.agents.proofnumber.dfpn import DFPNAgent, PDSAgent, PDSPNAgent
 from plugins.agents.proofnumber.pns import PN2Agent, PNSAgent
 from plugins.games.matches import Matches, mover_loses
 from plugins.games.tictactoe import TicTacToe
 from tests.plugins.agents.small_games import GraphGame, random_graph_game, retrograde, shortest_wins
 
-SOLVERS = [PNSAgent, PN2Agent, DFPNAgent]
+SOLVERS = [PNSAgent, PN2Agent, DFPNAgent, PDSAgent, PDSPNAgent]
 PROOF = {1: Proof.WIN, 0: Proof.DRAW, -1: Proof.LOSS}
 TTT = TicTacToe()
 
@@ -148,7 +148,7 @@ def test_the_thesis_position_is_lost_for_o_in_17_nodes_with_one_search(solver):
     assert result.stats.extra["searches"] == 1
 
 
-@pytest.mark.parametrize("name", ["pn_search", "pn2_search", "dfpn_search"])
+@pytest.mark.parametrize("name", ["pn_search", "pn2_search", "dfpn_search", "pds_search", "pdspn_search"])
 def test_the_searches_run_through_the_interning_adapter_as_through_the_pass_through_one(name):
     """A search written once needs nothing of the game but the kernel interface: over interned int states
     (`KernelAdapter`, what a compiled search would need) it finds what it finds over the game's own."""
@@ -164,7 +164,8 @@ def test_the_searches_run_through_the_interning_adapter_as_through_the_pass_thro
 def test_node_counts_on_the_empty_board_are_fixed_and_pn_tree_counts_equal_tree_sizes():
     counts = {solver.__name__: solver(TTT).solve(TTT, TTT.initial_state(), UNLIMITED).stats.nodes
               for solver in SOLVERS}
-    assert counts == {"PNSAgent": 8307, "PN2Agent": 7065, "DFPNAgent": 14225}
+    assert counts == {"PNSAgent": 8307, "PN2Agent": 7065, "DFPNAgent": 14225, "PDSAgent": 9163,
+                      "PDSPNAgent": 23841}
 
 
 @pytest.mark.parametrize("solver", SOLVERS)

@@ -15,7 +15,7 @@ def game(registry):
     return registry.create_game("tictactoe")
 
 
-@pytest.mark.parametrize("name", ["pns", "pn2", "dfpn"])
+@pytest.mark.parametrize("name", ["pns", "pn2", "dfpn", "pds", "pdspn"])
 def test_the_winning_move_is_played_when_a_win_is_proven(registry, game, name):
     state = game.from_text("XO./.../... x")  # X wins: a2 threatens a1 and b2
     agent = registry.create_agent(name, game)
@@ -25,7 +25,7 @@ def test_the_winning_move_is_played_when_a_win_is_proven(registry, game, name):
     assert agent.solve(game, after, UNLIMITED).value is Proof.LOSS  # O is lost after it
 
 
-@pytest.mark.parametrize("name", ["pns", "pn2", "dfpn"])
+@pytest.mark.parametrize("name", ["pns", "pn2", "dfpn", "pds", "pdspn"])
 def test_without_a_proof_the_fallback_agent_built_by_the_registry_moves(registry, game, name):
     agent = registry.create_agent(name, game, {"fallback": "alphabeta:depth=2", "solve_share": 0.25})
     assert isinstance(agent.fallback, AlphaBetaAgent) and agent.fallback.depth == 2
