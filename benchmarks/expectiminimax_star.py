@@ -27,24 +27,14 @@ import sys
 import time
 from typing import Any
 
-from framework.protocols import CHANCE, Budget
+from framework.playouts import decision_positions
+from framework.protocols import Budget
 from plugins.agents.expectiminimax import ExpectiminimaxAgent
 from plugins.games.einstein import EinStein, ProgressHeuristic
 from plugins.games.pig import Pig
 from plugins.games.pig.heuristics import RaceHeuristic
 
 SWITCHES = (("plain", False, False), ("star1", True, False), ("star1+star2", True, True))
-
-
-def positions(game: Any, count: int, seed: int) -> list:
-    rng, found = random.Random(seed), []  # type: tuple[random.Random, list]
-    while len(found) < count:
-        state = game.initial_state()
-        while not game.is_terminal(state) and len(found) < count:
-            if game.to_move(state) != CHANCE and rng.random() < 0.3:
-                found.append(state)
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-    return found
 
 
 def star_rows(game: Any, heuristic: Any, depth: int, states: list) -> list[str]:
@@ -77,7 +67,7 @@ def openspiel_row(depth: int, ours_depth: int, count: int) -> str | None:
     game: Any = Pig()
     heuristic = RaceHeuristic(game)
     spiel_game = pyspiel.load_game("pig", {"players": 2, "winscore": 100})
-    states = positions(game, count, seed=11)
+    states = decision_positions(game, count, seed=11)
     calls = [0]
     original = minimax.expectiminimax
 
@@ -159,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     cases: list[tuple[Any, Any, tuple[int, ...]]] = [(EinStein(), ProgressHeuristic, (3, 5)),
                                                      (Pig(), RaceHeuristic, (6, 8))]
     for game, heuristic_class, depths in cases:
-        states = positions(game, args.positions, seed=7)
+        states = decision_positions(game, args.positions, seed=7)
         for depth in depths:
             for row in star_rows(game, heuristic_class(game), depth, states):
                 print(row, flush=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from framework.protocols import Game, State
+from framework.protocols import CHANCE, Game, State
 
 
 def random_positions(game: Game, count: int, seed: int, min_plies: int = 0, max_plies: int = 60) -> list[State]:
@@ -57,3 +57,15 @@ def final_positions(game: Game, count: int, seed: int, first: int = 10, last: in
             out += line[len(line) - 1 - first:len(line) - last]
     return out[:count]
 
+
+def decision_positions(game: Game, count: int, seed: int, share: float = 0.3) -> list[State]:
+    """`count` decision states met along seeded random games, each kept with probability `share`: never a
+    chance node, never the end (sample positions for searches of dice games)."""
+    rng, found = random.Random(seed), list[State]()
+    while len(found) < count:
+        state = game.initial_state()
+        while not game.is_terminal(state) and len(found) < count:
+            if game.to_move(state) != CHANCE and rng.random() < share:
+                found.append(state)
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+    return found

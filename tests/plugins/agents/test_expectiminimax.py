@@ -2,11 +2,11 @@
 and without Ballard's Star1 and Star2 on hundreds of positions (a different move only where two root moves
 tie to rounding), and optimal Pig at depth 1 over the exact heuristic."""
 
-import random
 
 import pytest
 
 from framework.errors import ConfigError
+from framework.playouts import decision_positions
 from framework.protocols import CHANCE, Budget
 from plugins.agents.expectiminimax import ExpectiminimaxAgent
 from plugins.games.einstein import EinStein, ProgressHeuristic
@@ -32,18 +32,6 @@ def reference(game, heuristic, state, depth, ply=0):
     return max(values) if mover == 0 else min(values)
 
 
-def positions(game, count, seed):
-    """Decision states met along seeded random games (never a chance node, never the end)."""
-    rng, found = random.Random(seed), []
-    while len(found) < count:
-        state = game.initial_state()
-        while not game.is_terminal(state) and len(found) < count:
-            if game.to_move(state) != CHANCE and rng.random() < 0.3:
-                found.append(state)
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-    return found
-
-
 def decide(game, heuristic, state, depth, star1, star2):
     agent = ExpectiminimaxAgent(game, depth=depth, star1=star1, star2=star2, heuristic=heuristic)
     return agent.select_move(game, state, Budget())
@@ -54,7 +42,7 @@ def decide(game, heuristic, state, depth, star1, star2):
 def test_star1_and_star2_find_the_values_and_moves_of_plain_expectiminimax(game, heuristic_class, depth, count):
     heuristic = heuristic_class(game)
     nodes = dict.fromkeys(SWITCHES, 0)
-    for state in positions(game, count, seed=depth):
+    for state in decision_positions(game, count, seed=depth):
         decisions = {s: decide(game, heuristic, state, depth, *s) for s in SWITCHES}
         plain = decisions[(False, False)]
         for switches, decision in decisions.items():
@@ -71,7 +59,7 @@ def test_star1_and_star2_find_the_values_and_moves_of_plain_expectiminimax(game,
                                                                                                RaceHeuristic, 4)])
 def test_the_value_is_expectimax_by_the_definition(game, heuristic_class, depth):
     heuristic = heuristic_class(game)
-    for state in positions(game, 30, seed=1):
+    for state in decision_positions(game, 30, seed=1):
         mover = game.to_move(state)
         value = reference(game, heuristic, state, depth)
         decision = decide(game, heuristic, state, depth, True, True)
@@ -81,7 +69,7 @@ def test_the_value_is_expectimax_by_the_definition(game, heuristic_class, depth)
 def test_depth_one_over_the_exact_heuristic_plays_optimal_pig():
     game = Pig(goal=30)
     solution, heuristic = solve(30), OptimalHeuristic(game)
-    for state in positions(game, 150, seed=5):
+    for state in decision_positions(game, 150, seed=5):
         scores, total, player, _ = state
         i, j = scores[player], scores[1 - player]
         roll = solution.roll_probability(i, j, total)
