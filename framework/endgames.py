@@ -43,11 +43,15 @@ A set chosen that way favours its solver (a position enters only if it proves it
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
 import random
 import shlex
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 from framework.agentspec import parse_agent_spec
 from framework.errors import ConfigError, SolveDisagreementError
@@ -302,12 +306,76 @@ def _refereed(settings: Settings, index: int, played: Played, registry: Registry
     return out
 
 
+class Journal:
+    """What became of every game consumed so far, one JSON line each, so an interrupted `generate` resumes
+    where it stopped instead of replaying hours of referee work.
+
+    Why it is exact: a game's candidates are a function of (settings, index, open buckets) only, and a
+    closed bucket never reopens; an entry made when a bucket was open still holds for the buckets open
+    now (the loop skips the closed ones), and it does not depend on `count` (a larger set of the same
+    settings goes on from a smaller one's journal) or `patience`. The first line is the other settings: a
+    journal of other settings is refused, naming the file and the setting, rather than mixed into this set.
+    """
+
+    def __init__(self, path: Path, settings: Settings) -> None:
+        self.path = path
+        self.done: dict[int, tuple[tuple[bool, ...], list[Sampled]]] = {}
+        fingerprint = {key: value for key, value in json.loads(json.dumps(dataclasses.asdict(settings))).items()
+                       if key not in ("count", "patience")}
+        if path.exists():
+            lines = path.read_text(encoding="utf-8").splitlines()
+            recorded = json.loads(lines[0]) if lines else fingerprint
+            differ = [key for key in fingerprint if recorded.get(key) != fingerprint[key]]
+            if differ:
+                raise ConfigError(f"journal {path}: it was made with other settings ({differ[0]}: "
+                                  f"{recorded.get(differ[0])!r}, now {fingerprint[differ[0]]!r}); delete it to start "
+                                  f"afresh, or run with the settings it names")
+            for line in lines[1:]:
+                try:
+                    entry = json.loads(line)
+                except json.JSONDecodeError:
+                    break  # the line being written when the run was killed
+                sampled = [Sampled(bucket, outcome, None if p is None else Proved(p[0], p[1], p[2], p[3], p[4], tuple(p[5])))
+                           for bucket, outcome, p in entry["sampled"]]
+                self.done[entry["index"]] = (tuple(entry["open"]), sampled)
+        else:
+            self._append(fingerprint)
+
+    def get(self, index: int, open_buckets: tuple[bool, ...]) -> list[Sampled] | None:
+        """The recorded candidates of game `index`, if it was played with every bucket open now open then."""
+        entry = self.done.get(index)
+        if entry is None or any(now and not then for now, then in zip(open_buckets, entry[0])):
+            return None
+        return entry[1]
+
+    def record(self, index: int, open_buckets: tuple[bool, ...], sampled: list[Sampled]) -> None:
+        if index in self.done:
+            return
+        self.done[index] = (open_buckets, sampled)
+        self._append({"index": index, "open": open_buckets,
+                      "sampled": [(s.bucket, s.outcome, None if s.proved is None else dataclasses.astuple(s.proved))
+                                  for s in sampled]})
+
+    def _append(self, record: object) -> None:
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(record) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+
 def _batch(settings: Settings, indices: range, open_buckets: tuple[bool, ...],
-           pool: ProcessPoolExecutor | None) -> Iterator[list[Sampled]]:
+           pool: ProcessPoolExecutor | None, journal: Journal | None) -> Iterator[list[Sampled]]:
+    """Each game's candidates in index order; the journal's games are not played again."""
+    known = {i: journal.get(i, open_buckets) for i in indices} if journal is not None else {}
+    todo = [i for i in indices if known.get(i) is None]
     if pool is None:
-        return (play_and_prove(settings, i, open_buckets) for i in indices)
-    n = len(indices)
-    return pool.map(play_and_prove, [settings] * n, indices, [open_buckets] * n)
+        played: Iterator[list[Sampled]] = (play_and_prove(settings, i, open_buckets) for i in todo)
+    else:
+        n = len(todo)
+        played = pool.map(play_and_prove, [settings] * n, todo, [open_buckets] * n)
+    for i in indices:
+        recorded = known.get(i)
+        yield recorded if recorded is not None else next(played)
 
 
 def _validate(settings: Settings) -> None:
@@ -326,16 +394,19 @@ def _validate(settings: Settings) -> None:
                           f"medium={settings.medium}, budget={settings.budget}")
 
 
-def generate(settings: Settings, workers: int = 1,
-             progress: Callable[[int, int], None] | None = None) -> tuple[list[Proved], dict[str, int]]:
+def generate(settings: Settings, workers: int = 1, progress: Callable[[int, int], None] | None = None,
+             journal: Path | None = None) -> tuple[list[Proved], dict[str, int]]:
     """The set: proven wins from games 0, 1, 2, ... in order until every quota is full, and how many
     sampled positions ended each way (OUTCOMES; only the ones that counted: those of an open bucket).
 
     `progress(kept, games)` is called after every game. Raises ConfigError when `patience` games in a
     row added nothing (the quotas cannot fill for this game), saying how full each bucket is.
+    `journal`: a file recording every game as it is consumed (Journal); a run given the journal of an
+    interrupted one resumes it and writes the same set.
     """
     _validate(settings)
     _check_plugins(settings)
+    record = Journal(journal, settings) if journal is not None else None
     quotas = list(settings.quotas())
     kept: list[Proved] = []
     tally = dict.fromkeys(OUTCOMES, 0)
@@ -346,7 +417,9 @@ def generate(settings: Settings, workers: int = 1,
         while any(quotas):
             indices = range(start, start + 4 * workers)
             open_buckets = tuple(q > 0 for q in quotas)
-            for index, candidates in zip(indices, _batch(settings, indices, open_buckets, pool)):
+            for index, candidates in zip(indices, _batch(settings, indices, open_buckets, pool, record)):
+                if record is not None:
+                    record.record(index, open_buckets, candidates)
                 for sampled in candidates:
                     if not quotas[sampled.bucket]:
                         continue

@@ -30,14 +30,18 @@ def run(args: argparse.Namespace) -> int:
             print(f"\r{kept}/{settings.count} positions from {games} games, {time.perf_counter() - started:.0f}s",
                   end="", file=sys.stderr, flush=True)
 
+    out = Path(args.out) if args.out else FOLDER / f"{settings.game}-endgames-{settings.count}.txt"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    journal = out.with_name(out.name + ".journal")
+    if journal.exists() and not args.quiet:
+        print(f"resuming from {journal} (games already played are not played again)", file=sys.stderr)
     try:
-        kept, tally = generate(settings, workers=args.workers, progress=progress)
+        kept, tally = generate(settings, workers=args.workers, progress=progress, journal=journal)
     finally:
         if not args.quiet:
             print(file=sys.stderr)  # end the progress line
-    out = Path(args.out) if args.out else FOLDER / f"{settings.game}-endgames-{settings.count}.txt"
-    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(render(settings, kept, tally), encoding="utf-8")
+    journal.unlink()
     print(f"{len(kept)} positions written to {out} in {time.perf_counter() - started:.0f}s")
     return 0
 
@@ -73,6 +77,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         "(default %(default)s)")
     p.add_argument("--workers", type=options.workers, default=1,
                    help="processes playing games (the file does not depend on it)")
-    p.add_argument("--out", help=f"file to write (default {FOLDER}/GAME-endgames-COUNT.txt)")
+    p.add_argument("--out", help=f"file to write (default {FOLDER}/GAME-endgames-COUNT.txt); every game played is "
+                                 f"journaled in OUT.journal until it is written, and a run stopped before that "
+                                 f"resumes from it")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line")
     p.set_defaults(func=run)

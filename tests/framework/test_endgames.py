@@ -239,3 +239,37 @@ def test_the_shipped_refereed_set_is_what_its_referees_prove_today_on_its_cheape
             "kept", tuple(recorded)), position
         checked += 1
     assert checked >= 10
+
+
+def test_an_interrupted_refereed_set_resumes_from_its_journal_without_playing_its_games_again(tmp_path, monkeypatch):
+    import framework.endgames as endgames
+
+    journal = tmp_path / "set.journal"
+    whole = render(REFEREED, *generate(REFEREED))
+    played: list[int] = []
+    real = endgames.play_and_prove
+
+    def stop_after_two(settings, index, open_buckets=()):
+        if len(played) == 2:
+            raise KeyboardInterrupt
+        played.append(index)
+        return real(settings, index, open_buckets)
+
+    monkeypatch.setattr(endgames, "play_and_prove", stop_after_two)
+    with pytest.raises(KeyboardInterrupt):
+        generate(REFEREED, journal=journal)
+    assert played == [0, 1] and len(journal.read_text().splitlines()) == 3  # the settings and two games
+
+    def counted(settings, index, open_buckets=()):
+        played.append(index)
+        return real(settings, index, open_buckets)
+
+    monkeypatch.setattr(endgames, "play_and_prove", counted)
+    assert render(REFEREED, *generate(REFEREED, journal=journal)) == whole
+    assert 0 not in played[2:] and 1 not in played[2:]
+    # a larger set of the same settings goes on from it; other settings are refused, naming the setting
+    bigger = Settings(**{**REFEREED.__dict__, "count": 6})
+    generate(bigger, journal=journal)
+    other = Settings(**{**REFEREED.__dict__, "referee_budget": 20_000})
+    with pytest.raises(ConfigError, match=r"set.journal: it was made with other settings \(referee_budget: 10000"):
+        generate(other, journal=journal)
