@@ -335,7 +335,8 @@ class Journal:
                     entry = json.loads(line)
                 except json.JSONDecodeError:
                     break  # the line being written when the run was killed
-                sampled = [Sampled(bucket, outcome, None if p is None else Proved(p[0], p[1], p[2], p[3], p[4], tuple(p[5])))
+                sampled = [Sampled(bucket, outcome, None if p is None else
+                                   Proved(p[0], p[1], p[2], p[3], p[4], tuple(p[5])))
                            for bucket, outcome, p in entry["sampled"]]
                 self.done[entry["index"]] = (tuple(entry["open"]), sampled)
         else:
