@@ -312,13 +312,20 @@ class Kernel:
     twin is cached under a name carrying the game's `tag`, the aliases and a digest of the
     `bitboards` names and the whole chain's source: edited rules or a table newly declared a
     bitboard never meet a stale compiled twin.
+
+    numba compiles a function called from compiled code once per constant passed to it (`f(x, 0)`
+    and `f(x, -1)` compile apart, each with all it calls): `fold_int_arguments=False` types int
+    constants as int64, so a module calling its helpers with many (the PN searches: -1, 0, INF)
+    compiles each helper once; bool constants (a search's switches) are still folded.
     """
 
     prefix: str
 
     def __init__(self, module: types.ModuleType, bitboards: tuple[str, ...] = (),
-                 rules: Kernel | None = None, tag: str = "", aliases: dict[str, str] | None = None) -> None:
+                 rules: Kernel | None = None, tag: str = "", aliases: dict[str, str] | None = None,
+                 fold_int_arguments: bool = True) -> None:
         self.module = module
+        self.fold_int_arguments = fold_int_arguments
         self.bitboards = frozenset(bitboards)
         self.rules = rules
         self.aliases = dict(aliases or {})
@@ -341,7 +348,11 @@ class Kernel:
         def compile_twin(f: types.FunctionType, env: dict[str, Any]) -> Any:
             twin = _twin(f, env)
             twin.__qualname__ = self.prefix + f.__qualname__
-            dispatcher = numba.njit(cache=True)(twin)
+            if self.fold_int_arguments:
+                dispatcher = numba.njit(cache=True)(twin)
+            else:
+                dispatcher = _int_arguments_unfolded()(twin, targetoptions={"nopython": True, "boundscheck": None})
+                dispatcher.enable_caching()
             _LABELS[id(dispatcher)] = self.label
             return dispatcher
 
@@ -368,6 +379,26 @@ class Kernel:
             return self._namespace[name]
         except KeyError:
             raise AttributeError(f"{self.module.__name__} has no function {name!r} to compile") from None
+
+
+_UNFOLDED: list[type] = []
+
+
+def _int_arguments_unfolded() -> type:
+    """The numba dispatcher class of `Kernel(fold_int_arguments=False)` (made once, numba imported)."""
+    if not _UNFOLDED:
+        from numba.core import types as nbtypes
+        from numba.core.registry import CPUDispatcher
+
+        def plain(t: Any) -> Any:
+            return nbtypes.unliteral(t) if isinstance(t, nbtypes.IntegerLiteral) else t
+
+        class IntArgumentsUnfolded(CPUDispatcher):
+            def get_call_template(self, args: Any, kws: Any) -> Any:
+                return super().get_call_template(tuple(map(plain, args)), {k: plain(v) for k, v in kws.items()})
+
+        _UNFOLDED.append(IntArgumentsUnfolded)
+    return _UNFOLDED[0]
 
 
 def _twin(f: types.FunctionType, env: dict[str, Any]) -> types.FunctionType:
