@@ -23,6 +23,8 @@ so the compile cost is paid once per machine; `plyground warmup` pays it ahead o
 from __future__ import annotations
 
 import ast
+import contextlib
+import functools
 import hashlib
 import inspect
 import math
@@ -30,8 +32,7 @@ import os
 import sys
 import time
 import types
-from collections.abc import Callable, Mapping
-from functools import cached_property
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -96,10 +97,12 @@ def enabled() -> bool:
 def _numba() -> Any:
     """Import numba and teach it `int.bit_count()` / `int.bit_length()` (once)."""
     global _REGISTERED
-    import numba
     if _REGISTERED:
+        import numba
         return numba
-    _load_numpy_support_without_blas()
+    with _hidden("scipy", "scipy.linalg.cython_blas"):
+        import numba
+        import numba.np.arraymath  # noqa: F401  (decides `_HAVE_BLAS` at import)
     _announce_compiles(numba)
     from numba import types as nbtypes
     from numba.core import cgutils
@@ -196,21 +199,44 @@ def _numba() -> Any:
     return numba
 
 
-def _load_numpy_support_without_blas() -> None:
-    """Import numba's NumPy support with SciPy's BLAS hidden, unless SciPy is loaded already.
+@contextlib.contextmanager
+def _hidden(*names: str) -> Iterator[None]:
+    """Make `import` of the modules `names` not loaded yet raise ImportError for the duration.
 
-    numba checks for SciPy's BLAS (for `np.dot` and `np.linalg` in compiled code) when it first
-    loads or compiles a function, which imports `scipy.linalg`: a quarter of a second on every
-    run that kernels over ints never use. Hidden, numba's linear algebra is off for this process.
+    numba imports SciPy on import (only to check its version) and SciPy's BLAS (for `np.dot` and
+    `np.linalg` in compiled code) when it first loads or compiles a function: a quarter of a second
+    on every run that kernels over ints never use. Hidden, numba's linear algebra is off for this
+    process; SciPy itself imports normally afterwards (the game-theory code uses it).
     """
-    blas = "scipy.linalg.cython_blas"
-    if blas in sys.modules:
-        return
-    sys.modules[blas] = None  # type: ignore[assignment]  # makes `import` raise ImportError
+    hidden = [name for name in names if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # makes `import` raise ImportError
     try:
-        import numba.np.arraymath  # noqa: F401  (decides `_HAVE_BLAS` at import)
+        yield
     finally:
-        del sys.modules[blas]
+        for name in hidden:
+            del sys.modules[name]
+
+
+@functools.cache
+def _cache_loading_without_refresh() -> type:
+    """numba's on-disk cache of compiled functions (`FunctionCache`), loading without a refresh of numba's
+    target context first.
+
+    numba's `Cache.load_overload` refreshes the whole context before it reads a cached function: it imports
+    and installs every typing and lowering registry numba has (arrays, typed containers, jitclass, random,
+    ...), a tenth of a second of a run that only loads compiled code (`plyground perft`). Loaded code needs
+    numba's runtime (NRT) alone, initialised here; a compile (a cache miss) refreshes the context itself.
+    """
+    from numba.core.caching import FunctionCache
+    from numba.core.runtime import rtsys
+
+    class LoadingCache(FunctionCache):
+        def load_overload(self, sig: Any, target_context: Any) -> Any:
+            rtsys.initialize(target_context)
+            return self._load_overload(sig, target_context)
+
+    return LoadingCache
 
 
 #: Set while a compile is announced: the functions it compiles on the way need no line of their own.
@@ -334,7 +360,7 @@ class Kernel:
         self.label = module.__name__ + (f" for {tag}" if tag else "") + "".join(
             f", {alias}={target}" for alias, target in sorted(self.aliases.items()))
 
-    @cached_property
+    @functools.cached_property
     def _namespace(self) -> dict[str, Any]:
         numba = _numba()
 
@@ -342,6 +368,7 @@ class Kernel:
             twin = _twin(f, env)
             twin.__qualname__ = self.prefix + f.__qualname__
             dispatcher = numba.njit(cache=True)(twin)
+            dispatcher._cache = _cache_loading_without_refresh()(twin)
             _LABELS[id(dispatcher)] = self.label
             return dispatcher
 
@@ -349,14 +376,14 @@ class Kernel:
         return _bind(self.module, chain, self.aliases, compile_twin,
                      lambda name, value: _compiled_value(name, value, self.bitboards))
 
-    @cached_property
+    @functools.cached_property
     def interpreted(self) -> types.SimpleNamespace:
         """The same functions run as Python: the module's own code objects with the kernel interface
         (`framework.kernel_api`) bound to the interpreted functions of `rules` (the plain rules module).
         Same code, so the same answers as the compiled twins; no numba is imported."""
         return types.SimpleNamespace(**self._interpreted)
 
-    @cached_property
+    @functools.cached_property
     def _interpreted(self) -> dict[str, Any]:
         chain = self.rules._interpreted if self.rules is not None else {}
         return _bind(self.module, chain, self.aliases, _python_twin, lambda name, value: value)
