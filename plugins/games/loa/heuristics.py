@@ -25,7 +25,8 @@ def _chebyshev(a: int, b: int) -> int:
 
 def _weight_bits(weight, bits: int) -> tuple[int, ...]:
     """Masks m_j of the squares whose weight has bit j set, so sum(weight) = sum 2^j popcount(x & m_j)."""
-    return tuple(sum(1 << s for s in range(64) if weight(s) >> j & 1) for j in range(bits))
+    weights = [weight(s) for s in range(64)]  # once per square, not once per bit: these tables are built at import
+    return tuple(sum(1 << s for s, w in enumerate(weights) if w >> j & 1) for j in range(bits))
 
 
 #: DISTANCE_BITS[c*3+j]: bit j of the Chebyshev distance from square c.
