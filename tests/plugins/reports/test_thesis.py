@@ -96,6 +96,8 @@ def test_report_writes_readme_plots_and_tables(solved):
 
 
 def test_the_page_shows_the_refereed_set_first_then_the_easy_set_then_the_examples(tmp_path):
+    (tmp_path / "easy").mkdir()
+    (tmp_path / "refereed").mkdir()
     easy, refereed = solve_run(tmp_path / "easy"), solve_run(tmp_path / "refereed")
     text = write_thesis_report(easy, tmp_path / "page", refereed=refereed, budget_search=refereed,
                                depths=TINY_DEPTHS).read_text()
