@@ -180,3 +180,14 @@ def test_random_ordering_is_searched_in_the_shuffled_order_even_where_a_compiled
     interpreted = nodes_by_depth(registry, "loa", depths)
     assert list(compiled["nodes"]) == list(interpreted["nodes"])
     assert not hasattr(ShuffledMoves(registry.create_game("loa"), seed=0), "kernel")
+
+
+def test_a_run_resumed_later_is_timed_by_its_sessions_not_by_the_pause_between_them():
+    import pandas as pd
+
+    from plugins.reports.table42 import SESSION_GAP, run_minutes, sessions
+
+    solves = pd.DataFrame({"finished_at": [100.0, 160.0, 100.0 + 5 * SESSION_GAP, 100.0 + 5 * SESSION_GAP + 30],
+                           "wall_time": [10.0, 20.0, 6.0, 30.0]})
+    assert sessions(solves) == [(90.0, 160.0), (100.0 + 5 * SESSION_GAP - 6, 100.0 + 5 * SESSION_GAP + 30)]
+    assert run_minutes(solves) == (70 + 36) / 60
