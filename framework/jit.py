@@ -27,6 +27,7 @@ import contextlib
 import functools
 import hashlib
 import inspect
+import itertools
 import math
 import os
 import sys
@@ -100,9 +101,8 @@ def _numba() -> Any:
     if _REGISTERED:
         import numba
         return numba
-    with _hidden("scipy", "scipy.linalg.cython_blas"):
+    with _hidden("scipy"):
         import numba
-        import numba.np.arraymath  # noqa: F401  (decides `_HAVE_BLAS` at import)
     _announce_compiles(numba)
     from numba import types as nbtypes
     from numba.core import cgutils
@@ -204,9 +204,9 @@ def _hidden(*names: str) -> Iterator[None]:
     """Make `import` of the modules `names` not loaded yet raise ImportError for the duration.
 
     numba imports SciPy on import (only to check its version) and SciPy's BLAS (for `np.dot` and
-    `np.linalg` in compiled code) when it first loads or compiles a function: a quarter of a second
-    on every run that kernels over ints never use. Hidden, numba's linear algebra is off for this
-    process; SciPy itself imports normally afterwards (the game-theory code uses it).
+    `np.linalg` in compiled code) with its NumPy support, before a first compile: a quarter of a second
+    that kernels over ints never use. Hidden, numba's linear algebra is off for this process; SciPy itself
+    imports normally afterwards (the game-theory code uses it).
     """
     hidden = [name for name in names if name not in sys.modules]
     for name in hidden:
@@ -270,6 +270,9 @@ def _announce_compiles(numba: Any) -> None:
 
     class Announcer(event.Listener):
         def on_start(self, ev: Any) -> None:
+            if "numba.np.arraymath" not in sys.modules:  # loading cached code needs none of it (see `_hidden`)
+                with _hidden("scipy", "scipy.linalg.cython_blas"):
+                    import numba.np.arraymath  # noqa: F401  (decides `_HAVE_BLAS` at import)
             dispatcher = ev.data["dispatcher"]
             _COMPILING.append(dispatcher)
             if len(_COMPILING) == 1 and id(dispatcher) in _LABELS:
@@ -286,7 +289,12 @@ def _announce_compiles(numba: Any) -> None:
 
 def _int_table(value: Any) -> np.ndarray | None:
     """A (nested) tuple of ints as an int64 array, masks keeping their 64 bits; None when it is not one."""
-    return np.array(_wrap64(value), dtype=np.int64) if isinstance(value, tuple) and _int_leaves(value) else None
+    if not (isinstance(value, tuple) and _int_leaves(value)):
+        return None
+    try:
+        return np.array(value, dtype=np.int64)
+    except OverflowError:  # a mask with bit 63 set: numpy refuses it, its int64 bit pattern is kept
+        return np.array(_wrap64(value), dtype=np.int64)
 
 
 def _flat_ints(value: tuple) -> bool:
@@ -295,10 +303,18 @@ def _flat_ints(value: tuple) -> bool:
 
 
 def _int_leaves(value: Any) -> bool:
-    """True for an int or a non-empty tuple nesting only ints (a table numba can hold as an array)."""
-    if type(value) is int:
-        return True
-    return isinstance(value, tuple) and bool(value) and (_flat_ints(value) or all(_int_leaves(v) for v in value))
+    """True for an int or a non-empty tuple nesting only ints (a table numba can hold as an array).
+
+    Checked a nesting level at a time, each at C speed: a call per row cost LOA's 4,096 rows of 7 a tenth
+    of its start-up."""
+    level = [value]
+    while True:
+        kinds = set(map(type, level))
+        if kinds == {int}:
+            return True
+        if kinds != {tuple} or not all(level):
+            return False
+        level = list(itertools.chain.from_iterable(level))
 
 
 def _wrap64(value: Any) -> Any:

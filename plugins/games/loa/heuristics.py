@@ -128,11 +128,15 @@ def _mobility_balance() -> tuple[int, ...]:
     for n in range(9):
         base = sum(1 << 2 * k for k in range(n))
         for black in range(1 << n):
-            for white in range(1 << n):
-                if not black & white:
-                    forward, backward = base + (black << n | white), base + (white << n | black)
-                    table[forward] = (MOVE_COUNT[forward] + CAPTURE_COUNT[forward]
-                                      - MOVE_COUNT[backward] - CAPTURE_COUNT[backward])
+            free = ((1 << n) - 1) ^ black
+            white = free
+            while True:  # every white pattern on the squares black leaves free, down to none (as in the rules)
+                forward, backward = base + (black << n | white), base + (white << n | black)
+                table[forward] = (MOVE_COUNT[forward] + CAPTURE_COUNT[forward]
+                                  - MOVE_COUNT[backward] - CAPTURE_COUNT[backward])
+                if not white:
+                    break
+                white = (white - 1) & free
     return tuple(table)
 
 
