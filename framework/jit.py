@@ -384,9 +384,11 @@ Constants = Mapping[str, Mapping[int, int]]
 def _python_twins(constants: Constants) -> Callable[[types.FunctionType, dict[str, Any]], types.FunctionType]:
     """How `_bind` makes a Python twin: `f` with `env` as its globals, folded as numba folds it and with the
     `constants` slots read as ints (`_folded_codes`)."""
+    key = tuple(sorted((name, tuple(sorted(slots.items()))) for name, slots in constants.items()))
+
     def python_twin(f: types.FunctionType, env: dict[str, Any]) -> types.FunctionType:
         twin = _twin(f, env)
-        twin.__code__ = _folded_codes(sys.modules.get(f.__module__), constants).get(f.__name__, f.__code__)
+        twin.__code__ = _folded_codes(sys.modules.get(f.__module__), constants, key).get(f.__name__, f.__code__)
         return twin
     return python_twin
 
@@ -434,16 +436,17 @@ class _Fold(ast.NodeTransformer):
 _FOLDED: dict[tuple[str, tuple], dict[str, types.CodeType]] = {}
 
 
-def _folded_codes(module: types.ModuleType | None, constants: Constants) -> dict[str, types.CodeType]:
+def _folded_codes(module: types.ModuleType | None, constants: Constants,
+                  constants_key: tuple) -> dict[str, types.CodeType]:
     """The code objects of `module`'s top-level functions with layout slots read as ints and identity
     conversions dropped: what compiled code sees as constants costs an attribute lookup or a call per
     use in Python (measured, a third of an interpreted alpha-beta node); and with the `constants` slots
     read as ints, so Python's compiler drops the branches of a switch that is off. Same source, same line
     numbers; {} when the source cannot be read (the functions then run unfolded). Kept per module and
-    constants."""
+    constants (`constants_key`: their items sorted)."""
     if module is None:
         return {}
-    key = (module.__name__, tuple(sorted((name, tuple(sorted(slots.items()))) for name, slots in constants.items())))
+    key = (module.__name__, constants_key)
     if key not in _FOLDED:
         try:
             tree = ast.parse(inspect.getsource(module))

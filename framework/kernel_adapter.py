@@ -85,12 +85,12 @@ class KernelAdapter:
         intern_move = self.move_id
         outcomes_of, game_pass = offered.chance_outcomes, offered.pass_to
         probabilities: dict[int, dict[int, float]] = {}
-        # Per state id: its mover, returns (None while the game goes on), its children by move id (the
-        # kernel states applied so far), then, None until first asked (grown by doubling), its search key,
-        # legal moves and hints.
+        # Per state id: its mover, returns (None while the game goes on), then, None until first asked
+        # (grown by doubling), its search key, legal moves, hints and children by move id (the kernel
+        # states applied so far).
         movers: list[int] = []
         results: list[Sequence[float] | None] = []
-        children: list[dict[int, tuple[int]]] = []
+        children: list[dict[int, tuple[int]] | None] = []
         keys: list[tuple[int] | None] = []
         legal: list[list[int] | None] = []
         hinted: list[list[int] | None] = []
@@ -100,12 +100,12 @@ class KernelAdapter:
             states.append(state)
             movers.append(game_to_move(state))
             results.append(returns(state) if is_terminal(state) else None)
-            children.append({})
             if at == len(keys):
                 grow = [None] * (at + 64)
                 keys.extend(grow)
                 legal.extend(grow)
                 hinted.extend(grow)
+                children.extend(grow)
             return (at,)
 
         def to_kernel(state: State) -> tuple[int]:
@@ -136,6 +136,8 @@ class KernelAdapter:
 
         def apply_move(state: tuple[int], move: int) -> tuple[int]:
             known = children[state[0]]
+            if known is None:
+                known = children[state[0]] = {}
             kernel_child = known.get(move)
             if kernel_child is None:
                 child = game_apply(states[state[0]], moves[move])
