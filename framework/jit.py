@@ -402,7 +402,7 @@ class Kernel:
     @functools.cached_property
     def _interpreted(self) -> dict[str, Any]:
         chain = self.rules._interpreted if self.rules is not None else {}
-        return _bind(self.module, chain, self.aliases, _python_twin, lambda name, value: value)
+        return _bind(self.module, chain, self.aliases, _python_twins({}), lambda name, value: value)
 
     def __getattr__(self, name: str) -> Callable:
         if name.startswith("__"):
@@ -420,11 +420,20 @@ def _twin(f: types.FunctionType, env: dict[str, Any]) -> types.FunctionType:
     return twin
 
 
-def _python_twin(f: types.FunctionType, env: dict[str, Any]) -> types.FunctionType:
-    """`f` run as Python with `env` as its globals, folded as numba folds it (`_folded_codes`)."""
-    twin = _twin(f, env)
-    twin.__code__ = _folded_codes(inspect.getmodule(f)).get(f.__name__, f.__code__)
-    return twin
+#: Slots an interpreted binding reads as constants (`bind`): per argument name, the ints at its int indices.
+Constants = Mapping[str, Mapping[int, int]]
+
+
+def _python_twins(constants: Constants) -> Callable[[types.FunctionType, dict[str, Any]], types.FunctionType]:
+    """How `_bind` makes a Python twin: `f` with `env` as its globals, folded as numba folds it and with the
+    `constants` slots read as ints (`_folded_codes`)."""
+    key = tuple(sorted((name, tuple(sorted(slots.items()))) for name, slots in constants.items()))
+
+    def python_twin(f: types.FunctionType, env: dict[str, Any]) -> types.FunctionType:
+        twin = _twin(f, env)
+        twin.__code__ = _folded_codes(sys.modules.get(f.__module__), constants, key).get(f.__name__, f.__code__)
+        return twin
+    return python_twin
 
 
 def _is_layout(value: Any) -> bool:
@@ -435,10 +444,10 @@ def _is_layout(value: Any) -> bool:
 class _Fold(ast.NodeTransformer):
     """Folds a function's reads of layout slots (`WORK.nodes`) to their ints and drops the identity
     conversions (`as_int64(x)` is `x` in Python), the names being the module's globals, not the function's
-    locals."""
+    locals; and reads of the `constants` slots of its arguments (`work[WORK.use_table]`) to their ints."""
 
-    def __init__(self, module_globals: dict[str, Any], local_names: set[str]) -> None:
-        self.globals, self.locals = module_globals, local_names
+    def __init__(self, module_globals: dict[str, Any], local_names: set[str], constants: Constants) -> None:
+        self.globals, self.locals, self.constants = module_globals, local_names, constants
 
     def _global(self, node: ast.expr) -> Any:
         if isinstance(node, ast.Name) and node.id not in self.locals:
@@ -457,34 +466,46 @@ class _Fold(ast.NodeTransformer):
             return self.visit(node.args[0])
         return self.generic_visit(node)
 
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) and node.value.id in self.locals:
+            slots = self.constants.get(node.value.id, {})
+            index = node.slice.value if isinstance(node.slice, ast.Constant) else None
+            if type(index) is int and index in slots:
+                return ast.copy_location(ast.Constant(slots[index]), node)
+        return node
 
-_FOLDED: dict[str, dict[str, types.CodeType]] = {}
+
+_FOLDED: dict[tuple[str, tuple], dict[str, types.CodeType]] = {}
 
 
-def _folded_codes(module: types.ModuleType | None) -> dict[str, types.CodeType]:
+def _folded_codes(module: types.ModuleType | None, constants: Constants,
+                  constants_key: tuple) -> dict[str, types.CodeType]:
     """The code objects of `module`'s top-level functions with layout slots read as ints and identity
     conversions dropped: what compiled code sees as constants costs an attribute lookup or a call per
-    use in Python (measured, a third of an interpreted alpha-beta node). Same source, same line numbers;
-    {} when the source cannot be read (the functions then run unfolded)."""
+    use in Python (measured, a third of an interpreted alpha-beta node); and with the `constants` slots
+    read as ints, so Python's compiler drops the branches of a switch that is off. Same source, same line
+    numbers; {} when the source cannot be read (the functions then run unfolded). Kept per module and
+    constants (`constants_key`: their items sorted)."""
     if module is None:
         return {}
-    name = module.__name__
-    if name not in _FOLDED:
+    key = (module.__name__, constants_key)
+    if key not in _FOLDED:
         try:
             tree = ast.parse(inspect.getsource(module))
         except (OSError, TypeError):
-            _FOLDED[name] = {}
+            _FOLDED[key] = {}
             return {}
         own = _own_functions(module)
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name in own:
                 code = own[node.name].__code__
-                _Fold(vars(module), set(code.co_varnames) | set(code.co_cellvars)).visit(node)
+                _Fold(vars(module), set(code.co_varnames) | set(code.co_cellvars), constants).visit(node)
         compiled = compile(tree, inspect.getfile(module), "exec", dont_inherit=True)
-        _FOLDED[name] = {c.co_name: c for c in compiled.co_consts
-                         if isinstance(c, types.CodeType) and c.co_name in own
-                         and c.co_firstlineno == own[c.co_name].__code__.co_firstlineno}
-    return _FOLDED[name]
+        _FOLDED[key] = {c.co_name: c for c in compiled.co_consts
+                        if isinstance(c, types.CodeType) and c.co_name in own
+                        and c.co_firstlineno == own[c.co_name].__code__.co_firstlineno}
+    return _FOLDED[key]
 
 
 def _own_functions(module: types.ModuleType) -> dict[str, types.FunctionType]:
@@ -516,11 +537,15 @@ def _bind(module: types.ModuleType, functions: dict[str, Any], aliases: dict[str
     return {**bound, **own}
 
 
-def bind(module: types.ModuleType, functions: dict[str, Callable]) -> types.SimpleNamespace:
+def bind(module: types.ModuleType, functions: dict[str, Callable],
+         constants: Constants | None = None) -> types.SimpleNamespace:
     """The functions of `module` run as Python with the kernel interface bound to `functions` (e.g. a
     `framework.kernel_adapter.KernelAdapter`'s, over a plain-Python game): the interpreted binding of a
-    search written once against `framework.kernel_api`."""
-    return types.SimpleNamespace(**_bind(module, functions, {}, _python_twin, lambda name, value: value))
+    search written once against `framework.kernel_api`. `constants` names slots its functions only read
+    while bound (`{"work": {slot: value}}`: a search's switches): their reads become those ints, as a
+    literal argument would be compiled."""
+    return types.SimpleNamespace(**_bind(module, functions, {}, _python_twins(constants or {}),
+                                         lambda name, value: value))
 
 
 def uint64(value: int) -> np.uint64:

@@ -143,10 +143,11 @@ def kernel_binding(game: Game, heuristic: Heuristic | None, compiled: bool) -> B
                    kernel.option, kernel.move_space, kernel.key_shifts, _weights(game, heuristic), False)
 
 
-def adapter_binding(game: Game, heuristic: Heuristic | None) -> Binding:
-    """`negamax` over a fresh `KernelAdapter` of the game (one per decision: it interns what it meets)."""
+def adapter_binding(game: Game, heuristic: Heuristic | None, switches: dict[int, int]) -> Binding:
+    """`negamax` over a fresh `KernelAdapter` of the game (one per decision: it interns what it meets), the
+    `switches` (slots of `negamax.WORK` fixed for the decision) read as constants."""
     adapter = KernelAdapter(game, heuristic)
-    search = jit.bind(negamax, adapter.functions())
+    search = jit.bind(negamax, adapter.functions(), {"work": switches})
     return Binding(search.negamax, adapter.to_kernel, adapter.move, 0, ADAPTER_SPACE, (0,), (), False)
 
 

@@ -273,7 +273,7 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
                 alpha = value
                 set_pv(work, ply, move)
                 if value >= beta:
-                    if not is_capture(state, move):
+                    if (work[WORK.use_killers] or work[WORK.use_history]) and not is_capture(state, move):
                         if work[WORK.use_killers] and work[row + PLY.killer] != move:
                             work[row + PLY.killer + 1] = work[row + PLY.killer]
                             work[row + PLY.killer] = move

@@ -41,6 +41,7 @@ from framework.protocols import Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.alphabeta import negamax as nm
 from plugins.agents.alphabeta.binding import (
+    ADAPTER_SPACE,
     MAX_DEPTH,
     Binding,
     CompiledTable,
@@ -99,7 +100,7 @@ class AlphaBetaSearch:
         if compiled is None:
             compiled = jit.enabled()
         self.binding = (kernel_binding(game, heuristic, compiled and self.kernel) if self.kernel
-                        else adapter_binding(game, heuristic))
+                        else adapter_binding(game, heuristic, self._switches() | self._python_layout(ADAPTER_SPACE)))
         self._python: Binding | None = None if self.binding.compiled else self.binding
         self.compiled_table = compiled_table
         if self.binding.compiled:
@@ -111,24 +112,37 @@ class AlphaBetaSearch:
             self.killers: np.ndarray = np.full((64, 2), -1, np.int64)
         self._dict_work: defaultdict | None = None
 
+    def _switches(self) -> dict[int, int]:
+        """The slots of `negamax.WORK` the settings fix for the whole decision (an adapter's binding reads
+        them as constants: `framework.jit.bind`)."""
+        settings = self.settings
+        return {getattr(WORK, name): int(value) for name, value in (
+            ("use_table", settings.transposition_table), ("use_tt_move", settings.tt_move),
+            ("use_hints", settings.move_hints), ("use_killers", settings.killers),
+            ("use_history", settings.history), ("use_ordering", self.ordering),
+            ("solver", self.proof_score is not None), ("quiescence", self.quiescence),
+            ("quiescence_depth", settings.quiescence_depth), ("use_pvs", settings.pvs), ("use_lmr", settings.lmr),
+            ("lmr_min_depth", settings.lmr_min_depth), ("lmr_moves", settings.lmr_moves),
+            ("use_singular", settings.singular), ("singular_min_depth", settings.singular_min_depth),
+            ("singular_margin", int(np.float64(settings.singular_margin).view(np.int64))))}
+
+    @staticmethod
+    def _python_layout(space: int) -> dict[int, int]:
+        """Where an interpreted search's per-ply rows and PV rows start, and a PV row's length (as many
+        plies as Python's recursion reaches)."""
+        head, plies = nm.CONTROL_SIZE + 2 * space, python_plies()
+        return {WORK.plies_at: head, WORK.pv_at: head + plies * nm.PLY_COLUMNS, WORK.pv_stride: plies}
+
     def _fill(self, work, binding: Binding, stamp: int) -> None:
         """The counters and switches of `negamax.WORK`, for one decision."""
-        settings, size = self.settings, self.size
+        size = self.size
         work[WORK.limit] = int(min(self.limits.node_limit, 1 << 62))
         work[WORK.size] = size
         for i in range(nm.KEY_WORDS):
             work[WORK.shifts + i] = (1 << binding.key_shifts[i]) % size if i < len(binding.key_shifts) else 0
-        for name, value in (("use_table", settings.transposition_table), ("use_tt_move", settings.tt_move),
-                            ("use_hints", settings.move_hints), ("use_killers", settings.killers),
-                            ("use_history", settings.history), ("use_ordering", self.ordering),
-                            ("solver", self.proof_score is not None), ("quiescence", self.quiescence),
-                            ("quiescence_depth", settings.quiescence_depth), ("stamp", stamp),
-                            ("space", binding.space), ("use_pvs", settings.pvs), ("use_lmr", settings.lmr),
-                            ("lmr_min_depth", settings.lmr_min_depth), ("lmr_moves", settings.lmr_moves),
-                            ("use_singular", settings.singular),
-                            ("singular_min_depth", settings.singular_min_depth),
-                            ("singular_margin", int(np.float64(settings.singular_margin).view(np.int64)))):
-            work[getattr(WORK, name)] = int(value)
+        work[WORK.stamp], work[WORK.space] = stamp, binding.space
+        for slot, value in self._switches().items():
+            work[slot] = value
 
     # -- iterative deepening ---------------------------------------------------------------
 
@@ -218,8 +232,7 @@ class AlphaBetaSearch:
         if work is None:
             work = self._dict_work = defaultdict(int)
             self._fill(work, binding, 1)
-            head = nm.CONTROL_SIZE + 2 * binding.space
-            work[WORK.plies_at], work[WORK.pv_at], work[WORK.pv_stride] = head, head + plies * nm.PLY_COLUMNS, plies
+            work.update(self._python_layout(binding.space))
             self._killer_plies = 0
             self._rows: defaultdict = defaultdict(lambda: [0] * nm.ROW_SIZE)
             self._values: defaultdict = defaultdict(float)
