@@ -305,8 +305,8 @@ def _flat_ints(value: tuple) -> bool:
 def _int_leaves(value: Any) -> bool:
     """True for an int or a non-empty tuple nesting only ints (a table numba can hold as an array).
 
-    Checked a nesting level at a time, each at C speed: a call per row cost LOA's 4,096 rows of 7 a tenth
-    of its start-up."""
+    Checked a nesting level at a time, each at C speed (a call per row cost LOA's 4,096 rows of 7 about
+    8 ms of `plyground perft`'s start-up)."""
     level = [value]
     while True:
         kinds = set(map(type, level))
