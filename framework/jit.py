@@ -3,8 +3,8 @@
 One source of truth: a `Kernel` takes a rules module written as plain functions over ints
 and flat tuples of ints (see DESIGN.md) and compiles *the same code objects* with
 `numba.njit(cache=True)`. Only the globals they read are rebound: bitboard constants and
-tables named in `bitboards` become `numpy.uint64` scalars and arrays, other (nested) int
-tuples become `int64` arrays, and every sibling function becomes its compiled twin. The
+tables named in `bitboards` become `numpy.uint64` scalars and arrays, tables named in `small`
+`int8` arrays, other (nested) int tuples `int64` arrays, and every sibling function becomes its compiled twin. The
 interpreted module is untouched, so the Python plugin and the compiled path cannot drift;
 tests run both over hundreds of positions and compare every count, value and node.
 
@@ -326,14 +326,17 @@ def _wrap64(value: Any) -> Any:
     return value - (1 << 64) if value >= 1 << 63 else value
 
 
-def _compiled_value(name: str, value: Any, bitboards: frozenset[str]) -> Any:
-    """The global as compiled code sees it: bitboards as uint64, other int tables as int64 arrays.
+def _compiled_value(name: str, value: Any, bitboards: frozenset[str], small: frozenset[str] = frozenset()) -> Any:
+    """The global as compiled code sees it: bitboards as uint64, `small` tables as int8 arrays (numpy refuses an
+    entry outside -128..127), other int tables as int64 arrays.
 
     An int64 table may still hold masks (e.g. a mask beside an index in one row): they keep
     their 64 bits, and `&` with a uint64 bitboard followed by `bit_count` reads them right.
     """
     if name in bitboards:
         return np.array(value, dtype=np.uint64) if isinstance(value, tuple) else np.uint64(value)
+    if name in small:
+        return np.array(value, dtype=np.int8)
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         return value    # a namedtuple of ints (`framework.layout`) stays: numba reads it as constants
     table = _int_table(value)
@@ -352,21 +355,30 @@ class Kernel:
     `aliases` binds more names to functions found there (a search calls `score`, bound to
     one heuristic's function). numba's cache only watches a function's own file, so every
     twin is cached under a name carrying the game's `tag`, the aliases and a digest of the
-    `bitboards` names and the whole chain's source: edited rules or a table newly declared a
-    bitboard never meet a stale compiled twin.
+    `bitboards` and `small` names and the whole chain's source: edited rules or a table newly declared
+    a bitboard never meet a stale compiled twin.
+
+    `small` names int tables whose entries fit a signed byte (counts, line numbers): compiled code reads
+    them as int8 (arithmetic on them is int64, as numba widens), so a large table costs an eighth of its
+    int64 size in every compiled twin and cache file that holds it (LOA's 87,381 move counts: 700 kB,
+    parsed and linked on each load of its perft).
     """
 
     prefix: str
 
     def __init__(self, module: types.ModuleType, bitboards: tuple[str, ...] = (),
-                 rules: Kernel | None = None, tag: str = "", aliases: dict[str, str] | None = None) -> None:
+                 rules: Kernel | None = None, tag: str = "", aliases: dict[str, str] | None = None,
+                 small: tuple[str, ...] = ()) -> None:
         self.module = module
         self.bitboards = frozenset(bitboards)
+        self.small = frozenset(small)
         self.rules = rules
         self.aliases = dict(aliases or {})
         # numba's cache stamps only the function's own file: the globals rebound here (which tables are
         # bitboards) and the chained rules go into the compiled twins' names, so a change meets no stale twin.
         source = " ".join(sorted(self.bitboards))
+        if self.small:
+            source += " int8: " + " ".join(sorted(self.small))
         if rules is not None:
             source += inspect.getsource(rules.module) + rules.prefix
         digest = hashlib.sha1(source.encode()).hexdigest()[:10]
@@ -390,7 +402,7 @@ class Kernel:
 
         chain = self.rules._namespace if self.rules is not None else {}
         return _bind(self.module, chain, self.aliases, compile_twin,
-                     lambda name, value: _compiled_value(name, value, self.bitboards))
+                     lambda name, value: _compiled_value(name, value, self.bitboards, self.small))
 
     @functools.cached_property
     def interpreted(self) -> types.SimpleNamespace:
