@@ -37,6 +37,7 @@ from operator import itemgetter
 import numpy as np
 
 from framework.capabilities import capabilities
+from framework.jit import line
 from framework.protocols import Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.alphabeta import negamax as nm
@@ -128,10 +129,10 @@ class AlphaBetaSearch:
 
     @staticmethod
     def _python_layout(space: int) -> dict[int, int]:
-        """Where an interpreted search's per-ply rows and PV rows start, and a PV row's length (as many
-        plies as Python's recursion reaches)."""
+        """Where an interpreted search's per-ply rows (as many plies as Python's recursion reaches) and PV
+        lines start, and how far apart the lines lie (one slot each: a tuple, `framework.jit.prepend`)."""
         head, plies = nm.CONTROL_SIZE + 2 * space, python_plies()
-        return {WORK.plies_at: head, WORK.pv_at: head + plies * nm.PLY_COLUMNS, WORK.pv_stride: plies}
+        return {WORK.plies_at: head, WORK.pv_at: head + plies * nm.PLY_COLUMNS, WORK.pv_stride: 1}
 
     def _fill(self, work, binding: Binding, stamp: int) -> None:
         """The counters and switches of `negamax.WORK`, for one decision."""
@@ -265,7 +266,8 @@ class AlphaBetaSearch:
     def _compiled_root(self, state: State, depth: int, alpha: float, beta: float) -> float:
         """A root search compiled: per-ply rows and PV rows sized for this depth, killers carried over."""
         # Plies below the root: at most the depth, twice it with singular extensions (an extension is only
-        # granted while ply + depth < 2 * root depth), then the quiescence plies; one row more for `set_pv`.
+        # granted while ply + depth < 2 * root depth), then the quiescence plies; one row more for the PV
+        # (a line at ply p: its length, then at most size - p moves: `framework.jit.prepend`).
         binding = self.binding
         reach = 2 * depth if self.settings.singular else depth
         size = reach + 2 + (self.settings.quiescence_depth if self.quiescence else 0)
@@ -275,7 +277,7 @@ class AlphaBetaSearch:
             self.killers = killers
         head = nm.CONTROL_SIZE + 2 * binding.space
         pv_at = head + size * nm.PLY_COLUMNS
-        end = pv_at + size * size
+        end = pv_at + size * (size + 1)
         if len(self.work) < end:
             grown = np.zeros(end, np.int64)
             grown[:head] = self.work[:head]
@@ -284,7 +286,7 @@ class AlphaBetaSearch:
         work[head:end] = 0
         plies = work[head:pv_at].reshape(size, nm.PLY_COLUMNS)
         plies[:, PLY.killer:] = self.killers[:size]
-        work[WORK.plies_at], work[WORK.pv_at], work[WORK.pv_stride] = head, pv_at, size
+        work[WORK.plies_at], work[WORK.pv_at], work[WORK.pv_stride] = head, pv_at, size + 1
         work[WORK.nodes], work[WORK.leaves], work[WORK.aborted], work[WORK.root_move] = self.nodes, self.horizon, 0, -1
         work[WORK.root_depth] = self.root_depth
         table = self.compiled_table
@@ -308,8 +310,7 @@ class AlphaBetaSearch:
         if work[WORK.aborted]:
             raise SearchAborted
         move_of = binding.move_of
-        length = work[work[WORK.plies_at] + PLY.pv_len]
-        self.pv[0] = tuple(move_of(int(work[pv_at + i])) for i in range(length))
+        self.pv[0] = tuple(move_of(move) for move in line(work, pv_at))
         move = int(work[WORK.root_move])
         self.root_move = move_of(move) if move >= 0 else None       # -1: a terminal root has no move
         return float(score)
