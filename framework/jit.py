@@ -428,7 +428,8 @@ def _is_layout(value: Any) -> bool:
 class _Fold(ast.NodeTransformer):
     """Folds a function's reads of layout slots (`WORK.nodes`) to their ints and drops the identity
     conversions (`as_int64(x)` is `x` in Python), the names being the module's globals, not the function's
-    locals; and reads of the `constants` slots of its arguments (`work[WORK.use_table]`) to their ints."""
+    locals; reads of the `constants` slots of its arguments (`work[WORK.use_table]`) to their ints, and a
+    boolean operation they decide to its constant."""
 
     def __init__(self, module_globals: dict[str, Any], local_names: set[str], constants: Constants) -> None:
         self.globals, self.locals, self.constants = module_globals, local_names, constants
@@ -449,6 +450,14 @@ class _Fold(ast.NodeTransformer):
                 and not isinstance(node.args[0], ast.Starred)):
             return self.visit(node.args[0])
         return self.generic_visit(node)
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+        """`1 or x` is 1 and `0 and x` is 0, as numba prunes them: so a constant slot's test costs nothing."""
+        self.generic_visit(node)
+        first = node.values[0]
+        if isinstance(first, ast.Constant) and bool(first.value) == isinstance(node.op, ast.Or):
+            return first
+        return node
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
         self.generic_visit(node)

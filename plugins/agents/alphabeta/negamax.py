@@ -13,9 +13,10 @@ the plain rules, and `framework.jit.bind` over a `KernelAdapter` runs it on any 
 state: `work`, one int64 array compiled (a dict of ints interpreted: only the slots touched exist), its
 slots named by WORK below, then the history scores (2 x `work[WORK.space]`, one row per seat), the
 per-ply rows (PLY_COLUMNS each, from `work[WORK.plies_at]`) and the principal variations (a line of
-`framework.jit.prepend` per ply, `work[WORK.pv_stride]` slots apart from `work[WORK.pv_at]`); the table's `rows` (ROW columns) and
-`values`. Measured, every array argument of the compiled recursion costs a large share of a node (one more
-took checkers from 3.6 to 2.4 M nodes/s): hence one `work`; the heuristic's weights are a tuple.
+`framework.jit.prepend` per ply, `work[WORK.pv_stride]` slots apart, from `work[WORK.pv_at]`); the table's
+`rows` (ROW columns) and `values`. Measured, every array argument of the compiled recursion costs a large share
+of a node (one more took checkers from 3.6 to 2.4 M nodes/s): hence one `work`; the heuristic's weights are a
+tuple.
 
 The node contract: a node is one `negamax` call, counted on entry after the budget test (the clock read
 every 256 nodes, as `SearchLimits.exceeded`), root and leaves, probes, re-searches and quiescence nodes
@@ -66,12 +67,13 @@ ROW, ROW_SIZE = layout("Row", "words*5 stamp depth ply flag move")
 #: Words of `search_key` hashed (zero-padded).
 KEY_WORDS = 4
 #: The slots of `work`: counters (nodes, heuristic leaves, aborted, root move), the node limit, the table's
-#: hashing (its size, then 2**shift % size for each key word), the switches (solver mode: the win/loss
-#: evaluation and proven entries at any depth; quiescence and its most plies below the depth limit), the
-#: decision's table stamp (>= 1), the move space (history rows), where the per-ply rows and PV rows start
-#: and how far apart PV lines lie, PVS, late-move reductions (least remaining depth, moves searched in full before),
-#: singular extensions (least remaining depth, margin as a float64's bits), and the root search's depth.
-WORK, CONTROL_SIZE = layout("Work", "nodes leaves aborted root_move limit size shifts*4 use_table use_tt_move "
+#: hashing (its size, then 2**shift % size for each key word, 1 when states and keys are one word each and
+#: an entry keeps only its first word: an adapter's, so Python pads and compares nothing more), the switches
+#: (solver mode: the win/loss evaluation and proven entries at any depth; quiescence and its most plies below
+#: the depth limit), the decision's table stamp (>= 1), the move space (history rows), where the per-ply rows
+#: and PV lines start and how far apart the lines lie, PVS, late-move reductions (least remaining depth, moves
+#: searched in full before), singular extensions (least remaining depth, margin as a float64's bits), and the root search's depth.
+WORK, CONTROL_SIZE = layout("Work", "nodes leaves aborted root_move limit size shifts*4 one_word use_table use_tt_move "
                                     "use_hints use_killers use_history use_ordering solver quiescence "
                                     "quiescence_depth stamp space plies_at pv_at pv_stride use_pvs use_lmr "
                                     "lmr_min_depth lmr_moves use_singular singular_min_depth singular_margin "
@@ -177,18 +179,24 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
         # The probe at hash_key(state) % size: the sum of search_key's words shifted, `sum(key[i] << shift[i])`,
         # reduced in 64-bit arithmetic from size and each 2**shift[i] % size (size < 2**31: each term is
         # below 2**62, the sum below 2**64).
-        key = search_key(state) + (0, 0, 0, 0)       # zero-padded to KEY_WORDS, indexed statically
         size = as_uint64(work[WORK.size])
-        slot = as_int64((as_uint64(key[0]) % size * as_uint64(work[WORK.shifts])
-                         + as_uint64(key[1]) % size * as_uint64(work[WORK.shifts + 1])
-                         + as_uint64(key[2]) % size * as_uint64(work[WORK.shifts + 2])
-                         + as_uint64(key[3]) % size * as_uint64(work[WORK.shifts + 3])) % size)
-        words = state + (0, 0, 0, 0, 0)           # zero-padded to STATE_WORDS, indexed statically
-        w0, w1, w2, w3, w4 = (as_int64(words[0]), as_int64(words[1]), as_int64(words[2]), as_int64(words[3]),
-                              as_int64(words[4]))
+        if work[WORK.one_word]:
+            # An adapter's state and key are one word each (the state's id, the game's hash): nothing padded.
+            slot = as_int64(as_uint64(search_key(state)[0]) % size * as_uint64(work[WORK.shifts]) % size)
+            w0 = as_int64(state[0])
+        else:
+            key = search_key(state) + (0, 0, 0, 0)       # zero-padded to KEY_WORDS, indexed statically
+            slot = as_int64((as_uint64(key[0]) % size * as_uint64(work[WORK.shifts])
+                             + as_uint64(key[1]) % size * as_uint64(work[WORK.shifts + 1])
+                             + as_uint64(key[2]) % size * as_uint64(work[WORK.shifts + 2])
+                             + as_uint64(key[3]) % size * as_uint64(work[WORK.shifts + 3])) % size)
+            words = state + (0, 0, 0, 0, 0)           # zero-padded to STATE_WORDS, indexed statically
+            w0, w1, w2, w3, w4 = (as_int64(words[0]), as_int64(words[1]), as_int64(words[2]), as_int64(words[3]),
+                                  as_int64(words[4]))
         entry = rows[slot]
-        if (entry[ROW.stamp] == stamp and entry[0] == w0 and entry[1] == w1 and entry[2] == w2
-                and entry[3] == w3 and entry[4] == w4):
+        if (entry[ROW.stamp] == stamp and entry[0] == w0
+                and (work[WORK.one_word] or (entry[1] == w1 and entry[2] == w2 and entry[3] == w3
+                                             and entry[4] == w4))):
             flag = entry[ROW.flag]
             value = values[slot]
             bound = flag & BOUND
@@ -285,9 +293,11 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
             flag |= HORIZON
         entry = rows[slot]
         if not (entry[ROW.stamp] == stamp and entry[ROW.depth] > depth
-                and not (entry[0] == w0 and entry[1] == w1 and entry[2] == w2 and entry[3] == w3
-                         and entry[4] == w4)):
-            entry[0], entry[1], entry[2], entry[3], entry[4] = w0, w1, w2, w3, w4
+                and not (entry[0] == w0 and (work[WORK.one_word] or (entry[1] == w1 and entry[2] == w2
+                                                                     and entry[3] == w3 and entry[4] == w4)))):
+            entry[0] = w0
+            if not work[WORK.one_word]:
+                entry[1], entry[2], entry[3], entry[4] = w1, w2, w3, w4
             entry[ROW.stamp], entry[ROW.depth], entry[ROW.ply] = stamp, depth, ply
             entry[ROW.flag], entry[ROW.move] = flag, best_move
             values[slot] = best

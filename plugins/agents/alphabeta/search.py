@@ -42,6 +42,7 @@ from framework.protocols import Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.alphabeta import negamax as nm
 from plugins.agents.alphabeta.binding import (
+    ADAPTER_KEY_SHIFTS,
     ADAPTER_SPACE,
     MAX_DEPTH,
     Binding,
@@ -101,7 +102,8 @@ class AlphaBetaSearch:
         if compiled is None:
             compiled = jit.enabled()
         self.binding = (kernel_binding(game, heuristic, compiled and self.kernel) if self.kernel
-                        else adapter_binding(game, heuristic, self._switches() | self._python_layout(ADAPTER_SPACE)))
+                        else adapter_binding(game, heuristic, self._switches() | self._table_slots(ADAPTER_KEY_SHIFTS)
+                                             | self._python_layout(ADAPTER_SPACE)))
         self._python: Binding | None = None if self.binding.compiled else self.binding
         self.compiled_table = compiled_table
         if self.binding.compiled:
@@ -136,14 +138,19 @@ class AlphaBetaSearch:
 
     def _fill(self, work, binding: Binding, stamp: int) -> None:
         """The counters and switches of `negamax.WORK`, for one decision."""
-        size = self.size
         work[WORK.limit] = int(min(self.limits.node_limit, 1 << 62))
-        work[WORK.size] = size
-        for i in range(nm.KEY_WORDS):
-            work[WORK.shifts + i] = (1 << binding.key_shifts[i]) % size if i < len(binding.key_shifts) else 0
         work[WORK.stamp], work[WORK.space] = stamp, binding.space
-        for slot, value in self._switches().items():
+        for slot, value in (self._switches() | self._table_slots(binding.key_shifts)).items():
             work[slot] = value
+
+    def _table_slots(self, key_shifts: tuple[int, ...]) -> dict[int, int]:
+        """The table's hashing in `negamax.WORK`: its size, 2**shift % size per key word, whether an entry is one
+        word (an adapter's states and keys, `binding.ADAPTER_KEY_SHIFTS`)."""
+        size = self.size
+        slots = {WORK.size: size, WORK.one_word: int(not self.kernel)}
+        for i in range(nm.KEY_WORDS):
+            slots[WORK.shifts + i] = (1 << key_shifts[i]) % size if i < len(key_shifts) else 0
+        return slots
 
     # -- iterative deepening ---------------------------------------------------------------
 
