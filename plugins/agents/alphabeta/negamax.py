@@ -70,9 +70,9 @@ KEY_WORDS = 4
 #: hashing (its size, then 2**shift % size for each key word, 1 when states and keys are one word each and
 #: an entry keeps only its first word: an adapter's, so Python pads and compares nothing more), the switches
 #: (solver mode: the win/loss evaluation and proven entries at any depth; quiescence and its most plies below
-#: the depth limit), the decision's table stamp (>= 1), the move space (history rows), where the per-ply rows
-#: and PV lines start and how far apart the lines lie, PVS, late-move reductions (least remaining depth, moves
-#: searched in full before), singular extensions (least remaining depth, margin as a float64's bits), and the root search's depth.
+#: the depth limit), the table stamp (>= 1), the move space (history rows), where per-ply rows and PV lines
+#: start and how far apart the lines lie, PVS, late-move reductions (least remaining depth, moves searched in
+#: full before), singular extensions (least depth, margin as a float64's bits), and the root search's depth.
 WORK, CONTROL_SIZE = layout("Work", "nodes leaves aborted root_move limit size shifts*4 one_word use_table use_tt_move "
                                     "use_hints use_killers use_history use_ordering solver quiescence "
                                     "quiescence_depth stamp space plies_at pv_at pv_stride use_pvs use_lmr "
