@@ -90,6 +90,23 @@ def to_front(items: Any, item: int, front: int) -> int:
     return front
 
 
+def prepend(lines: Any, at: int, item: int, source: int) -> None:
+    """The line at slot `at` becomes `item` followed by the line at slot `source` (a principal variation: a
+    move, then its child's line). Interpreted, a line is one tuple kept at its slot (0 when empty), made in one
+    step; compiled, its length at its slot, then its items, copied one by one (slot by slot, the copy cost an
+    eighth of an interpreted node). `line` reads one back."""
+    tail = lines[source]
+    lines[at] = (item, *tail) if tail else (item,)
+
+
+def line(lines: Any, at: int) -> tuple[int, ...]:
+    """The items of the line at slot `at` (`prepend`): a dict's tuple, or an int64 array's slots after the length."""
+    head = lines[at]
+    if isinstance(head, tuple):
+        return head
+    return tuple(int(item) for item in lines[at + 1:at + 1 + head]) if head else ()
+
+
 def enabled() -> bool:
     """Whether compiled kernels are used (set `PLYGROUND_JIT=0` to run everything interpreted)."""
     return os.environ.get("PLYGROUND_JIT", "1") != "0"
@@ -185,6 +202,16 @@ def _numba() -> Any:
                     items[front] = item
                     return front + 1
             return front
+        return impl
+
+    @overload(prepend)
+    def compiled_prepend(lines, at, item, source):
+        def impl(lines, at, item, source):
+            n = lines[source]
+            lines[at + 1] = item
+            for i in range(n):
+                lines[at + 2 + i] = lines[source + 1 + i]
+            lines[at] = n + 1
         return impl
 
     @overload_method(nbtypes.Integer, "bit_count")
@@ -456,7 +483,8 @@ def _is_layout(value: Any) -> bool:
 class _Fold(ast.NodeTransformer):
     """Folds a function's reads of layout slots (`WORK.nodes`) to their ints and drops the identity
     conversions (`as_int64(x)` is `x` in Python), the names being the module's globals, not the function's
-    locals; and reads of the `constants` slots of its arguments (`work[WORK.use_table]`) to their ints."""
+    locals; reads of the `constants` slots of its arguments (`work[WORK.use_table]`) to their ints, and a
+    boolean operation they decide to its constant."""
 
     def __init__(self, module_globals: dict[str, Any], local_names: set[str], constants: Constants) -> None:
         self.globals, self.locals, self.constants = module_globals, local_names, constants
@@ -477,6 +505,14 @@ class _Fold(ast.NodeTransformer):
                 and not isinstance(node.args[0], ast.Starred)):
             return self.visit(node.args[0])
         return self.generic_visit(node)
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+        """`1 or x` is 1 and `0 and x` is 0, as numba prunes them: so a constant slot's test costs nothing."""
+        self.generic_visit(node)
+        first = node.values[0]
+        if isinstance(first, ast.Constant) and bool(first.value) == isinstance(node.op, ast.Or):
+            return first
+        return node
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
         self.generic_visit(node)

@@ -37,10 +37,12 @@ from operator import itemgetter
 import numpy as np
 
 from framework.capabilities import capabilities
+from framework.jit import line
 from framework.protocols import Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.alphabeta import negamax as nm
 from plugins.agents.alphabeta.binding import (
+    ADAPTER_KEY_SHIFTS,
     ADAPTER_SPACE,
     MAX_DEPTH,
     Binding,
@@ -100,7 +102,8 @@ class AlphaBetaSearch:
         if compiled is None:
             compiled = jit.enabled()
         self.binding = (kernel_binding(game, heuristic, compiled and self.kernel) if self.kernel
-                        else adapter_binding(game, heuristic, self._switches() | self._python_layout(ADAPTER_SPACE)))
+                        else adapter_binding(game, heuristic, self._switches() | self._table_slots(ADAPTER_KEY_SHIFTS)
+                                             | self._python_layout(ADAPTER_SPACE)))
         self._python: Binding | None = None if self.binding.compiled else self.binding
         self.compiled_table = compiled_table
         if self.binding.compiled:
@@ -128,21 +131,26 @@ class AlphaBetaSearch:
 
     @staticmethod
     def _python_layout(space: int) -> dict[int, int]:
-        """Where an interpreted search's per-ply rows and PV rows start, and a PV row's length (as many
-        plies as Python's recursion reaches)."""
+        """Where an interpreted search's per-ply rows (as many plies as Python's recursion reaches) and PV
+        lines start, and how far apart the lines lie (one slot each: a tuple, `framework.jit.prepend`)."""
         head, plies = nm.CONTROL_SIZE + 2 * space, python_plies()
-        return {WORK.plies_at: head, WORK.pv_at: head + plies * nm.PLY_COLUMNS, WORK.pv_stride: plies}
+        return {WORK.plies_at: head, WORK.pv_at: head + plies * nm.PLY_COLUMNS, WORK.pv_stride: 1}
 
     def _fill(self, work, binding: Binding, stamp: int) -> None:
         """The counters and switches of `negamax.WORK`, for one decision."""
-        size = self.size
         work[WORK.limit] = int(min(self.limits.node_limit, 1 << 62))
-        work[WORK.size] = size
-        for i in range(nm.KEY_WORDS):
-            work[WORK.shifts + i] = (1 << binding.key_shifts[i]) % size if i < len(binding.key_shifts) else 0
         work[WORK.stamp], work[WORK.space] = stamp, binding.space
-        for slot, value in self._switches().items():
+        for slot, value in (self._switches() | self._table_slots(binding.key_shifts)).items():
             work[slot] = value
+
+    def _table_slots(self, key_shifts: tuple[int, ...]) -> dict[int, int]:
+        """The table's hashing in `negamax.WORK`: its size, 2**shift % size per key word, whether an entry is one
+        word (an adapter's states and keys, `binding.ADAPTER_KEY_SHIFTS`)."""
+        size = self.size
+        slots = {WORK.size: size, WORK.one_word: int(not self.kernel)}
+        for i in range(nm.KEY_WORDS):
+            slots[WORK.shifts + i] = (1 << key_shifts[i]) % size if i < len(key_shifts) else 0
+        return slots
 
     # -- iterative deepening ---------------------------------------------------------------
 
@@ -265,7 +273,8 @@ class AlphaBetaSearch:
     def _compiled_root(self, state: State, depth: int, alpha: float, beta: float) -> float:
         """A root search compiled: per-ply rows and PV rows sized for this depth, killers carried over."""
         # Plies below the root: at most the depth, twice it with singular extensions (an extension is only
-        # granted while ply + depth < 2 * root depth), then the quiescence plies; one row more for `set_pv`.
+        # granted while ply + depth < 2 * root depth), then the quiescence plies; one row more for the PV
+        # (a line at ply p: its length, then at most size - p moves: `framework.jit.prepend`).
         binding = self.binding
         reach = 2 * depth if self.settings.singular else depth
         size = reach + 2 + (self.settings.quiescence_depth if self.quiescence else 0)
@@ -275,7 +284,7 @@ class AlphaBetaSearch:
             self.killers = killers
         head = nm.CONTROL_SIZE + 2 * binding.space
         pv_at = head + size * nm.PLY_COLUMNS
-        end = pv_at + size * size
+        end = pv_at + size * (size + 1)
         if len(self.work) < end:
             grown = np.zeros(end, np.int64)
             grown[:head] = self.work[:head]
@@ -284,7 +293,7 @@ class AlphaBetaSearch:
         work[head:end] = 0
         plies = work[head:pv_at].reshape(size, nm.PLY_COLUMNS)
         plies[:, PLY.killer:] = self.killers[:size]
-        work[WORK.plies_at], work[WORK.pv_at], work[WORK.pv_stride] = head, pv_at, size
+        work[WORK.plies_at], work[WORK.pv_at], work[WORK.pv_stride] = head, pv_at, size + 1
         work[WORK.nodes], work[WORK.leaves], work[WORK.aborted], work[WORK.root_move] = self.nodes, self.horizon, 0, -1
         work[WORK.root_depth] = self.root_depth
         table = self.compiled_table
@@ -308,8 +317,7 @@ class AlphaBetaSearch:
         if work[WORK.aborted]:
             raise SearchAborted
         move_of = binding.move_of
-        length = work[work[WORK.plies_at] + PLY.pv_len]
-        self.pv[0] = tuple(move_of(int(work[pv_at + i])) for i in range(length))
+        self.pv[0] = tuple(move_of(move) for move in line(work, pv_at))
         move = int(work[WORK.root_move])
         self.root_move = move_of(move) if move >= 0 else None       # -1: a terminal root has no move
         return float(score)
