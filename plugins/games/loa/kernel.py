@@ -1,8 +1,8 @@
 """The compiled twin of the Lines of Action rules: `rules.py` itself, compiled by `framework.jit`.
 
 Nothing here restates a rule: `KERNEL.legal_moves` is `rules.legal_moves` compiled, with
-the bitboard tables below read as uint64 and the move counts and line numbers as int8. The Game plugin calls these when compiled
-kernels are enabled and the interpreted `rules` functions otherwise.
+the bitboard tables below read as uint64 and the move counts and line numbers as int8. The Game
+plugin calls these when compiled kernels are enabled and the interpreted `rules` functions otherwise.
 """
 
 from __future__ import annotations
