@@ -246,7 +246,7 @@ def _hidden(*names: str) -> Iterator[None]:
 
 
 @functools.cache
-def _cache_loading_without_refresh() -> type:
+def _cache_loading_without_refresh() -> type | None:
     """numba's on-disk cache of compiled functions (`FunctionCache`), loading without a refresh of numba's
     target context first.
 
@@ -254,9 +254,13 @@ def _cache_loading_without_refresh() -> type:
     and installs every typing and lowering registry numba has (arrays, typed containers, jitclass, random,
     ...), a tenth of a second of a run that only loads compiled code (`plyground perft`). Loaded code needs
     numba's runtime (NRT) alone, initialised here; a compile (a cache miss) refreshes the context itself.
+    None on a numba without the private method this relies on: its own cache is kept, only slower to load.
     """
     from numba.core.caching import FunctionCache
     from numba.core.runtime import rtsys
+
+    if not hasattr(FunctionCache, "_load_overload") or not hasattr(rtsys, "initialize"):
+        return None
 
     class LoadingCache(FunctionCache):
         def load_overload(self, sig: Any, target_context: Any) -> Any:
@@ -423,7 +427,9 @@ class Kernel:
             twin = _twin(f, env)
             twin.__qualname__ = self.prefix + f.__qualname__
             dispatcher = numba.njit(cache=True)(twin)
-            dispatcher._cache = _cache_loading_without_refresh()(twin)
+            loading = _cache_loading_without_refresh()
+            if loading is not None and hasattr(dispatcher, "_cache"):
+                dispatcher._cache = loading(twin)
             _LABELS[id(dispatcher)] = self.label
             return dispatcher
 
