@@ -447,7 +447,7 @@ class Kernel:
     @functools.cached_property
     def _interpreted(self) -> dict[str, Any]:
         chain = self.rules._interpreted if self.rules is not None else {}
-        return _bind(self.module, chain, self.aliases, _python_twins({}), lambda name, value: value)
+        return _bind(self.module, chain, self.aliases, _python_twins({}))
 
     def __getattr__(self, name: str) -> Callable:
         if name.startswith("__"):
@@ -569,18 +569,22 @@ def _own_functions(module: types.ModuleType) -> dict[str, types.FunctionType]:
 
 def _bind(module: types.ModuleType, functions: dict[str, Any], aliases: dict[str, str],
           make: Callable[[types.FunctionType, dict[str, Any]], Any],
-          value_of: Callable[[str, Any], Any]) -> dict[str, Any]:
+          value_of: Callable[[str, Any], Any] | None = None) -> dict[str, Any]:
     """Twins (`make(f, env)`) of the module's functions whose globals are the module's (as `value_of` shows
     them) with `functions` bound over them, `aliases` naming more of them; the kernel interface's derived
     functions (`kernel_api.DERIVED`) neither bound nor defined by the module are made the same way over
     `kernel_api`'s globals, so the module calls them by name too. Returns `functions` (with the aliases)
-    and the twins of the module's own functions."""
+    and the twins of the module's own functions. No `value_of`: the globals as they are (interpreted
+    twins; an interpreted search binds once a decision, so the copy is kept cheap)."""
     from framework import kernel_api
     bound = dict(functions)
     bound.update({alias: bound[target] for alias, target in aliases.items() if target in bound})
-    derived_env = {name: value_of(name, value) for name, value in vars(kernel_api).items()}
+    if value_of is None:
+        derived_env, env = dict(vars(kernel_api)), dict(vars(module))
+    else:
+        derived_env = {name: value_of(name, value) for name, value in vars(kernel_api).items()}
+        env = {name: value_of(name, value) for name, value in vars(module).items()}
     derived_env.update(bound)
-    env = {name: value_of(name, value) for name, value in vars(module).items()}
     env.update(bound)
     twins = {name: make(getattr(kernel_api, name), derived_env)
              for name in kernel_api.DERIVED if name not in bound}
@@ -598,8 +602,7 @@ def bind(module: types.ModuleType, functions: dict[str, Callable],
     search written once against `framework.kernel_api`. `constants` names slots its functions only read
     while bound (`{"work": {slot: value}}`: a search's switches): their reads become those ints, as a
     literal argument would be compiled."""
-    return types.SimpleNamespace(**_bind(module, functions, {}, _python_twins(constants or {}),
-                                         lambda name, value: value))
+    return types.SimpleNamespace(**_bind(module, functions, {}, _python_twins(constants or {})))
 
 
 def uint64(value: int) -> np.uint64:

@@ -29,6 +29,7 @@ Ties go to the move searched first (strictly better values replace the best move
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -102,7 +103,7 @@ class AlphaBetaSearch:
         if compiled is None:
             compiled = jit.enabled()
         self.binding = (kernel_binding(game, heuristic, compiled and self.kernel) if self.kernel
-                        else adapter_binding(game, heuristic, self._switches() | self._table_slots(ADAPTER_KEY_SHIFTS)
+                        else adapter_binding(game, heuristic, self._switches | self._table_slots(ADAPTER_KEY_SHIFTS)
                                              | self._python_layout(ADAPTER_SPACE)))
         self._python: Binding | None = None if self.binding.compiled else self.binding
         self.compiled_table = compiled_table
@@ -115,6 +116,7 @@ class AlphaBetaSearch:
             self.killers: np.ndarray = np.full((64, 2), -1, np.int64)
         self._dict_work: defaultdict | None = None
 
+    @functools.cached_property
     def _switches(self) -> dict[int, int]:
         """The slots of `negamax.WORK` the settings fix for the whole decision (an adapter's binding reads
         them as constants: `framework.jit.bind`)."""
@@ -140,7 +142,7 @@ class AlphaBetaSearch:
         """The counters and switches of `negamax.WORK`, for one decision."""
         work[WORK.limit] = int(min(self.limits.node_limit, 1 << 62))
         work[WORK.stamp], work[WORK.space] = stamp, binding.space
-        for slot, value in (self._switches() | self._table_slots(binding.key_shifts)).items():
+        for slot, value in (self._switches | self._table_slots(binding.key_shifts)).items():
             work[slot] = value
 
     def _table_slots(self, key_shifts: tuple[int, ...]) -> dict[int, int]:
