@@ -12,9 +12,12 @@ moves into several actions by the same player (checkers multi-jumps), a row sets
 are ours leaf for leaf. A leaf-count mismatch is printed and makes the exit status 1.
 Peers that are not installed (`pip install -e '.[bench]'`) are skipped with a note.
 Figures are noisy on a shared machine; compare ratios from one run, take the best of
-`--repeat` runs. `--whole-process` also times `plyground perft GAME DEPTH` as a whole process
-(start-up, plugin loading and kernel loading included) for rows without game options, and sets it
-against OpenSpiel's in-process count.
+`--repeat` runs. `--whole-process` also times `plyground perft GAME DEPTH` (`python -m framework.cli`)
+as a whole process (interpreter start-up, plugin loading and kernel loading included, wall time around
+`subprocess.run`) for rows without game options, and sets it against OpenSpiel's count in this process
+(pyspiel imported and the game loaded beforehand, uncharged: the comparison favours OpenSpiel). Each
+repeat runs our count, our process and OpenSpiel's count one after the other, so all three meet the same
+machine load; the best of each counts. Issue #14's figure: `loa --depth 5 --repeat 5 --whole-process`.
 """
 
 from __future__ import annotations
@@ -78,33 +81,36 @@ def spiel_perft_turns(state: Any, depth: int) -> int:
     return total
 
 
-def best_time(count: Callable[[], int], repeat: int) -> tuple[int, float]:
-    leaves, best = 0, float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        leaves = count()
-        best = min(best, time.perf_counter() - start)
-    return leaves, best
-
-
-def whole_process_seconds(row: Row, depth: int, repeat: int) -> float | None:
-    """Best wall time of `plyground perft GAME DEPTH` as a fresh process (None for a row with game options)."""
+def whole_process(row: Row, depth: int) -> Callable[[], int] | None:
+    """`plyground perft GAME DEPTH` run as a fresh process (None for a row with game options)."""
     if row.options:
         return None
     command = [sys.executable, "-m", "framework.cli", "perft", row.ours, str(depth)]
-    return best_time(lambda: subprocess.run(command, check=True, capture_output=True).returncode, repeat)[1]
+    return lambda: subprocess.run(command, check=True, capture_output=True).returncode
 
 
-def measure(row: Row, depth: int, repeat: int, registry: Registry, pyspiel: Any | None) -> dict[str, Any]:
+def measure(row: Row, depth: int, repeat: int, registry: Registry, pyspiel: Any | None,
+            process: bool = False) -> dict[str, Any]:
+    """Leaves and best times of our count, OpenSpiel's and (`process`) our whole process, interleaved per repeat."""
     game = registry.create_game(row.ours, row.options)
     state = game.initial_state()
-    ours, ours_s = best_time(lambda: perft(game, state, depth), repeat)
-    result = {"game": row.ours, "depth": depth, "ours": ours, "ours_s": ours_s, "peer": None, "peer_s": None}
+    counts: dict[str, Callable[[], int]] = {"ours": lambda: perft(game, state, depth)}
+    run_process = whole_process(row, depth) if process else None
+    if run_process is not None:
+        counts["process"] = run_process
     if pyspiel is not None:
         spiel_game = pyspiel.load_game(row.peer, row.peer_params)
         count = spiel_perft_turns if row.peer_counting == "turns" else spiel_perft_actions
-        result["peer"], result["peer_s"] = best_time(lambda: count(spiel_game.new_initial_state(), depth), repeat)
-    return result
+        counts["peer"] = lambda: count(spiel_game.new_initial_state(), depth)
+    leaves: dict[str, int] = {}
+    best = dict.fromkeys(counts, float("inf"))
+    for _ in range(repeat):
+        for name, run in counts.items():
+            start = time.perf_counter()
+            leaves[name] = run()
+            best[name] = min(best[name], time.perf_counter() - start)
+    return {"game": row.ours, "depth": depth, "ours": leaves["ours"], "ours_s": best["ours"],
+            "peer": leaves.get("peer"), "peer_s": best.get("peer"), "process_s": best.get("process")}
 
 
 def table(results: list[dict[str, Any]]) -> str:
@@ -147,15 +153,15 @@ def main(argv: list[str] | None = None) -> int:
     if pyspiel is None:
         print("OpenSpiel (pyspiel) is not installed; peer columns skipped. Install: pip install -e '.[bench]'")
     registry = Registry()
-    results = [measure(row, args.depth or row.depth, args.repeat, registry, pyspiel) for row in rows]
+    results = [measure(row, args.depth or row.depth, args.repeat, registry, pyspiel, args.whole_process)
+               for row in rows]
     print(table(results))
-    if args.whole_process:
-        for row, result in zip(rows, results):
-            seconds = whole_process_seconds(row, result["depth"], args.repeat)
-            if seconds is not None:
-                peer = f"; OpenSpiel in-process {result['peer_s']:.2f} s, ratio {result['peer_s'] / seconds:.1f}x" \
-                    if result["peer_s"] else ""
-                print(f"plyground perft {row.ours} {result['depth']} as a whole process: {seconds:.2f} s{peer}")
+    for result in results:
+        seconds = result["process_s"]
+        if seconds is not None:
+            peer = f"; OpenSpiel in-process {result['peer_s']:.2f} s, ratio {result['peer_s'] / seconds:.1f}x" \
+                if result["peer_s"] else ""
+            print(f"plyground perft {result['game']} {result['depth']} as a whole process: {seconds:.2f} s{peer}")
     return 1 if any(r["peer"] is not None and r["peer"] != r["ours"] for r in results) else 0
 
 

@@ -3,8 +3,8 @@
 One source of truth: a `Kernel` takes a rules module written as plain functions over ints
 and flat tuples of ints (see DESIGN.md) and compiles *the same code objects* with
 `numba.njit(cache=True)`. Only the globals they read are rebound: bitboard constants and
-tables named in `bitboards` become `numpy.uint64` scalars and arrays, other (nested) int
-tuples become `int64` arrays, and every sibling function becomes its compiled twin. The
+tables named in `bitboards` become `numpy.uint64` scalars and arrays, tables named in `small`
+`int8` arrays, other (nested) int tuples `int64` arrays, and every sibling function becomes its compiled twin. The
 interpreted module is untouched, so the Python plugin and the compiled path cannot drift;
 tests run both over hundreds of positions and compare every count, value and node.
 
@@ -23,15 +23,17 @@ so the compile cost is paid once per machine; `plyground warmup` pays it ahead o
 from __future__ import annotations
 
 import ast
+import contextlib
+import functools
 import hashlib
 import inspect
+import itertools
 import math
 import os
 import sys
 import time
 import types
-from collections.abc import Callable, Mapping
-from functools import cached_property
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -88,6 +90,23 @@ def to_front(items: Any, item: int, front: int) -> int:
     return front
 
 
+def prepend(lines: Any, at: int, item: int, source: int) -> None:
+    """The line at slot `at` becomes `item` followed by the line at slot `source` (a principal variation: a
+    move, then its child's line). Interpreted, a line is one tuple kept at its slot (0 when empty), made in one
+    step; compiled, its length at its slot, then its items, copied one by one (slot by slot, the copy cost an
+    eighth of an interpreted node). `line` reads one back."""
+    tail = lines[source]
+    lines[at] = (item, *tail) if tail else (item,)
+
+
+def line(lines: Any, at: int) -> tuple[int, ...]:
+    """The items of the line at slot `at` (`prepend`): a dict's tuple, or an int64 array's slots after the length."""
+    head = lines[at]
+    if isinstance(head, tuple):
+        return head
+    return tuple(int(item) for item in lines[at + 1:at + 1 + head]) if head else ()
+
+
 def enabled() -> bool:
     """Whether compiled kernels are used (set `PLYGROUND_JIT=0` to run everything interpreted)."""
     return os.environ.get("PLYGROUND_JIT", "1") != "0"
@@ -96,10 +115,11 @@ def enabled() -> bool:
 def _numba() -> Any:
     """Import numba and teach it `int.bit_count()` / `int.bit_length()` (once)."""
     global _REGISTERED
-    import numba
     if _REGISTERED:
+        import numba
         return numba
-    _load_numpy_support_without_blas()
+    with _hidden("scipy"):
+        import numba
     _announce_compiles(numba)
     from numba import types as nbtypes
     from numba.core import cgutils
@@ -184,6 +204,16 @@ def _numba() -> Any:
             return front
         return impl
 
+    @overload(prepend)
+    def compiled_prepend(lines, at, item, source):
+        def impl(lines, at, item, source):
+            n = lines[source]
+            lines[at + 1] = item
+            for i in range(n):
+                lines[at + 2 + i] = lines[source + 1 + i]
+            lines[at] = n + 1
+        return impl
+
     @overload_method(nbtypes.Integer, "bit_count")
     def bit_count(x):
         return lambda x: np.int64(ctpop(np.uint64(x)))
@@ -196,21 +226,48 @@ def _numba() -> Any:
     return numba
 
 
-def _load_numpy_support_without_blas() -> None:
-    """Import numba's NumPy support with SciPy's BLAS hidden, unless SciPy is loaded already.
+@contextlib.contextmanager
+def _hidden(*names: str) -> Iterator[None]:
+    """Make `import` of the modules `names` not loaded yet raise ImportError for the duration.
 
-    numba checks for SciPy's BLAS (for `np.dot` and `np.linalg` in compiled code) when it first
-    loads or compiles a function, which imports `scipy.linalg`: a quarter of a second on every
-    run that kernels over ints never use. Hidden, numba's linear algebra is off for this process.
+    numba imports SciPy on import (only to check its version) and SciPy's BLAS (for `np.dot` and
+    `np.linalg` in compiled code) with its NumPy support, before a first compile: a quarter of a second
+    that kernels over ints never use. Hidden, numba's linear algebra is off for this process; SciPy itself
+    imports normally afterwards (the game-theory code uses it).
     """
-    blas = "scipy.linalg.cython_blas"
-    if blas in sys.modules:
-        return
-    sys.modules[blas] = None  # type: ignore[assignment]  # makes `import` raise ImportError
+    hidden = [name for name in names if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # makes `import` raise ImportError
     try:
-        import numba.np.arraymath  # noqa: F401  (decides `_HAVE_BLAS` at import)
+        yield
     finally:
-        del sys.modules[blas]
+        for name in hidden:
+            del sys.modules[name]
+
+
+@functools.cache
+def _cache_loading_without_refresh() -> type | None:
+    """numba's on-disk cache of compiled functions (`FunctionCache`), loading without a refresh of numba's
+    target context first.
+
+    numba's `Cache.load_overload` refreshes the whole context before it reads a cached function: it imports
+    and installs every typing and lowering registry numba has (arrays, typed containers, jitclass, random,
+    ...), a tenth of a second of a run that only loads compiled code (`plyground perft`). Loaded code needs
+    numba's runtime (NRT) alone, initialised here; a compile (a cache miss) refreshes the context itself.
+    None on a numba without the private method this relies on: its own cache is kept, only slower to load.
+    """
+    from numba.core.caching import FunctionCache
+    from numba.core.runtime import rtsys
+
+    if not hasattr(FunctionCache, "_load_overload") or not hasattr(rtsys, "initialize"):
+        return None
+
+    class LoadingCache(FunctionCache):
+        def load_overload(self, sig: Any, target_context: Any) -> Any:
+            rtsys.initialize(target_context)
+            return self._load_overload(sig, target_context)
+
+    return LoadingCache
 
 
 #: Set while a compile is announced: the functions it compiles on the way need no line of their own.
@@ -244,6 +301,9 @@ def _announce_compiles(numba: Any) -> None:
 
     class Announcer(event.Listener):
         def on_start(self, ev: Any) -> None:
+            if "numba.np.arraymath" not in sys.modules:  # loading cached code needs none of it (see `_hidden`)
+                with _hidden("scipy", "scipy.linalg.cython_blas"):
+                    import numba.np.arraymath  # noqa: F401  (decides `_HAVE_BLAS` at import)
             dispatcher = ev.data["dispatcher"]
             _COMPILING.append(dispatcher)
             if len(_COMPILING) == 1 and id(dispatcher) in _LABELS:
@@ -260,7 +320,12 @@ def _announce_compiles(numba: Any) -> None:
 
 def _int_table(value: Any) -> np.ndarray | None:
     """A (nested) tuple of ints as an int64 array, masks keeping their 64 bits; None when it is not one."""
-    return np.array(_wrap64(value), dtype=np.int64) if isinstance(value, tuple) and _int_leaves(value) else None
+    if not (isinstance(value, tuple) and _int_leaves(value)):
+        return None
+    try:
+        return np.array(value, dtype=np.int64)
+    except OverflowError:  # a mask with bit 63 set: numpy refuses it, its int64 bit pattern is kept
+        return np.array(_wrap64(value), dtype=np.int64)
 
 
 def _flat_ints(value: tuple) -> bool:
@@ -269,10 +334,18 @@ def _flat_ints(value: tuple) -> bool:
 
 
 def _int_leaves(value: Any) -> bool:
-    """True for an int or a non-empty tuple nesting only ints (a table numba can hold as an array)."""
-    if type(value) is int:
-        return True
-    return isinstance(value, tuple) and bool(value) and (_flat_ints(value) or all(_int_leaves(v) for v in value))
+    """True for an int or a non-empty tuple nesting only ints (a table numba can hold as an array).
+
+    Checked a nesting level at a time, each at C speed (a call per row cost LOA's 4,096 rows of 7 about
+    8 ms of `plyground perft`'s start-up)."""
+    level = [value]
+    while True:
+        kinds = set(map(type, level))
+        if kinds == {int}:
+            return True
+        if kinds != {tuple} or not all(level):
+            return False
+        level = list(itertools.chain.from_iterable(level))
 
 
 def _wrap64(value: Any) -> Any:
@@ -284,14 +357,17 @@ def _wrap64(value: Any) -> Any:
     return value - (1 << 64) if value >= 1 << 63 else value
 
 
-def _compiled_value(name: str, value: Any, bitboards: frozenset[str]) -> Any:
-    """The global as compiled code sees it: bitboards as uint64, other int tables as int64 arrays.
+def _compiled_value(name: str, value: Any, bitboards: frozenset[str], small: frozenset[str] = frozenset()) -> Any:
+    """The global as compiled code sees it: bitboards as uint64, `small` tables as int8 arrays (numpy refuses an
+    entry outside -128..127), other int tables as int64 arrays.
 
     An int64 table may still hold masks (e.g. a mask beside an index in one row): they keep
     their 64 bits, and `&` with a uint64 bitboard followed by `bit_count` reads them right.
     """
     if name in bitboards:
         return np.array(value, dtype=np.uint64) if isinstance(value, tuple) else np.uint64(value)
+    if name in small:
+        return np.array(value, dtype=np.int8)
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         return value    # a namedtuple of ints (`framework.layout`) stays: numba reads it as constants
     table = _int_table(value)
@@ -310,8 +386,13 @@ class Kernel:
     `aliases` binds more names to functions found there (a search calls `score`, bound to
     one heuristic's function). numba's cache only watches a function's own file, so every
     twin is cached under a name carrying the game's `tag`, the aliases and a digest of the
-    `bitboards` names and the whole chain's source: edited rules or a table newly declared a
-    bitboard never meet a stale compiled twin.
+    `bitboards` and `small` names and the whole chain's source: edited rules or a table newly declared
+    a bitboard never meet a stale compiled twin.
+
+    `small` names int tables whose entries fit a signed byte (counts, line numbers): compiled code reads
+    them as int8 (arithmetic on them is int64, as numba widens), so a large table costs an eighth of its
+    int64 size in every compiled twin and cache file that holds it (LOA's 87,381 move counts: 700 kB,
+    parsed and linked on each load of its perft).
 
     numba compiles a function called from compiled code once per constant passed to it (`f(x, 0)`
     and `f(x, -1)` compile apart, each with all it calls): `fold_int_arguments=False` types int
@@ -323,15 +404,18 @@ class Kernel:
 
     def __init__(self, module: types.ModuleType, bitboards: tuple[str, ...] = (),
                  rules: Kernel | None = None, tag: str = "", aliases: dict[str, str] | None = None,
-                 fold_int_arguments: bool = True) -> None:
+                 small: tuple[str, ...] = (), fold_int_arguments: bool = True) -> None:
         self.module = module
         self.fold_int_arguments = fold_int_arguments
         self.bitboards = frozenset(bitboards)
+        self.small = frozenset(small)
         self.rules = rules
         self.aliases = dict(aliases or {})
         # numba's cache stamps only the function's own file: the globals rebound here (which tables are
         # bitboards) and the chained rules go into the compiled twins' names, so a change meets no stale twin.
         source = " ".join(sorted(self.bitboards))
+        if self.small:
+            source += " int8: " + " ".join(sorted(self.small))
         if rules is not None:
             source += inspect.getsource(rules.module) + rules.prefix
         digest = hashlib.sha1(source.encode()).hexdigest()[:10]
@@ -341,7 +425,7 @@ class Kernel:
         self.label = module.__name__ + (f" for {tag}" if tag else "") + "".join(
             f", {alias}={target}" for alias, target in sorted(self.aliases.items()))
 
-    @cached_property
+    @functools.cached_property
     def _namespace(self) -> dict[str, Any]:
         numba = _numba()
 
@@ -353,24 +437,27 @@ class Kernel:
             else:
                 dispatcher = _int_arguments_unfolded()(twin, targetoptions={"nopython": True, "boundscheck": None})
                 dispatcher.enable_caching()
+            loading = _cache_loading_without_refresh()
+            if loading is not None and hasattr(dispatcher, "_cache"):
+                dispatcher._cache = loading(twin)
             _LABELS[id(dispatcher)] = self.label
             return dispatcher
 
         chain = self.rules._namespace if self.rules is not None else {}
         return _bind(self.module, chain, self.aliases, compile_twin,
-                     lambda name, value: _compiled_value(name, value, self.bitboards))
+                     lambda name, value: _compiled_value(name, value, self.bitboards, self.small))
 
-    @cached_property
+    @functools.cached_property
     def interpreted(self) -> types.SimpleNamespace:
         """The same functions run as Python: the module's own code objects with the kernel interface
         (`framework.kernel_api`) bound to the interpreted functions of `rules` (the plain rules module).
         Same code, so the same answers as the compiled twins; no numba is imported."""
         return types.SimpleNamespace(**self._interpreted)
 
-    @cached_property
+    @functools.cached_property
     def _interpreted(self) -> dict[str, Any]:
         chain = self.rules._interpreted if self.rules is not None else {}
-        return _bind(self.module, chain, self.aliases, _python_twin, lambda name, value: value)
+        return _bind(self.module, chain, self.aliases, _python_twins({}))
 
     def __getattr__(self, name: str) -> Callable:
         if name.startswith("__"):
@@ -408,11 +495,20 @@ def _twin(f: types.FunctionType, env: dict[str, Any]) -> types.FunctionType:
     return twin
 
 
-def _python_twin(f: types.FunctionType, env: dict[str, Any]) -> types.FunctionType:
-    """`f` run as Python with `env` as its globals, folded as numba folds it (`_folded_codes`)."""
-    twin = _twin(f, env)
-    twin.__code__ = _folded_codes(inspect.getmodule(f)).get(f.__name__, f.__code__)
-    return twin
+#: Slots an interpreted binding reads as constants (`bind`): per argument name, the ints at its int indices.
+Constants = Mapping[str, Mapping[int, int]]
+
+
+def _python_twins(constants: Constants) -> Callable[[types.FunctionType, dict[str, Any]], types.FunctionType]:
+    """How `_bind` makes a Python twin: `f` with `env` as its globals, folded as numba folds it and with the
+    `constants` slots read as ints (`_folded_codes`)."""
+    key = tuple(sorted((name, tuple(sorted(slots.items()))) for name, slots in constants.items()))
+
+    def python_twin(f: types.FunctionType, env: dict[str, Any]) -> types.FunctionType:
+        twin = _twin(f, env)
+        twin.__code__ = _folded_codes(sys.modules.get(f.__module__), constants, key).get(f.__name__, f.__code__)
+        return twin
+    return python_twin
 
 
 def _is_layout(value: Any) -> bool:
@@ -423,10 +519,11 @@ def _is_layout(value: Any) -> bool:
 class _Fold(ast.NodeTransformer):
     """Folds a function's reads of layout slots (`WORK.nodes`) to their ints and drops the identity
     conversions (`as_int64(x)` is `x` in Python), the names being the module's globals, not the function's
-    locals."""
+    locals; reads of the `constants` slots of its arguments (`work[WORK.use_table]`) to their ints, and a
+    boolean operation they decide to its constant."""
 
-    def __init__(self, module_globals: dict[str, Any], local_names: set[str]) -> None:
-        self.globals, self.locals = module_globals, local_names
+    def __init__(self, module_globals: dict[str, Any], local_names: set[str], constants: Constants) -> None:
+        self.globals, self.locals, self.constants = module_globals, local_names, constants
 
     def _global(self, node: ast.expr) -> Any:
         if isinstance(node, ast.Name) and node.id not in self.locals:
@@ -445,34 +542,54 @@ class _Fold(ast.NodeTransformer):
             return self.visit(node.args[0])
         return self.generic_visit(node)
 
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+        """`1 or x` is 1 and `0 and x` is 0, as numba prunes them: so a constant slot's test costs nothing."""
+        self.generic_visit(node)
+        first = node.values[0]
+        if isinstance(first, ast.Constant) and bool(first.value) == isinstance(node.op, ast.Or):
+            return first
+        return node
 
-_FOLDED: dict[str, dict[str, types.CodeType]] = {}
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) and node.value.id in self.locals:
+            slots = self.constants.get(node.value.id, {})
+            index = node.slice.value if isinstance(node.slice, ast.Constant) else None
+            if type(index) is int and index in slots:
+                return ast.copy_location(ast.Constant(slots[index]), node)
+        return node
 
 
-def _folded_codes(module: types.ModuleType | None) -> dict[str, types.CodeType]:
+_FOLDED: dict[tuple[str, tuple], dict[str, types.CodeType]] = {}
+
+
+def _folded_codes(module: types.ModuleType | None, constants: Constants,
+                  constants_key: tuple) -> dict[str, types.CodeType]:
     """The code objects of `module`'s top-level functions with layout slots read as ints and identity
     conversions dropped: what compiled code sees as constants costs an attribute lookup or a call per
-    use in Python (measured, a third of an interpreted alpha-beta node). Same source, same line numbers;
-    {} when the source cannot be read (the functions then run unfolded)."""
+    use in Python (measured, a third of an interpreted alpha-beta node); and with the `constants` slots
+    read as ints, so Python's compiler drops the branches of a switch that is off. Same source, same line
+    numbers; {} when the source cannot be read (the functions then run unfolded). Kept per module and
+    constants (`constants_key`: their items sorted)."""
     if module is None:
         return {}
-    name = module.__name__
-    if name not in _FOLDED:
+    key = (module.__name__, constants_key)
+    if key not in _FOLDED:
         try:
             tree = ast.parse(inspect.getsource(module))
         except (OSError, TypeError):
-            _FOLDED[name] = {}
+            _FOLDED[key] = {}
             return {}
         own = _own_functions(module)
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name in own:
                 code = own[node.name].__code__
-                _Fold(vars(module), set(code.co_varnames) | set(code.co_cellvars)).visit(node)
+                _Fold(vars(module), set(code.co_varnames) | set(code.co_cellvars), constants).visit(node)
         compiled = compile(tree, inspect.getfile(module), "exec", dont_inherit=True)
-        _FOLDED[name] = {c.co_name: c for c in compiled.co_consts
-                         if isinstance(c, types.CodeType) and c.co_name in own
-                         and c.co_firstlineno == own[c.co_name].__code__.co_firstlineno}
-    return _FOLDED[name]
+        _FOLDED[key] = {c.co_name: c for c in compiled.co_consts
+                        if isinstance(c, types.CodeType) and c.co_name in own
+                        and c.co_firstlineno == own[c.co_name].__code__.co_firstlineno}
+    return _FOLDED[key]
 
 
 def _own_functions(module: types.ModuleType) -> dict[str, types.FunctionType]:
@@ -482,18 +599,22 @@ def _own_functions(module: types.ModuleType) -> dict[str, types.FunctionType]:
 
 def _bind(module: types.ModuleType, functions: dict[str, Any], aliases: dict[str, str],
           make: Callable[[types.FunctionType, dict[str, Any]], Any],
-          value_of: Callable[[str, Any], Any]) -> dict[str, Any]:
+          value_of: Callable[[str, Any], Any] | None = None) -> dict[str, Any]:
     """Twins (`make(f, env)`) of the module's functions whose globals are the module's (as `value_of` shows
     them) with `functions` bound over them, `aliases` naming more of them; the kernel interface's derived
     functions (`kernel_api.DERIVED`) neither bound nor defined by the module are made the same way over
     `kernel_api`'s globals, so the module calls them by name too. Returns `functions` (with the aliases)
-    and the twins of the module's own functions."""
+    and the twins of the module's own functions. No `value_of`: the globals as they are (interpreted
+    twins; an interpreted search binds once a decision, so the copy is kept cheap)."""
     from framework import kernel_api
     bound = dict(functions)
     bound.update({alias: bound[target] for alias, target in aliases.items() if target in bound})
-    derived_env = {name: value_of(name, value) for name, value in vars(kernel_api).items()}
+    if value_of is None:
+        derived_env, env = dict(vars(kernel_api)), dict(vars(module))
+    else:
+        derived_env = {name: value_of(name, value) for name, value in vars(kernel_api).items()}
+        env = {name: value_of(name, value) for name, value in vars(module).items()}
     derived_env.update(bound)
-    env = {name: value_of(name, value) for name, value in vars(module).items()}
     env.update(bound)
     twins = {name: make(getattr(kernel_api, name), derived_env)
              for name in kernel_api.DERIVED if name not in bound}
@@ -504,11 +625,14 @@ def _bind(module: types.ModuleType, functions: dict[str, Any], aliases: dict[str
     return {**bound, **own}
 
 
-def bind(module: types.ModuleType, functions: dict[str, Callable]) -> types.SimpleNamespace:
+def bind(module: types.ModuleType, functions: dict[str, Callable],
+         constants: Constants | None = None) -> types.SimpleNamespace:
     """The functions of `module` run as Python with the kernel interface bound to `functions` (e.g. a
     `framework.kernel_adapter.KernelAdapter`'s, over a plain-Python game): the interpreted binding of a
-    search written once against `framework.kernel_api`."""
-    return types.SimpleNamespace(**_bind(module, functions, {}, _python_twin, lambda name, value: value))
+    search written once against `framework.kernel_api`. `constants` names slots its functions only read
+    while bound (`{"work": {slot: value}}`: a search's switches): their reads become those ints, as a
+    literal argument would be compiled."""
+    return types.SimpleNamespace(**_bind(module, functions, {}, _python_twins(constants or {})))
 
 
 def uint64(value: int) -> np.uint64:

@@ -33,9 +33,9 @@ class KernelAdapter:
     """`game` (and optionally the `heuristic` a search evaluates with) behind `framework.kernel_api`.
 
     What the game answers of a state is asked once and kept by the state's id: its mover and whether and
-    how it ended when it is interned (a search visits every state it makes), its key, legal moves and
-    hints when first asked. A search meets the same states again (iterative deepening, transpositions),
-    and a list read costs less than a call into the game."""
+    how it ended when it is interned (a search visits every state it makes), its key, legal moves, hints
+    and each move's child when first asked. A search meets the same states again (iterative deepening,
+    transpositions), and a list read costs less than a call into the game (and, for a child, hashing it)."""
 
     def __init__(self, game: Game, heuristic: Heuristic | None = None) -> None:
         self.game = game
@@ -86,9 +86,11 @@ class KernelAdapter:
         outcomes_of, game_pass = offered.chance_outcomes, offered.pass_to
         probabilities: dict[int, dict[int, float]] = {}
         # Per state id: its mover, returns (None while the game goes on), then, None until first asked
-        # (grown by doubling), its search key, legal moves and hints.
+        # (grown by doubling), its search key, legal moves, hints and children by move id (the kernel
+        # states applied so far).
         movers: list[int] = []
         results: list[Sequence[float] | None] = []
+        children: list[dict[int, tuple[int]] | None] = []
         keys: list[tuple[int] | None] = []
         legal: list[list[int] | None] = []
         hinted: list[list[int] | None] = []
@@ -103,6 +105,7 @@ class KernelAdapter:
                 keys.extend(grow)
                 legal.extend(grow)
                 hinted.extend(grow)
+                children.extend(grow)
             return (at,)
 
         def to_kernel(state: State) -> tuple[int]:
@@ -132,9 +135,15 @@ class KernelAdapter:
             return len(game_moves(states[state[0]])) if found is None else len(found)
 
         def apply_move(state: tuple[int], move: int) -> tuple[int]:
-            child = game_apply(states[state[0]], moves[move])
-            found = state_ids.get(child)
-            return intern(child) if found is None else (found,)
+            known = children[state[0]]
+            if known is None:
+                known = children[state[0]] = {}
+            kernel_child = known.get(move)
+            if kernel_child is None:
+                child = game_apply(states[state[0]], moves[move])
+                found = state_ids.get(child)
+                kernel_child = known[move] = intern(child) if found is None else (found,)
+            return kernel_child
 
         def to_move(state: tuple[int]) -> int:
             return movers[state[0]]

@@ -102,15 +102,20 @@ class Registry:
 
     def _load_entry_points(self, all_: bool, wanted: set[str], only: Collection[str] | None = None) -> None:
         seen: set[tuple[str, str]] = set()
+        about: dict[int, tuple[str, str]] = {}  # per distribution, its name and version: metadata parsed once
         for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-            dist = ep.dist.name if ep.dist is not None else None
-            version = ep.dist.version if ep.dist is not None else None
             if (ep.name, ep.value) in seen:
                 continue
             seen.add((ep.name, ep.value))
-            if not all_ and _normalise(ep.name) not in wanted and _normalise(dist or "") not in wanted:
-                continue
             if (only is not None and ep.name not in only) or (ep.name, ep.value) in self._tried:
+                continue
+            dist = version = None
+            if ep.dist is not None:
+                if id(ep.dist) not in about:
+                    meta = ep.dist.metadata  # parsed on each access, as `dist.name` and `dist.version` do
+                    about[id(ep.dist)] = meta["Name"], meta["Version"]
+                dist, version = about[id(ep.dist)]
+            if not all_ and _normalise(ep.name) not in wanted and _normalise(dist or "") not in wanted:
                 continue
             self._tried.add((ep.name, ep.value))
             try:

@@ -79,6 +79,20 @@ def test_int_tables_become_int64_arrays_of_their_bit_patterns(table, expected):
             else converted.dtype == np.int64 and converted.tolist() == expected)
 
 
+def test_small_tables_become_int8_arrays_and_an_entry_outside_a_byte_is_refused():
+    converted = jit._compiled_value("COUNTS", ((0, 127), (-128, 5)), frozenset(), frozenset({"COUNTS"}))
+    assert converted.dtype == np.int8 and converted.tolist() == [[0, 127], [-128, 5]]
+    assert jit._compiled_value("OTHER", (0, 127), frozenset(), frozenset({"COUNTS"})).dtype == np.int64
+    with pytest.raises(OverflowError):
+        jit._compiled_value("COUNTS", (0, 128), frozenset(), frozenset({"COUNTS"}))
+
+
+def test_declaring_a_table_small_renames_the_compiled_twins():
+    """numba's cache stamps only the source file: int8 tables compiled under the int64 twins' names would
+    load the int64 code."""
+    assert jit.Kernel(jit_sample).prefix != jit.Kernel(jit_sample, small=("TABLE",)).prefix
+
+
 def test_a_compile_is_announced_once_on_stderr_with_an_estimate(tmp_path, monkeypatch, capsys):
     """numba fires its compile event only on a cache miss: a fresh module always compiles."""
     (tmp_path / "fresh_rules.py").write_text("def double(x):\n    return add(x, x)\n\n\n"

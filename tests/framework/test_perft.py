@@ -1,5 +1,9 @@
 """Perft counts (framework.perft) and the `plyground perft` command."""
 
+import ast
+import subprocess
+import sys
+
 import pytest
 
 from framework import ConfigError
@@ -107,3 +111,15 @@ def test_the_first_call_loading_a_kernel_is_not_timed(capsys, monkeypatch):
     code, out, _ = run(capsys, "perft", "tictactoe", "1")
     seconds = float(out.splitlines()[1].split()[2])
     assert code == 0 and calls == [1, 1] and seconds < 0.1
+
+
+
+def test_the_command_loads_only_the_named_games_plugin_and_no_scipy():
+    """`plyground perft loa 5` is mostly start-up (issue #14): it imports the loa plugin alone, and numba
+    starts without SciPy (numba checks SciPy's version on import, and its BLAS before a first compile)."""
+    probe = ("import sys\nfrom framework.cli import main\nmain(['perft', 'loa', '2'])\n"
+             "print(sorted(m for m in sys.modules if m.startswith(('scipy', 'plugins'))))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert ast.literal_eval(result.stdout.splitlines()[-1]) == [
+        "plugins", "plugins.games", "plugins.games.loa", "plugins.games.loa.game", "plugins.games.loa.heuristics",
+        "plugins.games.loa.kernel", "plugins.games.loa.rules"]

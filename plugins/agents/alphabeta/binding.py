@@ -35,6 +35,8 @@ from plugins.agents.alphabeta.settings import Settings
 MAX_TT_SIZE = (1 << 31) - 1
 #: An adapter's move space: beyond any interned move id, so every move has a history score.
 ADAPTER_SPACE = 1 << 26
+#: An adapter's search key: one word, the game's hash (`KernelAdapter`), its states one word too (an id).
+ADAPTER_KEY_SHIFTS = (0,)
 #: The compiled search of each game and heuristic function (compiled on first use, then cached on disk).
 _COMPILED: dict[tuple[str, str], jit.Kernel] = {}
 #: `fits(game)` per game kernel, computed once (it builds the initial state).
@@ -143,11 +145,13 @@ def kernel_binding(game: Game, heuristic: Heuristic | None, compiled: bool) -> B
                    kernel.option, kernel.move_space, kernel.key_shifts, _weights(game, heuristic), False)
 
 
-def adapter_binding(game: Game, heuristic: Heuristic | None) -> Binding:
-    """`negamax` over a fresh `KernelAdapter` of the game (one per decision: it interns what it meets)."""
+def adapter_binding(game: Game, heuristic: Heuristic | None, switches: dict[int, int]) -> Binding:
+    """`negamax` over a fresh `KernelAdapter` of the game (one per decision: it interns what it meets), the
+    `switches` (slots of `negamax.WORK` fixed for the decision) read as constants."""
     adapter = KernelAdapter(game, heuristic)
-    search = jit.bind(negamax, adapter.functions())
-    return Binding(search.negamax, adapter.to_kernel, adapter.move, 0, ADAPTER_SPACE, (0,), (), False)
+    search = jit.bind(negamax, adapter.functions(), {"work": switches})
+    return Binding(search.negamax, adapter.to_kernel, adapter.move, 0, ADAPTER_SPACE, ADAPTER_KEY_SHIFTS, (),
+                   False)
 
 
 def python_plies() -> int:

@@ -12,10 +12,11 @@ those names bound to a game's compiled rules, its `interpreted` binding runs the
 the plain rules, and `framework.jit.bind` over a `KernelAdapter` runs it on any plain-Python game. Its
 state: `work`, one int64 array compiled (a dict of ints interpreted: only the slots touched exist), its
 slots named by WORK below, then the history scores (2 x `work[WORK.space]`, one row per seat), the
-per-ply rows (PLY_COLUMNS each, from `work[WORK.plies_at]`) and the principal variations (a row of
-`work[WORK.pv_stride]` moves per ply, from `work[WORK.pv_at]`); the table's `rows` (ROW columns) and
-`values`. Measured, every array argument of the compiled recursion costs a large share of a node (one more
-took checkers from 3.6 to 2.4 M nodes/s): hence one `work`; the heuristic's weights are a tuple.
+per-ply rows (PLY_COLUMNS each, from `work[WORK.plies_at]`) and the principal variations (a line of
+`framework.jit.prepend` per ply, `work[WORK.pv_stride]` slots apart, from `work[WORK.pv_at]`); the table's
+`rows` (ROW columns) and `values`. Measured, every array argument of the compiled recursion costs a large share
+of a node (one more took checkers from 3.6 to 2.4 M nodes/s): hence one `work`; the heuristic's weights are a
+tuple.
 
 The node contract: a node is one `negamax` call, counted on entry after the budget test (the clock read
 every 256 nodes, as `SearchLimits.exceeded`), root and leaves, probes, re-searches and quiescence nodes
@@ -30,7 +31,17 @@ searched first.
 
 from __future__ import annotations
 
-from framework.jit import ONGOING, as_int64, as_uint64, clock, float_of_bits, next_after, sort_by_scores, to_front
+from framework.jit import (
+    ONGOING,
+    as_int64,
+    as_uint64,
+    clock,
+    float_of_bits,
+    next_after,
+    prepend,
+    sort_by_scores,
+    to_front,
+)
 from framework.kernel_api import (
     apply_move,
     evaluate,
@@ -56,18 +67,19 @@ ROW, ROW_SIZE = layout("Row", "words*5 stamp depth ply flag move")
 #: Words of `search_key` hashed (zero-padded).
 KEY_WORDS = 4
 #: The slots of `work`: counters (nodes, heuristic leaves, aborted, root move), the node limit, the table's
-#: hashing (its size, then 2**shift % size for each key word), the switches (solver mode: the win/loss
-#: evaluation and proven entries at any depth; quiescence and its most plies below the depth limit), the
-#: decision's table stamp (>= 1), the move space (history rows), where the per-ply rows and PV rows start
-#: and a PV row's length, PVS, late-move reductions (least remaining depth, moves searched in full before),
-#: singular extensions (least remaining depth, margin as a float64's bits), and the root search's depth.
-WORK, CONTROL_SIZE = layout("Work", "nodes leaves aborted root_move limit size shifts*4 use_table use_tt_move "
+#: hashing (its size, then 2**shift % size for each key word, 1 when states and keys are one word each and
+#: an entry keeps only its first word: an adapter's, so Python pads and compares nothing more), the switches
+#: (solver mode: the win/loss evaluation and proven entries at any depth; quiescence and its most plies below
+#: the depth limit), the table stamp (>= 1), the move space (history rows), where per-ply rows and PV lines
+#: start and how far apart the lines lie, PVS, late-move reductions (least remaining depth, moves searched in
+#: full before), singular extensions (least depth, margin as a float64's bits), and the root search's depth.
+WORK, CONTROL_SIZE = layout("Work", "nodes leaves aborted root_move limit size shifts*4 one_word use_table use_tt_move "
                                     "use_hints use_killers use_history use_ordering solver quiescence "
                                     "quiescence_depth stamp space plies_at pv_at pv_stride use_pvs use_lmr "
                                     "lmr_min_depth lmr_moves use_singular singular_min_depth singular_margin "
                                     "root_depth")
-#: Columns of a per-ply row: nodes visited at that ply, PV length, the two killers.
-PLY, PLY_COLUMNS = layout("Ply", "nodes pv_len killer*2")
+#: Columns of a per-ply row: nodes visited at that ply, the two killers.
+PLY, PLY_COLUMNS = layout("Ply", "nodes killer*2")
 #: The stages of a child's search in `negamax`: the last (full window), a null-window probe, a reduced search.
 FULL, PROBE, REDUCED = 0, 1, 2
 
@@ -102,18 +114,6 @@ def leaf_value(state, mover: int, work, weights) -> float:
     return evaluate(state, mover, weights)
 
 
-def set_pv(work, ply: int, move: int) -> None:
-    """pv[ply] = (move, *pv[ply + 1])."""
-    stride = work[WORK.pv_stride]
-    line = work[WORK.pv_at] + ply * stride
-    row = work[WORK.plies_at] + ply * PLY_COLUMNS
-    work[line] = move
-    n = work[row + PLY_COLUMNS + PLY.pv_len]
-    for i in range(n):
-        work[line + 1 + i] = work[line + stride + i]
-    work[row + PLY.pv_len] = n + 1
-
-
 def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int, rows, values, work,
             weights, deadline: float) -> float:
     """`AlphaBetaSearch.negamax`; on a spent budget sets work[WORK.aborted] and returns 0.
@@ -128,7 +128,8 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
     work[WORK.nodes] = nodes + 1
     row = work[WORK.plies_at] + ply * PLY_COLUMNS
     work[row + PLY.nodes] += 1
-    work[row + PLY.pv_len] = 0
+    line = work[WORK.pv_at] + ply * work[WORK.pv_stride]
+    work[line] = 0                                # this node's principal variation, empty (`jit.prepend`)
     mover = to_move(state)
     result = outcome(state, mover, option)
     solver = work[WORK.solver]
@@ -165,7 +166,7 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
                 best = value
                 if value > alpha:
                     alpha = value
-                    set_pv(work, ply, move)
+                    prepend(work, line, move, line + work[WORK.pv_stride])
                     if value >= beta:
                         break
         return best
@@ -178,18 +179,24 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
         # The probe at hash_key(state) % size: the sum of search_key's words shifted, `sum(key[i] << shift[i])`,
         # reduced in 64-bit arithmetic from size and each 2**shift[i] % size (size < 2**31: each term is
         # below 2**62, the sum below 2**64).
-        key = search_key(state) + (0, 0, 0, 0)       # zero-padded to KEY_WORDS, indexed statically
         size = as_uint64(work[WORK.size])
-        slot = as_int64((as_uint64(key[0]) % size * as_uint64(work[WORK.shifts])
-                         + as_uint64(key[1]) % size * as_uint64(work[WORK.shifts + 1])
-                         + as_uint64(key[2]) % size * as_uint64(work[WORK.shifts + 2])
-                         + as_uint64(key[3]) % size * as_uint64(work[WORK.shifts + 3])) % size)
-        words = state + (0, 0, 0, 0, 0)           # zero-padded to STATE_WORDS, indexed statically
-        w0, w1, w2, w3, w4 = (as_int64(words[0]), as_int64(words[1]), as_int64(words[2]), as_int64(words[3]),
-                              as_int64(words[4]))
+        if work[WORK.one_word]:
+            # An adapter's state and key are one word each (the state's id, the game's hash): nothing padded.
+            slot = as_int64(as_uint64(search_key(state)[0]) % size * as_uint64(work[WORK.shifts]) % size)
+            w0 = as_int64(state[0])
+        else:
+            key = search_key(state) + (0, 0, 0, 0)       # zero-padded to KEY_WORDS, indexed statically
+            slot = as_int64((as_uint64(key[0]) % size * as_uint64(work[WORK.shifts])
+                             + as_uint64(key[1]) % size * as_uint64(work[WORK.shifts + 1])
+                             + as_uint64(key[2]) % size * as_uint64(work[WORK.shifts + 2])
+                             + as_uint64(key[3]) % size * as_uint64(work[WORK.shifts + 3])) % size)
+            words = state + (0, 0, 0, 0, 0)           # zero-padded to STATE_WORDS, indexed statically
+            w0, w1, w2, w3, w4 = (as_int64(words[0]), as_int64(words[1]), as_int64(words[2]), as_int64(words[3]),
+                                  as_int64(words[4]))
         entry = rows[slot]
-        if (entry[ROW.stamp] == stamp and entry[0] == w0 and entry[1] == w1 and entry[2] == w2
-                and entry[3] == w3 and entry[4] == w4):
+        if (entry[ROW.stamp] == stamp and entry[0] == w0
+                and (work[WORK.one_word] or (entry[1] == w1 and entry[2] == w2 and entry[3] == w3
+                                             and entry[4] == w4))):
             flag = entry[ROW.flag]
             value = values[slot]
             bound = flag & BOUND
@@ -271,9 +278,9 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
             best, best_move = value, move
             if value > alpha:
                 alpha = value
-                set_pv(work, ply, move)
+                prepend(work, line, move, line + work[WORK.pv_stride])
                 if value >= beta:
-                    if not is_capture(state, move):
+                    if (work[WORK.use_killers] or work[WORK.use_history]) and not is_capture(state, move):
                         if work[WORK.use_killers] and work[row + PLY.killer] != move:
                             work[row + PLY.killer + 1] = work[row + PLY.killer]
                             work[row + PLY.killer] = move
@@ -286,9 +293,11 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
             flag |= HORIZON
         entry = rows[slot]
         if not (entry[ROW.stamp] == stamp and entry[ROW.depth] > depth
-                and not (entry[0] == w0 and entry[1] == w1 and entry[2] == w2 and entry[3] == w3
-                         and entry[4] == w4)):
-            entry[0], entry[1], entry[2], entry[3], entry[4] = w0, w1, w2, w3, w4
+                and not (entry[0] == w0 and (work[WORK.one_word] or (entry[1] == w1 and entry[2] == w2
+                                                                     and entry[3] == w3 and entry[4] == w4)))):
+            entry[0] = w0
+            if not work[WORK.one_word]:
+                entry[1], entry[2], entry[3], entry[4] = w1, w2, w3, w4
             entry[ROW.stamp], entry[ROW.depth], entry[ROW.ply] = stamp, depth, ply
             entry[ROW.flag], entry[ROW.move] = flag, best_move
             values[slot] = best

@@ -29,6 +29,7 @@ Ties go to the move searched first (strictly better values replace the best move
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -37,10 +38,13 @@ from operator import itemgetter
 import numpy as np
 
 from framework.capabilities import capabilities
+from framework.jit import line
 from framework.protocols import Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.alphabeta import negamax as nm
 from plugins.agents.alphabeta.binding import (
+    ADAPTER_KEY_SHIFTS,
+    ADAPTER_SPACE,
     MAX_DEPTH,
     Binding,
     CompiledTable,
@@ -99,7 +103,8 @@ class AlphaBetaSearch:
         if compiled is None:
             compiled = jit.enabled()
         self.binding = (kernel_binding(game, heuristic, compiled and self.kernel) if self.kernel
-                        else adapter_binding(game, heuristic))
+                        else adapter_binding(game, heuristic, self._switches | self._table_slots(ADAPTER_KEY_SHIFTS)
+                                             | self._python_layout(ADAPTER_SPACE)))
         self._python: Binding | None = None if self.binding.compiled else self.binding
         self.compiled_table = compiled_table
         if self.binding.compiled:
@@ -111,24 +116,43 @@ class AlphaBetaSearch:
             self.killers: np.ndarray = np.full((64, 2), -1, np.int64)
         self._dict_work: defaultdict | None = None
 
+    @functools.cached_property
+    def _switches(self) -> dict[int, int]:
+        """The slots of `negamax.WORK` the settings fix for the whole decision (an adapter's binding reads
+        them as constants: `framework.jit.bind`)."""
+        settings = self.settings
+        return {getattr(WORK, name): int(value) for name, value in (
+            ("use_table", settings.transposition_table), ("use_tt_move", settings.tt_move),
+            ("use_hints", settings.move_hints), ("use_killers", settings.killers),
+            ("use_history", settings.history), ("use_ordering", self.ordering),
+            ("solver", self.proof_score is not None), ("quiescence", self.quiescence),
+            ("quiescence_depth", settings.quiescence_depth), ("use_pvs", settings.pvs), ("use_lmr", settings.lmr),
+            ("lmr_min_depth", settings.lmr_min_depth), ("lmr_moves", settings.lmr_moves),
+            ("use_singular", settings.singular), ("singular_min_depth", settings.singular_min_depth),
+            ("singular_margin", int(np.float64(settings.singular_margin).view(np.int64))))}
+
+    @staticmethod
+    def _python_layout(space: int) -> dict[int, int]:
+        """Where an interpreted search's per-ply rows (as many plies as Python's recursion reaches) and PV
+        lines start, and how far apart the lines lie (one slot each: a tuple, `framework.jit.prepend`)."""
+        head, plies = nm.CONTROL_SIZE + 2 * space, python_plies()
+        return {WORK.plies_at: head, WORK.pv_at: head + plies * nm.PLY_COLUMNS, WORK.pv_stride: 1}
+
     def _fill(self, work, binding: Binding, stamp: int) -> None:
         """The counters and switches of `negamax.WORK`, for one decision."""
-        settings, size = self.settings, self.size
         work[WORK.limit] = int(min(self.limits.node_limit, 1 << 62))
-        work[WORK.size] = size
+        work[WORK.stamp], work[WORK.space] = stamp, binding.space
+        for slot, value in (self._switches | self._table_slots(binding.key_shifts)).items():
+            work[slot] = value
+
+    def _table_slots(self, key_shifts: tuple[int, ...]) -> dict[int, int]:
+        """The table's hashing in `negamax.WORK`: its size, 2**shift % size per key word, whether an entry is one
+        word (an adapter's states and keys, `binding.ADAPTER_KEY_SHIFTS`)."""
+        size = self.size
+        slots = {WORK.size: size, WORK.one_word: int(not self.kernel)}
         for i in range(nm.KEY_WORDS):
-            work[WORK.shifts + i] = (1 << binding.key_shifts[i]) % size if i < len(binding.key_shifts) else 0
-        for name, value in (("use_table", settings.transposition_table), ("use_tt_move", settings.tt_move),
-                            ("use_hints", settings.move_hints), ("use_killers", settings.killers),
-                            ("use_history", settings.history), ("use_ordering", self.ordering),
-                            ("solver", self.proof_score is not None), ("quiescence", self.quiescence),
-                            ("quiescence_depth", settings.quiescence_depth), ("stamp", stamp),
-                            ("space", binding.space), ("use_pvs", settings.pvs), ("use_lmr", settings.lmr),
-                            ("lmr_min_depth", settings.lmr_min_depth), ("lmr_moves", settings.lmr_moves),
-                            ("use_singular", settings.singular),
-                            ("singular_min_depth", settings.singular_min_depth),
-                            ("singular_margin", int(np.float64(settings.singular_margin).view(np.int64)))):
-            work[getattr(WORK, name)] = int(value)
+            slots[WORK.shifts + i] = (1 << key_shifts[i]) % size if i < len(key_shifts) else 0
+        return slots
 
     # -- iterative deepening ---------------------------------------------------------------
 
@@ -218,8 +242,7 @@ class AlphaBetaSearch:
         if work is None:
             work = self._dict_work = defaultdict(int)
             self._fill(work, binding, 1)
-            head = nm.CONTROL_SIZE + 2 * binding.space
-            work[WORK.plies_at], work[WORK.pv_at], work[WORK.pv_stride] = head, head + plies * nm.PLY_COLUMNS, plies
+            work.update(self._python_layout(binding.space))
             self._killer_plies = 0
             self._rows: defaultdict = defaultdict(lambda: [0] * nm.ROW_SIZE)
             self._values: defaultdict = defaultdict(float)
@@ -252,7 +275,8 @@ class AlphaBetaSearch:
     def _compiled_root(self, state: State, depth: int, alpha: float, beta: float) -> float:
         """A root search compiled: per-ply rows and PV rows sized for this depth, killers carried over."""
         # Plies below the root: at most the depth, twice it with singular extensions (an extension is only
-        # granted while ply + depth < 2 * root depth), then the quiescence plies; one row more for `set_pv`.
+        # granted while ply + depth < 2 * root depth), then the quiescence plies; one row more for the PV
+        # (a line at ply p: its length, then at most size - p moves: `framework.jit.prepend`).
         binding = self.binding
         reach = 2 * depth if self.settings.singular else depth
         size = reach + 2 + (self.settings.quiescence_depth if self.quiescence else 0)
@@ -262,7 +286,7 @@ class AlphaBetaSearch:
             self.killers = killers
         head = nm.CONTROL_SIZE + 2 * binding.space
         pv_at = head + size * nm.PLY_COLUMNS
-        end = pv_at + size * size
+        end = pv_at + size * (size + 1)
         if len(self.work) < end:
             grown = np.zeros(end, np.int64)
             grown[:head] = self.work[:head]
@@ -271,7 +295,7 @@ class AlphaBetaSearch:
         work[head:end] = 0
         plies = work[head:pv_at].reshape(size, nm.PLY_COLUMNS)
         plies[:, PLY.killer:] = self.killers[:size]
-        work[WORK.plies_at], work[WORK.pv_at], work[WORK.pv_stride] = head, pv_at, size
+        work[WORK.plies_at], work[WORK.pv_at], work[WORK.pv_stride] = head, pv_at, size + 1
         work[WORK.nodes], work[WORK.leaves], work[WORK.aborted], work[WORK.root_move] = self.nodes, self.horizon, 0, -1
         work[WORK.root_depth] = self.root_depth
         table = self.compiled_table
@@ -295,8 +319,7 @@ class AlphaBetaSearch:
         if work[WORK.aborted]:
             raise SearchAborted
         move_of = binding.move_of
-        length = work[work[WORK.plies_at] + PLY.pv_len]
-        self.pv[0] = tuple(move_of(int(work[pv_at + i])) for i in range(length))
+        self.pv[0] = tuple(move_of(move) for move in line(work, pv_at))
         move = int(work[WORK.root_move])
         self.root_move = move_of(move) if move >= 0 else None       # -1: a terminal root has no move
         return float(score)

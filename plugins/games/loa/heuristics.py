@@ -25,7 +25,8 @@ def _chebyshev(a: int, b: int) -> int:
 
 def _weight_bits(weight, bits: int) -> tuple[int, ...]:
     """Masks m_j of the squares whose weight has bit j set, so sum(weight) = sum 2^j popcount(x & m_j)."""
-    return tuple(sum(1 << s for s in range(64) if weight(s) >> j & 1) for j in range(bits))
+    weights = [weight(s) for s in range(64)]  # once per square, not once per bit: these tables are built at import
+    return tuple(sum(1 << s for s, w in enumerate(weights) if w >> j & 1) for j in range(bits))
 
 
 #: DISTANCE_BITS[c*3+j]: bit j of the Chebyshev distance from square c.
@@ -127,11 +128,15 @@ def _mobility_balance() -> tuple[int, ...]:
     for n in range(9):
         base = sum(1 << 2 * k for k in range(n))
         for black in range(1 << n):
-            for white in range(1 << n):
-                if not black & white:
-                    forward, backward = base + (black << n | white), base + (white << n | black)
-                    table[forward] = (MOVE_COUNT[forward] + CAPTURE_COUNT[forward]
-                                      - MOVE_COUNT[backward] - CAPTURE_COUNT[backward])
+            free = ((1 << n) - 1) ^ black
+            white = free
+            while True:  # every white pattern on the squares black leaves free, down to none (as in the rules)
+                forward, backward = base + (black << n | white), base + (white << n | black)
+                table[forward] = (MOVE_COUNT[forward] + CAPTURE_COUNT[forward]
+                                  - MOVE_COUNT[backward] - CAPTURE_COUNT[backward])
+                if not white:
+                    break
+                white = (white - 1) & free
     return tuple(table)
 
 

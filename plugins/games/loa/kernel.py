@@ -1,8 +1,8 @@
 """The compiled twin of the Lines of Action rules: `rules.py` itself, compiled by `framework.jit`.
 
 Nothing here restates a rule: `KERNEL.legal_moves` is `rules.legal_moves` compiled, with
-the bitboard tables below read as uint64. The Game plugin calls these when compiled
-kernels are enabled and the interpreted `rules` functions otherwise.
+the bitboard tables below read as uint64 and the move counts and line numbers as int8. The Game
+plugin calls these when compiled kernels are enabled and the interpreted `rules` functions otherwise.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from plugins.games.loa import heuristics, rules
 
 KERNEL = jit.Kernel(rules, bitboards=("FULL", "FILE_A", "FILE_H", "NOT_FILE_A", "NOT_FILE_H",
                                       "TARGET_BIT", "BETWEEN", "SQUARE_BIT", "LINE_MASK", "LINE_MULTIPLIER",
-                                      "LINE_SHIFT", "LINE_WIDTH", "LINE_LENGTH", "LINE_BASE", "LINE"))
+                                      "LINE_SHIFT", "LINE_WIDTH", "LINE_LENGTH", "LINE_BASE", "LINE"),
+                    small=("MOVE_COUNT", "CAPTURE_COUNT", "AFFECTED"))
 
 #: The heuristics compiled over the compiled rules, and the function (scored for Black) of each
 #: heuristic, whose compiled twin compiled searches use in its place. `LINE` is a bitboard table here as in

@@ -236,27 +236,30 @@ def _line_tables() -> tuple[tuple, ...]:
     for n in range(9):
         block = [0] * (1 << 2 * n)
         taking = [0] * (1 << 2 * n)
+        jumped = [[(1 << max(i, j)) - (1 << min(i, j) + 1) for j in range(n)] for i in range(n)]  # strictly between
         for own in range(1 << n):
-            for enemy in range(1 << n):
-                if own & enemy:
-                    continue
+            pieces = [i for i in range(n) if own >> i & 1]
+            free = ((1 << n) - 1) ^ own
+            enemy = free
+            while True:  # every enemy pattern on the squares `own` leaves free, down to none: 3^n pairs, not 4^n
                 total = (own | enemy).bit_count()
-                for i in range(n):
-                    if own >> i & 1:
-                        for step in (total, -total):
-                            j = i + step
-                            if 0 <= j < n and not own >> j & 1 and not any(
-                                    enemy >> k & 1 for k in range(min(i, j) + 1, max(i, j))):
-                                block[own << n | enemy] += 1
-                                taking[own << n | enemy] += enemy >> j & 1
+                index = own << n | enemy
+                for i in pieces:
+                    for j in (i + total, i - total):
+                        if 0 <= j < n and not own >> j & 1 and not enemy & jumped[i][j]:
+                            block[index] += 1
+                            taking[index] += enemy >> j & 1
+                if not enemy:
+                    break
+                enemy = (enemy - 1) & free
         counts += block
         captures += taking
-    lines_of = [[i for i, line in enumerate(squares) if s in line] for s in range(64)]
+    lines_of = [frozenset(i for i, line in enumerate(squares) if s in line) for s in range(64)]
     affected = []
-    for move in range(64 * 64):
-        frm, to = divmod(move, 64)
-        through = sorted(set(lines_of[frm]) | set(lines_of[to]))
-        affected.append(tuple(through) if len(through) == 7 else (through[0],) * 7)  # from == to: never a move
+    for frm in range(64):
+        for to in range(64):
+            through = lines_of[frm] | lines_of[to]  # not on one line (or from == to): never a move
+            affected.append(tuple(sorted(through)) if len(through) == 7 else (min(through),) * 7)
     return (tuple(mask), tuple(multiplier), tuple(shift), tuple(width), tuple(length), tuple(base),
             tuple(counts), tuple(captures), tuple(affected))
 

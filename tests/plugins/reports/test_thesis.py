@@ -1,4 +1,4 @@
-"""The thesis report on a tiny solve run: Table 4.2 beside the paper's, the examples, the plots."""
+"""The thesis page on tiny solve runs: Table 4.2 beside the paper's on both sets, the examples, the plots."""
 
 import sqlite3
 import textwrap
@@ -12,7 +12,8 @@ from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
 from framework.tournament.tasks import WorkerContext
 from plugins.reports.branching import ShuffledMoves, branching_summary, fitted_ebf, nodes_by_depth
-from plugins.reports.thesis import check_values, conclusions, thesis_table, tictactoe_example, write_thesis_report
+from plugins.reports.table42 import check_values, thesis_table
+from plugins.reports.thesis import tictactoe_example, write_thesis_report
 
 TINY_DEPTHS = {"tictactoe": {"minimax": 3, "alphabeta good ordering": 3, "alphabeta random ordering": 3}}
 
@@ -78,20 +79,38 @@ def test_table_counts_solved_positions_and_both_node_conventions(solved):
 def test_report_writes_readme_plots_and_tables(solved):
     path = write_thesis_report(solved, depths=TINY_DEPTHS)
     text = path.read_text()
-    assert path.name == "README.md"
+    assert path.name == "README.md" and "## The refereed set" not in text     # no refereed run given
     for fact in ("383 of 488", "1,711,578,143", "22,172,320", "89,863,783", "830,367", "3 of 3",
-                 "Minimax chooses **a2**", "b^(1/2)", "all 12 tasks",
+                 "## The easy set: 3 positions", "Minimax chooses **a2**", "b^(1/2)", "all 12 tasks",
                  "`pn` needed exactly the nodes the positions file records for its proof (made by the generator's "
-                 "own proof-number search) on 1 of the 1 positions"):
+                 "own proof-number search) on 1 of the 1 positions", "*PDS solves the most.* **not tested**"):
         assert fact in text
-    memory = text[text.index("## Memory"):text.index("## Which")]
+    memory = text[text.index("### Memory"):text.index("### Which")]
     for fact in ("| ab       | tt_size = 65,536 ", "| pn       | tree_limit = 1,000,000 ",
                  "| df       | tt_size = 1,000,000 ", "Peak memory of the run: ",
                  "A tree limit stopped 0 solves; no solve needed more memory than its bound allows."):
         assert fact in memory
-    assert (solved.folder / "solved_by_nodes.png").stat().st_size > 1000
+    assert (solved.folder / "easy_solved_by_nodes.png").stat().st_size > 1000
     assert (solved.folder / "nodes_by_depth.png").stat().st_size > 1000
-    assert (solved.folder / "tables" / "table_4_2.csv").exists()
+    assert (solved.folder / "tables" / "easy_table_4_2.csv").exists()
+
+
+def test_the_page_shows_the_refereed_set_first_then_the_easy_set_then_the_examples(tmp_path):
+    (tmp_path / "easy").mkdir()
+    (tmp_path / "refereed").mkdir()
+    easy, refereed = solve_run(tmp_path / "easy"), solve_run(tmp_path / "refereed")
+    text = write_thesis_report(easy, tmp_path / "page", refereed=refereed, budget_search=refereed,
+                               depths=TINY_DEPTHS).read_text()
+    order = [text.index(heading) for heading in ("python -m plugins.reports.thesis results/thesis --refereed",
+                                                 "## The refereed set", "### How the comparison budget was found",
+                                                 "## The easy set", "## The thesis' tic-tac-toe example",
+                                                 "## Nodes against depth")]
+    assert order == sorted(order)
+    assert text.count("### Which of the paper's and its abstract's conclusions hold") == 2
+    for plot in ("refereed_nodes_scatter.png", "refereed_solved_by_time.png", "refereed_solved_by_nodes.png",
+                 "easy_solved_by_nodes.png", "nodes_by_depth.png"):
+        assert f"]({plot})" in text and (tmp_path / "page" / plot).stat().st_size > 1000
+    assert "stands in" not in text
 
 
 def test_a_fabricated_disagreement_between_solvers_stops_the_report(solved):
@@ -113,24 +132,10 @@ def test_the_script_writes_the_thesis_readme(solved, capsys, monkeypatch):
     import plugins.reports.thesis as thesis
 
     monkeypatch.setattr(thesis, "DEPTHS", TINY_DEPTHS)
-    assert thesis.main([str(solved.folder)]) == 0
+    assert thesis.main([str(solved.folder), "--refereed", str(solved.folder)]) == 0
     assert "thesis report:" in capsys.readouterr().out and (solved.folder / "README.md").exists()
-
-
-def test_conclusions_follow_the_numbers():
-    import pandas as pd
-
-    table = pd.DataFrame([
-        {"solver": "ab", "solved": 10, "common": 8, "common_nodes": 2400, "common_nodes_first": 2000,
-         "common_time_ms": 90},
-        {"solver": "pn", "solved": 9, "common": 8, "common_nodes": 100, "common_nodes_first": 100,
-         "common_time_ms": 100},
-        {"solver": "pn2", "solved": 11, "common": 8, "common_nodes": 150, "common_nodes_first": 150,
-         "common_time_ms": 150}])
-    lines = conclusions(table, "ab", "pn", ["pn2"])
-    assert "20.00x the nodes" in lines[0] and lines[0].endswith("**holds**.")
-    assert lines[1].endswith("**does not hold**.")                      # alpha-beta was faster here
-    assert lines[2].endswith("**holds**.") and lines[3].endswith("**holds**.")
+    with pytest.raises(SystemExit):     # the budget search belongs to a refereed run
+        thesis.main([str(solved.folder), "--budget-search", str(solved.folder)])
 
 
 def test_the_thesis_tictactoe_example_every_o_move_loses_at_ply_two(registry):
@@ -175,3 +180,14 @@ def test_random_ordering_is_searched_in_the_shuffled_order_even_where_a_compiled
     interpreted = nodes_by_depth(registry, "loa", depths)
     assert list(compiled["nodes"]) == list(interpreted["nodes"])
     assert not hasattr(ShuffledMoves(registry.create_game("loa"), seed=0), "kernel")
+
+
+def test_a_run_resumed_later_is_timed_by_its_sessions_not_by_the_pause_between_them():
+    import pandas as pd
+
+    from plugins.reports.table42 import SESSION_GAP, run_minutes, sessions
+
+    solves = pd.DataFrame({"finished_at": [100.0, 160.0, 100.0 + 5 * SESSION_GAP, 100.0 + 5 * SESSION_GAP + 30],
+                           "wall_time": [10.0, 20.0, 6.0, 30.0]})
+    assert sessions(solves) == [(90.0, 160.0), (100.0 + 5 * SESSION_GAP - 6, 100.0 + 5 * SESSION_GAP + 30)]
+    assert run_minutes(solves) == (70 + 36) / 60

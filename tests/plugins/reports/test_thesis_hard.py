@@ -1,4 +1,4 @@
-"""The refereed set's report: the budget search read off one high-budget run, and the paper's conclusions
+"""The refereed set's section: the budget search read off one high-budget run, and the paper's conclusions
 decided from the numbers (untested when the run lacks the solver)."""
 
 import sqlite3
@@ -8,7 +8,8 @@ import pytest
 
 from framework.analysis.tables import Results
 from framework.errors import SolveDisagreementError
-from plugins.reports.thesis_hard import budget_curve, conclusions, referee_nodes, write_report
+from plugins.reports.table42 import conclusions
+from plugins.reports.thesis_hard import budget_curve, referee_nodes, refereed_section
 from tests.plugins.reports.test_thesis import solve_run
 
 
@@ -39,12 +40,21 @@ def test_conclusions_are_decided_from_the_numbers_and_untested_without_the_solve
                       ("pns", 3, "unknown", 50, "tree_limit")])
     held = conclusions(table, solves, {"alpha-beta": "ab", "proof-number search": "pns", "PN²": "pn2"})
     text = "\n".join(held)
-    assert "alpha-beta used 25.00x PN's nodes (paper's convention): **holds**." in text
+    assert "alpha-beta used 25.00x PN's nodes in the paper's convention (25.00x counting every iteration): " \
+           "**holds**." in text
     assert "Here 8 against 6: **holds**." in text
     assert "*PN² solves the most.* 9 against the most of any solver, 9: **holds**." in text
     assert "Its tree limit stopped 1 of its solves (PN's stopped 2): **holds**." in text
     assert "*PDS solves the most.* **not tested**: the run has no PDS solver." in text
     assert "*PDS-PN is competitive" in text and text.count("**not tested**") == 3
+
+
+def test_fewer_nodes_under_an_order_of_magnitude_holds_in_direction_only_and_a_faster_alphabeta_refutes_speed():
+    table = _table([("ab", 8, 9_000, 90, 2_000, 90), ("pns", 6, 300, 60, 400, 100)])
+    held = conclusions(table, _solves([]), {"alpha-beta": "ab", "proof-number search": "pns"})
+    assert held[0].endswith("5.00x PN's nodes in the paper's convention (5.00x counting every iteration): "
+                            "**holds in direction, not in size** (under 10x).")
+    assert held[1].endswith("alpha-beta took 0.90x PN's time: **does not hold**.")
 
 
 def test_pdspn_is_judged_in_speed_against_pds_and_in_solutions_against_pn2():
@@ -57,22 +67,22 @@ def test_pdspn_is_judged_in_speed_against_pds_and_in_solutions_against_pn2():
     assert "609" not in held and "*PDS is relatively slow* (in nodes per second, from its re-searches). 1,000" in held
 
 
-def test_the_report_on_a_tiny_run_has_the_tables_plots_budget_search_and_a_referee_check(tmp_path):
+def test_the_section_on_a_tiny_run_has_the_tables_plots_budget_search_and_a_referee_check(tmp_path):
     run = solve_run(tmp_path)
-    path = write_report(run, budget_search=run)
-    text = path.read_text()
+    text = refereed_section(run, tmp_path, budget_search=run)
     for fact in ("| alpha-beta          | ab       | tt_size = 65,536", "| proof-number search | pn       | "
                  "tree_limit = 1,000,000 |                   0 | 3 of 3",
                  "0 of its 3 positions no solver proved within the comparison budget",
                  "the smallest budget at which ours solves that share is **", "*PN² solves the most.* 3 against",
                  "*PDS solves the most.* **not tested**"):
         assert fact in text
-    for plot in ("nodes_scatter.png", "solved_by_time.png", "solved_by_nodes.png"):
-        assert (run.folder / plot).stat().st_size > 1000
+    for plot in ("refereed_nodes_scatter.png", "refereed_solved_by_time.png", "refereed_solved_by_nodes.png"):
+        assert (tmp_path / plot).stat().st_size > 1000
+    assert (tmp_path / "tables" / "refereed_table_4_2.csv").exists()
     with sqlite3.connect(run.folder / "results.sqlite") as conn:      # a solver against the referees' label
         conn.execute("UPDATE solves SET value = 'loss' WHERE position_index = 0")
     with pytest.raises(SolveDisagreementError, match="position 0: ab loss, the file claims win"):
-        write_report(Results(run.folder))
+        refereed_section(Results(run.folder), tmp_path)
 
 
 def test_referee_nodes_are_read_from_the_notes_the_larger_of_the_two():
