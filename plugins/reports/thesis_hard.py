@@ -107,9 +107,19 @@ def refereed_section(results: Results, folder: Path, budget_search: Results | No
     nobody = positions - len(unsolved)
     budget = config["participants"][0]["budget"]
     labelled = referee_nodes(list(config.get("position_notes") or []))
+    beyond = sum(n > (budget.get("nodes") or 0) for n in labelled) if budget.get("nodes") else 0
     referees = (f"The referees' proofs took up to {max(labelled):,} nodes per position (the larger of the two); "
-                f"{sum(n > (budget.get('nodes') or 0) for n in labelled)} of the {len(labelled)} positions needed more "
+                f"{beyond} of the {len(labelled)} positions needed more "
                 f"than the comparison's node budget." if labelled and budget.get("nodes") else "")
+    caveats = []
+    if positions < PAPER_POSITIONS:
+        caveats.append(f"- *A set of {positions} positions, not {PAPER_POSITIONS}.* Every count above moves by whole "
+                       "positions; a\n  conclusion decided by one or two of them is a hint, not a finding.")
+    caveats.append("- *The referees are compared solvers too*, and what they could not label within their budget is "
+                   "not in the\n  set: the hardest positions of these games are missing, so a solver that fails only "
+                   "where the referees\n  would fail cannot show it here."
+                   + ("" if beyond else " As the referees' largest proof is below the comparison budget, the\n  "
+                      "comparison cannot contain a position no solver proves except by a solver's own limits."))
     memory = memory_table(table, results, specs)
     algorithms = {sid: spec.algorithm if spec is not None else "-" for sid, spec in specs.items()}
     ours = pd.DataFrame([{"algorithm": algorithms[r.solver], "solver": r.solver,
@@ -183,12 +193,7 @@ Every position a solver proved got the value the referees agreed on, and every t
 
 **Caveats, so the comparison is read fairly.**
 
-- *A set of {positions} positions, not {PAPER_POSITIONS}.* Every count above moves by whole positions; a
-  conclusion decided by one or two of them is a hint, not a finding.
-- *The referees are compared solvers too*, and what they could not label within their budget is not in the
-  set: the hardest positions of these games are missing, so a solver that fails only where the referees
-  would fail cannot show it here. Where the referees' largest proof is below the comparison budget (see
-  above), the comparison cannot contain a position no solver proves except by a solver's own limits.
+{chr(10).join(caveats)}
 - *Memory bounds are ours.* PN's and PN²'s `tree_limit` is a node count we chose (the paper's machine had
   its own working memory); at another bound "PN² is limited by memory" may come out the other way.
 - *Nodes are not equal work*: an alpha-beta node is a visited state, a PN-family node a generated one
