@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from framework import jit
-from framework.capabilities import capabilities
+from framework.capabilities import capability
 from framework.kernel_adapter import KernelAdapter
 from framework.kernel_api import PRIMITIVES
 from framework.protocols import Budget, Game, Heuristic, State
@@ -58,14 +58,14 @@ class Binding(NamedTuple):
 
 def game_kernel(game: Game) -> jit.GameKernel:
     """The game's compiled kernel: its optional `kernel` capability, which `kernel_fits` tests for."""
-    kernel = capabilities(game).kernel
+    kernel: jit.GameKernel | None = capability(game, "kernel")
     assert kernel is not None          # callers test `kernel_fits` first
     return kernel
 
 
 def kernel_fits(game: Game) -> bool:
     """Whether the game has a kernel that fits `negamax` (`fits`), whether compiled kernels are on or not."""
-    kernel = capabilities(game).kernel
+    kernel = capability(game, "kernel")
     if kernel is None:
         return False
     fit = _FITS.get(kernel)
