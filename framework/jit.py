@@ -602,9 +602,10 @@ def _bind(module: types.ModuleType, functions: dict[str, Any], aliases: dict[str
           value_of: Callable[[str, Any], Any] | None = None) -> dict[str, Any]:
     """Twins (`make(f, env)`) of the module's functions whose globals are the module's (as `value_of` shows
     them) with `functions` bound over them, `aliases` naming more of them; the kernel interface's derived
-    functions (`kernel_api.DERIVED`) neither bound nor defined by the module are made the same way over
-    `kernel_api`'s globals, so the module calls them by name too. Returns `functions` (with the aliases)
-    and the twins of the module's own functions. No `value_of`: the globals as they are (interpreted
+    functions (`kernel_api.DERIVED` and `SEARCH`) neither bound nor defined by the module are made the same way
+    over `kernel_api`'s globals, so the module calls them by name too. Returns `functions` (with the aliases),
+    the SEARCH twins (a search's driver calls them too; they call no game function) and the twins of the
+    module's own functions. No `value_of`: the globals as they are (interpreted
     twins; an interpreted search binds once a decision, so the copy is kept cheap)."""
     from framework import kernel_api
     bound = dict(functions)
@@ -617,12 +618,12 @@ def _bind(module: types.ModuleType, functions: dict[str, Any], aliases: dict[str
     derived_env.update(bound)
     env.update(bound)
     twins = {name: make(getattr(kernel_api, name), derived_env)
-             for name in kernel_api.DERIVED if name not in bound}
+             for name in kernel_api.DERIVED + kernel_api.SEARCH if name not in bound}
     derived_env.update(twins)
     env.update(twins)
     own = {name: make(f, env) for name, f in _own_functions(module).items()}
     env.update(own)
-    return {**bound, **own}
+    return {**bound, **{name: twins[name] for name in kernel_api.SEARCH if name in twins}, **own}
 
 
 def bind(module: types.ModuleType, functions: dict[str, Callable],

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 from typing import Any
 
+from framework.jit import clock
+from framework.layout import layout
 from framework.protocols import WIN_SCORE
 
 KernelState = tuple[int, ...]
@@ -125,9 +127,27 @@ def terminal_score(state: KernelState, player: int, ply: int, result: int) -> fl
     return result * WIN_SCORE
 
 
+#: The first slots of a search's `work` array that `counted` keeps: nodes so far, the node limit, the aborted flag
+#: (a search declares its own layout starting with these names: `layout("Work", "nodes limit aborted ...")`).
+BUDGET, BUDGET_SLOTS = layout("Budget", "nodes limit aborted")
+
+
+def counted(work: Any, deadline: float) -> bool:
+    """Count a node; False (and work[aborted] set) when the node limit or the clock (read every 256 nodes) is
+    spent. For searches whose `work` starts with BUDGET's slots."""
+    nodes = work[BUDGET.nodes]
+    if nodes >= work[BUDGET.limit] or (not nodes & 255 and clock() >= deadline):
+        work[BUDGET.aborted] = 1
+        return False
+    work[BUDGET.nodes] = nodes + 1
+    return True
+
+
 #: The game's functions (stubs here) and the functions written here over them.
 PRIMITIVES = ("legal_moves", "apply_move", "to_move", "outcome", "search_key", "is_capture", "move_rank", "score")
 #: The game's functions a search of chance nodes or n seats calls besides (`to_move` gives CHANCE, -1, at a
 #: chance node, whose `legal_moves` are the outcomes).
 DICE_AND_SEATS = ("chance_probability", "player_return", "pass_to")
 DERIVED = ("ordered_moves", "move_count", "evaluate", "terminal_score")
+#: Search machinery written here over no game function: made like DERIVED for every binding, never a game's.
+SEARCH = ("counted",)

@@ -30,8 +30,17 @@ State: `work`, an int array (a dict interpreted) with the slots WORK names. Valu
 
 from __future__ import annotations
 
-from framework.jit import ONGOING, clock
-from framework.kernel_api import apply_move, chance_probability, evaluate, legal_moves, outcome, player_return, to_move
+from framework.jit import ONGOING
+from framework.kernel_api import (
+    apply_move,
+    chance_probability,
+    counted,
+    evaluate,
+    legal_moves,
+    outcome,
+    player_return,
+    to_move,
+)
 from framework.layout import layout
 
 INF = float("inf")
@@ -39,17 +48,8 @@ INF = float("inf")
 CHANCE = -1
 #: The slots of `work`: counters (nodes, cutoffs at chance nodes by Star1 and by Star2's probes), the budget
 #: (node limit, aborted flag), the switches, and the game's one int option (for `outcome`).
-WORK, WORK_SIZE = layout("Work", "nodes star1_cutoffs star2_cutoffs limit aborted use_star1 use_star2 option")
+WORK, WORK_SIZE = layout("Work", "nodes limit aborted star1_cutoffs star2_cutoffs use_star1 use_star2 option")
 
-
-def counted(work, deadline: float) -> bool:
-    """Count a node; False (and work[aborted] set) when the budget is spent."""
-    nodes = work[WORK.nodes]
-    if nodes >= work[WORK.limit] or (not nodes & 255 and clock() >= deadline):
-        work[WORK.aborted] = 1
-        return False
-    work[WORK.nodes] = nodes + 1
-    return True
 
 
 def leaf_value(state, depth: int, work, lo: float, hi: float, weights) -> tuple[bool, float]:

@@ -28,10 +28,11 @@ slots WORK names (an int64 array compiled).
 
 from __future__ import annotations
 
-from framework.jit import ONGOING, clock
+from framework.jit import ONGOING
 from framework.kernel_api import (
     apply_move,
     chance_probability,
+    counted,
     evaluate,
     legal_moves,
     outcome,
@@ -46,17 +47,8 @@ INF = float("inf")
 CHANCE = -1
 #: The slots of `work`: nodes, shallow cutoffs, heuristic vectors that broke max_sum, the node limit, the
 #: aborted flag, the shallow-pruning switch and the game's one int option.
-WORK, WORK_SIZE = layout("Work", "nodes cutoffs over_sum limit aborted shallow option")
+WORK, WORK_SIZE = layout("Work", "nodes limit aborted cutoffs over_sum shallow option")
 
-
-def counted(work, deadline: float) -> bool:
-    """Count a node; False (and work[aborted] set) when the budget is spent."""
-    nodes = work[WORK.nodes]
-    if nodes >= work[WORK.limit] or (not nodes & 255 and clock() >= deadline):
-        work[WORK.aborted] = 1
-        return False
-    work[WORK.nodes] = nodes + 1
-    return True
 
 
 def is_over(state, work) -> bool:
