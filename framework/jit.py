@@ -55,6 +55,12 @@ def float_of_bits(bits: int) -> float:
     return float(np.array(bits, np.int64).view(np.float64))
 
 
+def borrowed(array: Any) -> Any:
+    """`array` itself, which compiled code passes on without counting references: a search's arrays, borrowed
+    once at its root, cost its recursion no atomic reference count per call (interpreted: the same object)."""
+    return array
+
+
 def as_int64(value: int) -> int:
     """`value` as compiled code keeps it in an int64 array (a uint64 bitboard keeps its 64 bits); Python ints
     are unbounded, so interpreted code takes the value itself."""
@@ -150,6 +156,19 @@ def _numba() -> Any:
         def codegen(context, builder, signature, args):
             return builder.bitcast(args[0], context.get_value_type(nbtypes.float64))
         return nbtypes.float64(nbtypes.int64), codegen
+
+    @intrinsic
+    def borrowed_view(typingctx, array):
+        def codegen(context, builder, signature, args):
+            view = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0])
+            view.meminfo = cgutils.get_null_value(view.meminfo.type)
+            view.parent = cgutils.get_null_value(view.parent.type)
+            return view._getvalue()
+        return array(array), codegen
+
+    @overload(borrowed)
+    def compiled_borrowed(array):
+        return lambda array: borrowed_view(array)
 
     @overload(float_of_bits)
     def compiled_float_of_bits(bits):
@@ -537,7 +556,7 @@ class _Fold(ast.NodeTransformer):
         return self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
-        if (self._global(node.func) in (as_int64, as_uint64) and len(node.args) == 1 and not node.keywords
+        if (self._global(node.func) in (as_int64, as_uint64, borrowed) and len(node.args) == 1 and not node.keywords
                 and not isinstance(node.args[0], ast.Starred)):
             return self.visit(node.args[0])
         return self.generic_visit(node)

@@ -1,6 +1,6 @@
 """A tiny rules-like module for tests/framework/test_jit.py: plain functions over bitboards."""
 
-from framework.jit import as_int64, float_of_bits, sort_by_scores, to_front
+from framework.jit import as_int64, borrowed, float_of_bits, sort_by_scores, to_front
 from framework.layout import layout
 
 TOP = 1 << 63
@@ -46,3 +46,12 @@ def ordered(items, scores, bound: int, first: int, second: int):
 def slot_sum(x: int) -> int:
     """Layout slots and an identity conversion (folded to ints and `x` interpreted)."""
     return as_int64(x) + SLOTS.scores + 2 * SLOTS.count
+
+
+def count_down(counts, depth: int) -> int:
+    """Writes `depth` into counts[depth] and recurses to 0 over the array borrowed (`jit.borrowed`), as a search
+    does: the writes reach the caller's array and every level's view is dropped safely."""
+    counts = borrowed(counts)
+    counts[depth] = depth
+    view = counts[depth:]          # a view of a borrowed array, dropped before the recursion returns
+    return view[0] + (count_down(counts, depth - 1) if depth else 0)

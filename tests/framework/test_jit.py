@@ -1,5 +1,7 @@
 """framework.jit compiles a module's own functions with Python-int semantics kept on uint64 bitboards."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -56,6 +58,19 @@ def test_sort_by_scores_and_to_front_agree_interpreted_and_compiled(items, score
     assert list(compiled) == jit_sample.ordered(list(items), python_table, bound, first, second) == expected
     assert table[jit_sample.SLOTS.count] == python_table[jit_sample.SLOTS.count] == (
         (first in items) + (second in items and second != first))
+
+
+def test_a_borrowed_array_is_the_callers_array_through_a_compiled_recursion_and_survives_it():
+    counts = np.zeros(50, np.int64)
+    before = sys.getrefcount(counts)
+    for _ in range(3):
+        assert KERNEL.count_down(counts, 49) == sum(range(50))
+    after = sys.getrefcount(counts)     # no reference kept by the compiled calls
+    assert counts.tolist() == list(range(50)) and after == before
+    python_counts = [0] * 50
+    assert jit.bind(jit_sample, {}).count_down(python_counts, 49) == sum(range(50))
+    assert python_counts == list(range(50))
+    assert "borrowed" not in jit.bind(jit_sample, {}).count_down.__code__.co_names    # dropped, as numba's is free
 
 
 def test_interpreted_bindings_fold_layout_slots_and_identity_conversions_as_numba_does():

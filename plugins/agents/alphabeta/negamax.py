@@ -35,6 +35,7 @@ from framework.jit import (
     ONGOING,
     as_int64,
     as_uint64,
+    borrowed,
     clock,
     float_of_bits,
     next_after,
@@ -121,6 +122,8 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
     Solver mode: `solver.WinLossEvaluation`. Otherwise the heuristic is `score(state, weights)`
     (bound by the Kernel to the game's compiled function, scored for the first player) and a terminal state
     scores `BaseHeuristic.terminal`'s returns times WIN_SCORE."""
+    # Borrowed (`jit.borrowed`): below the root, the arrays' reference counts are never touched again.
+    rows, values, work = borrowed(rows), borrowed(values), borrowed(work)
     nodes = work[WORK.nodes]
     if nodes >= work[WORK.limit] or (not nodes & 255 and clock() >= deadline):
         work[WORK.aborted] = 1
