@@ -55,3 +55,24 @@ def test_an_unknown_game_names_the_rows(capsys):
         bench.main(["chess"])
     assert exit_info.value.code == 2
     assert "no benchmark row for chess; rows: tictactoe, matches, loa, checkers" in capsys.readouterr().err
+
+
+def test_openspiels_repetition_draws_account_for_the_whole_loa_difference_at_depth_5():
+    """OpenSpiel's LOA perft 5 counts 55,934,908 leaves (`perft_vs_openspiel.py loa --depth 5`, open_spiel 2.0.2),
+    ours 55,963,132: the 784 four-ply lines back to the start (each side a piece out and back), which it
+    draws, times the start's 36 moves. Derived from our rules alone; none before depth 5, none derived beyond."""
+    from framework.perft import perft
+    from framework.registry import Registry
+
+    game = Registry().create_game("loa")
+    board = next(row for row in bench.ROWS if row.ours == "loa").peer_board
+    assert bench.repetition_draws(game, board, 4) == 0 and bench.repetition_draws(game, board, 6) is None
+    draws = bench.repetition_draws(game, board, 5)
+    assert draws == 784 * 36 and perft(game, game.initial_state(), 5) - draws == 55_934_908
+
+
+def test_a_peer_short_of_our_leaves_by_exactly_its_repetition_draws_passes_and_any_other_count_fails():
+    result = {"ours": 100, "peer": 90, "peer_expected": 90}
+    assert bench.checked(result) == "same leaves less OpenSpiel's 10 below repetition draws"
+    assert bench.checked({**result, "peer": 91}).startswith("MISMATCH")
+    assert bench.checked({**result, "peer_expected": None}).startswith("not compared")

@@ -123,3 +123,13 @@ def test_the_command_loads_only_the_named_games_plugin_and_no_scipy():
     assert ast.literal_eval(result.stdout.splitlines()[-1]) == [
         "plugins", "plugins.games", "plugins.games.loa", "plugins.games.loa.game", "plugins.games.loa.heuristics",
         "plugins.games.loa.kernel", "plugins.games.loa.rules"]
+
+
+def test_the_process_ends_without_finalization_yet_prints_everything_and_keeps_its_exit_status():
+    """`plyground perft` leaves through `os._exit` (`cli.QUICK_EXIT`): its output, to a pipe, must be flushed first."""
+    done = subprocess.run([sys.executable, "-m", "framework.cli", "perft", "tictactoe", "9"], capture_output=True,
+                          text=True)
+    assert done.returncode == 0 and done.stdout.splitlines()[-1].split()[:2] == ["9", "127,872"]
+    failed = subprocess.run([sys.executable, "-m", "framework.cli", "perft", "tictactoe", "0"], capture_output=True,
+                            text=True)
+    assert failed.returncode == 2 and failed.stderr.startswith("plyground: error:")
