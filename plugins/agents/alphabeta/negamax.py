@@ -18,7 +18,7 @@ per-ply rows (PLY_COLUMNS each, from `work[WORK.plies_at]`) and the principal va
 of a node (one more took checkers from 3.6 to 2.4 M nodes/s): hence one `work`; the heuristic's weights are a
 tuple. Most of that cost was numba's atomic reference counting of each array, and of each row view, per call
 (perf: ~45% of a checkers node): `negamax` borrows its arrays (`jit.borrowed`), so below the root no count
-is touched (checkers depth 11: 0.80x the time).
+is touched (checkers depth 11: ~0.85x the time).
 
 The node contract: a node is one `negamax` call, counted on entry after the budget test (the clock read
 every 256 nodes, as `SearchLimits.exceeded`), root and leaves, probes, re-searches and quiescence nodes
