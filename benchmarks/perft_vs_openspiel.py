@@ -99,7 +99,8 @@ def repetition_draws(game: Any, board: Callable[[Any], Any], depth: int) -> int 
         return None
     start = game.initial_state()
     first = game.to_move(start)
-    home = board(start)[first]
+    start_board = board(start)
+    home = start_board[first]
     returns = 0
     for a in game.legal_moves(start):
         one = game.apply(start, a)
@@ -109,7 +110,7 @@ def repetition_draws(game: Any, board: Callable[[Any], Any], depth: int) -> int 
                 three = game.apply(two, c)
                 if board(three)[first] != home:
                     continue
-                returns += sum(board(game.apply(three, d)) == board(start) for d in game.legal_moves(three))
+                returns += sum(board(game.apply(three, d)) == start_board for d in game.legal_moves(three))
     return returns * perft(game, start, depth - 4)
 
 
@@ -141,7 +142,7 @@ def measure(row: Row, depth: int, repeat: int, registry: Registry, pyspiel: Any 
             start = time.perf_counter()
             leaves[name] = run()
             best[name] = min(best[name], time.perf_counter() - start)
-    draws = repetition_draws(game, row.peer_board, depth) if row.peer_board is not None else 0
+    draws = repetition_draws(game, row.peer_board, depth) if pyspiel is not None and row.peer_board else 0
     return {"game": row.ours, "depth": depth, "ours": leaves["ours"], "ours_s": best["ours"],
             "peer": leaves.get("peer"), "peer_s": best.get("peer"), "process_s": best.get("process"),
             "peer_expected": None if draws is None else leaves["ours"] - draws}
