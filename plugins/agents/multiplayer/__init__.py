@@ -113,8 +113,9 @@ class MaxnAgent(SeatSearchAgent):
 
     def child_value(self, bound: Any, child: tuple[int], depth: int, best: float, root: int, work: list,
                     deadline: float) -> float:
+        values = [0.0] * ((depth + 1) * self.seats)     # a vector per level below the root's child
         return bound.maxn(child, depth, self.seats, best, root, work, -self.win_score, self.win_score,
-                          self.floor, self.max_sum, None, deadline)[root]
+                          self.floor, self.max_sum, None, deadline, values, 0)
 
     def check(self, work: list) -> None:
         if work[WORK.over_sum]:
