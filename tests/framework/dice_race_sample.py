@@ -9,7 +9,7 @@ seat to move plus one (0 at a chance node), the seat whose turn it is, the roll,
 
 from __future__ import annotations
 
-from framework.jit import LOSS, ONGOING, WIN
+from framework.kernel.api import LOSS, ONGOING, WIN
 
 GOAL = 7
 PROBABILITY = (0.0, 0.5, 1.0 / 3.0, 1.0 / 6.0)

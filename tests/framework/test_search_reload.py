@@ -26,11 +26,11 @@ import pytest
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from framework import jit  # noqa: E402
+from framework.kernel import api, numba_backend
 from framework.protocols import CHANCE, BaseHeuristic, Budget  # noqa: E402
 from tests.framework import dice_race_sample as race  # noqa: E402
 
-RULES = jit.Kernel(race, tag="dice_race")
+RULES = numba_backend.Kernel(race, tag="dice_race")
 NO_LIMIT = 1 << 62
 DEADLINE = 1e300
 LO, HI = -1000.0, 1000.0
@@ -55,7 +55,7 @@ class DiceRace:
     def __init__(self, seats: int = 2, dice: bool = True) -> None:
         self.seats, self.dice, self.num_players = seats, dice, seats
         self.player_names = tuple(f"seat{s}" for s in range(seats))
-        self.kernel = jit.GameKernel(f"dice_race{seats}{int(dice)}", RULES, tuple, heuristics=RULES,
+        self.kernel = api.GameKernel(f"dice_race{seats}{int(dice)}", RULES, tuple, heuristics=RULES,
                                      scores={LeadHeuristic: "lead"}, key_shifts=(0, 16), move_space=4)
 
     def initial_state(self) -> Any:
@@ -105,7 +105,7 @@ class DiceRace:
 
 def _search(module: Any, compiled: bool) -> Any:
     """`module` over the race's kernel, `score` bound to `lead`: compiled, or the same code interpreted."""
-    kernel = jit.Kernel(module, rules=RULES, tag="dice_race", aliases={"score": "lead"})
+    kernel = numba_backend.Kernel(module, rules=RULES, tag="dice_race", aliases={"score": "lead"})
     return kernel if compiled else kernel.interpreted
 
 
@@ -201,4 +201,4 @@ def test_a_compiled_search_loads_from_the_cache_in_a_second_process_with_the_int
 
 
 if __name__ == "__main__":
-    print(json.dumps(CASES[sys.argv[1]](jit.enabled())))
+    print(json.dumps(CASES[sys.argv[1]](numba_backend.enabled())))

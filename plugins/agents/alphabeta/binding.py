@@ -1,12 +1,12 @@
 """Which binding runs alpha-beta's one negamax (`negamax.py`) for a game and heuristic.
 
 - compiled: the game's kernel fits (`fits`) and compiled kernels are on, with the solver's win/loss
-  evaluation or a heuristic the kernel compiles (`GameKernel.scores`): `framework.jit.Kernel` compiles
+  evaluation or a heuristic the kernel compiles (`GameKernel.scores`): `framework.kernel.numba_backend.Kernel` compiles
   `negamax` with the kernel interface bound to the game's compiled rules and `score` to the heuristic's.
 - interpreted rules: the same, with compiled kernels off (`PLYGROUND_JIT=0`), or a root search deeper
   than MAX_DEPTH (a search to the end): the same code run as Python over the plain rules functions.
 - adapter: any other game or heuristic (tic-tac-toe, matches, a third-party game or heuristic): the same
-  code run as Python through a `framework.kernel_adapter.KernelAdapter` over the Game protocol.
+  code run as Python through a `framework.kernel.adapter.KernelAdapter` over the Game protocol.
 
 Every binding gives the same node counts, values, moves and principal variations (one code); compiled
 state lives in numpy arrays, interpreted state in dicts (only the slots a search touches exist).
@@ -21,10 +21,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from framework import jit
 from framework.capabilities import capability
-from framework.kernel_adapter import KernelAdapter
-from framework.kernel_api import PRIMITIVES
+from framework.kernel import api, numba_backend, python_backend
+from framework.kernel.adapter import KernelAdapter
+from framework.kernel.api import PRIMITIVES
 from framework.protocols import Budget, Game, Heuristic, State
 from framework.search import SearchLimits
 from plugins.agents.alphabeta import negamax
@@ -38,9 +38,9 @@ ADAPTER_SPACE = 1 << 26
 #: An adapter's search key: one word, the game's hash (`KernelAdapter`), its states one word too (an id).
 ADAPTER_KEY_SHIFTS = (0,)
 #: The compiled search of each game and heuristic function (compiled on first use, then cached on disk).
-_COMPILED: dict[tuple[str, str], jit.Kernel] = {}
+_COMPILED: dict[tuple[str, str], numba_backend.Kernel] = {}
 #: `fits(game)` per game kernel, computed once (it builds the initial state).
-_FITS: weakref.WeakKeyDictionary[jit.GameKernel, bool] = weakref.WeakKeyDictionary()
+_FITS: weakref.WeakKeyDictionary[api.GameKernel, bool] = weakref.WeakKeyDictionary()
 
 
 class Binding(NamedTuple):
@@ -56,9 +56,9 @@ class Binding(NamedTuple):
     compiled: bool
 
 
-def game_kernel(game: Game) -> jit.GameKernel:
+def game_kernel(game: Game) -> api.GameKernel:
     """The game's compiled kernel: its optional `kernel` capability, which `kernel_fits` tests for."""
-    kernel: jit.GameKernel | None = capability(game, "kernel")
+    kernel: api.GameKernel | None = capability(game, "kernel")
     assert kernel is not None          # callers test `kernel_fits` first
     return kernel
 
@@ -76,7 +76,7 @@ def kernel_fits(game: Game) -> bool:
 
 def compiled_game(game: Game) -> bool:
     """Whether compiled kernels are on and the game's kernel fits `negamax`."""
-    return jit.enabled() and kernel_fits(game)
+    return numba_backend.enabled() and kernel_fits(game)
 
 
 def fits(game: Game) -> bool:
@@ -87,7 +87,7 @@ def fits(game: Game) -> bool:
     if kernel.heuristics is None or not kernel.scores:
         return False
     modules: set[str] = set()
-    chain: jit.Kernel | None = kernel.heuristics
+    chain: numba_backend.Kernel | None = kernel.heuristics
     while chain is not None:
         modules |= set(vars(chain.module))
         chain = chain.rules
@@ -110,17 +110,17 @@ def on_kernel(game: Game, heuristic: Heuristic | None, settings: Settings, proof
 
 def supported(game: Game, heuristic: Heuristic | None, settings: Settings, proof_score: float | None) -> bool:
     """Whether this search runs compiled."""
-    return jit.enabled() and on_kernel(game, heuristic, settings, proof_score)
+    return numba_backend.enabled() and on_kernel(game, heuristic, settings, proof_score)
 
 
-def kernel_of(game: Game, heuristic: Heuristic | None) -> jit.Kernel:
+def kernel_of(game: Game, heuristic: Heuristic | None) -> numba_backend.Kernel:
     """`negamax` over `game`'s kernel with `score` bound to the heuristic's function (any, in solver mode)."""
     kernel = game_kernel(game)
     scores = kernel.scores
     name = scores[type(heuristic)] if type(heuristic) in scores else next(iter(scores.values()))
     search = _COMPILED.get((kernel.tag, name))
     if search is None:
-        search = _COMPILED[kernel.tag, name] = jit.Kernel(negamax, rules=kernel.heuristics, tag=kernel.tag,
+        search = _COMPILED[kernel.tag, name] = numba_backend.Kernel(negamax, rules=kernel.heuristics, tag=kernel.tag,
                                                           aliases={"score": name})
     return search
 
@@ -149,7 +149,7 @@ def adapter_binding(game: Game, heuristic: Heuristic | None, switches: dict[int,
     """`negamax` over a fresh `KernelAdapter` of the game (one per decision: it interns what it meets), the
     `switches` (slots of `negamax.WORK` fixed for the decision) read as constants."""
     adapter = KernelAdapter(game, heuristic)
-    search = jit.bind(negamax, adapter.functions(), {"work": switches})
+    search = python_backend.interpret(negamax, adapter.functions(), {"work": switches})
     return Binding(search.negamax, adapter.to_kernel, adapter.move, 0, ADAPTER_SPACE, ADAPTER_KEY_SHIFTS, (),
                    False)
 

@@ -38,7 +38,7 @@ from operator import itemgetter
 import numpy as np
 
 from framework.capabilities import capabilities
-from framework.jit import line
+from framework.kernel.api import line
 from framework.protocols import Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.alphabeta import negamax as nm
@@ -84,7 +84,7 @@ class AlphaBetaSearch:
     def __init__(self, game: Game, heuristic: Heuristic | None, settings: Settings, limits: SearchLimits,
                  proof_score: float | None = None, compiled_table: CompiledTable | None = None,
                  compiled: bool | None = None) -> None:
-        from framework import jit
+        from framework.kernel import numba_backend
         self.game, self.heuristic, self.settings, self.limits = game, heuristic, settings, limits
         self.proof_score = proof_score
         offered = capabilities(game)
@@ -101,7 +101,7 @@ class AlphaBetaSearch:
         self.size = slot_count(settings.tt_size) if settings.transposition_table else 1
         self.kernel = on_kernel(game, heuristic, settings, proof_score)
         if compiled is None:
-            compiled = jit.enabled()
+            compiled = numba_backend.enabled()
         self.binding = (kernel_binding(game, heuristic, compiled and self.kernel) if self.kernel
                         else adapter_binding(game, heuristic, self._switches | self._table_slots(ADAPTER_KEY_SHIFTS)
                                              | self._python_layout(ADAPTER_SPACE)))
@@ -119,7 +119,7 @@ class AlphaBetaSearch:
     @functools.cached_property
     def _switches(self) -> dict[int, int]:
         """The slots of `negamax.WORK` the settings fix for the whole decision (an adapter's binding reads
-        them as constants: `framework.jit.bind`)."""
+        them as constants: `framework.kernel.python_backend.interpret`)."""
         settings = self.settings
         return {getattr(WORK, name): int(value) for name, value in (
             ("use_table", settings.transposition_table), ("use_tt_move", settings.tt_move),
@@ -134,7 +134,7 @@ class AlphaBetaSearch:
     @staticmethod
     def _python_layout(space: int) -> dict[int, int]:
         """Where an interpreted search's per-ply rows (as many plies as Python's recursion reaches) and PV
-        lines start, and how far apart the lines lie (one slot each: a tuple, `framework.jit.prepend`)."""
+        lines start, and how far apart the lines lie (one slot each: a tuple, `framework.kernel.api.prepend`)."""
         head, plies = nm.CONTROL_SIZE + 2 * space, python_plies()
         return {WORK.plies_at: head, WORK.pv_at: head + plies * nm.PLY_COLUMNS, WORK.pv_stride: 1}
 
@@ -276,7 +276,7 @@ class AlphaBetaSearch:
         """A root search compiled: per-ply rows and PV rows sized for this depth, killers carried over."""
         # Plies below the root: at most the depth, twice it with singular extensions (an extension is only
         # granted while ply + depth < 2 * root depth), then the quiescence plies; one row more for the PV
-        # (a line at ply p: its length, then at most size - p moves: `framework.jit.prepend`).
+        # (a line at ply p: its length, then at most size - p moves: `framework.kernel.api.prepend`).
         binding = self.binding
         reach = 2 * depth if self.settings.singular else depth
         size = reach + 2 + (self.settings.quiescence_depth if self.quiescence else 0)

@@ -1,7 +1,8 @@
 """The expectiminimax agent: iterative deepening over `search.expectimax` (Star1 / Star2 switches).
 
-The search is written once against `framework.kernel_api` (search.py) and runs here through a
-`framework.kernel_adapter.KernelAdapter` over the game (one per decision), bound by `framework.jit.bind`.
+The search is written once against `framework.kernel.api` (search.py) and runs here through a
+`framework.kernel.adapter.KernelAdapter` over the game (one per decision), bound by
+`framework.kernel.python_backend.interpret`.
 The driver searches the root's moves itself, each with the window its best so far allows, deepening one
 ply at a time up to `depth` while the budget lasts; a root search cut by the budget is dropped and the last
 complete one answers (depth 1 always completes unless the budget is below its nodes). Two players; values
@@ -13,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from framework import jit
 from framework.errors import ConfigError
 from framework.hookspecs import hookimpl
-from framework.kernel_adapter import KernelAdapter
+from framework.kernel import python_backend
+from framework.kernel.adapter import KernelAdapter
 from framework.params import HeuristicRef, Param
 from framework.protocols import WIN_SCORE, Budget, Decision, Game, Heuristic, SearchStats, State
 from framework.search import SearchLimits, Stopwatch
@@ -58,7 +59,7 @@ class ExpectiminimaxAgent:
                work: list) -> tuple[float, Any] | None:
         """One root search: (value for seat 0, best move), or None when the budget ran out."""
         adapter = KernelAdapter(game, self.heuristic)
-        bound = jit.bind(search, adapter.functions())
+        bound = python_backend.interpret(search, adapter.functions())
         root = adapter.to_kernel(state)
         mover = game.to_move(state)
         best, best_move = (-search.INF if mover == 0 else search.INF), None

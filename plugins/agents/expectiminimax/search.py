@@ -1,4 +1,4 @@
-"""Expectiminimax with Ballard's Star1 and Star2 pruning, written once against `framework.kernel_api`.
+"""Expectiminimax with Ballard's Star1 and Star2 pruning, written once against `framework.kernel.api`.
 
 Expectiminimax (Michie 1966): a max node takes its best child, a min node its worst, a chance node the
 probability-weighted mean of its outcomes. Values are seat 0's (seat 0 maximises, seat 1 minimises), so
@@ -30,8 +30,8 @@ State: `work`, an int array (a dict interpreted) with the slots WORK names. Valu
 
 from __future__ import annotations
 
-from framework.jit import ONGOING
-from framework.kernel_api import (
+from framework.kernel.api import (
+    ONGOING,
     apply_move,
     chance_probability,
     counted,

@@ -1,7 +1,8 @@
 """Agents for n players: `maxn`, `paranoid` and `brs` (best-reply search), over `search.py`.
 
-Each search is written once against `framework.kernel_api` and runs here through a
-`framework.kernel_adapter.KernelAdapter` over the game (one per decision), bound by `framework.jit.bind`.
+Each search is written once against `framework.kernel.api` and runs here through a
+`framework.kernel.adapter.KernelAdapter` over the game (one per decision), bound by
+`framework.kernel.python_backend.interpret`.
 The driver deepens one ply at a time up to `depth` while the budget lasts and searches the root's moves
 itself (first best on ties); a root search cut by the budget is dropped and the last complete one
 answers. Values are each seat's heuristic clamped into +-`win_score`, an end scoring each seat's return
@@ -14,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from framework import jit
 from framework.capabilities import player_count
 from framework.errors import ConfigError
 from framework.hookspecs import hookimpl
-from framework.kernel_adapter import KernelAdapter
+from framework.kernel import python_backend
+from framework.kernel.adapter import KernelAdapter
 from framework.params import HeuristicRef, Param
 from framework.protocols import WIN_SCORE, Budget, Decision, Game, Heuristic, SearchStats, State
 from framework.search import SearchLimits, Stopwatch
@@ -67,7 +68,7 @@ class SeatSearchAgent:
         move, score, completed = moves[0], None, 0
         for depth in range(1, self.depth + 1):
             adapter = KernelAdapter(game, self.heuristic)
-            bound = jit.bind(search, adapter.functions())
+            bound = python_backend.interpret(search, adapter.functions())
             if not search.counted(work, limits.deadline):
                 break
             best, best_move = -INF, None

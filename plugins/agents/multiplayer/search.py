@@ -1,4 +1,4 @@
-"""Searches for n players, written once against `framework.kernel_api`: max^n (with shallow pruning),
+"""Searches for n players, written once against `framework.kernel.api`: max^n (with shallow pruning),
 paranoid and best-reply search.
 
 - max^n (C. A. Luckhardt and K. B. Irani, "An algorithmic solution of N-person games", AAAI 1986): every
@@ -32,8 +32,8 @@ array compiled); max^n's vectors in `values`, floats, a vector per level.
 
 from __future__ import annotations
 
-from framework.jit import ONGOING
-from framework.kernel_api import (
+from framework.kernel.api import (
+    ONGOING,
     apply_move,
     chance_probability,
     counted,

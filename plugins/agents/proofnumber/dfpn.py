@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from framework import jit
 from framework.capabilities import capabilities
 from framework.errors import ConfigError
+from framework.kernel import numba_backend
 from framework.protocols import Budget, Game, State
 from framework.search import SearchLimits
 from plugins.agents.proofnumber import search
@@ -58,7 +58,7 @@ class DFPNAgent(ProofNumberAgent):
         if tt_size < 1:
             raise ConfigError(f"tt_size must be at least 1 entry, got {tt_size!r}")
         self.tt_size = tt_size
-        if jit.enabled() and capabilities(game).kernel is not None:
+        if numba_backend.enabled() and capabilities(game).kernel is not None:
             # Compile (or load) the compiled search now, so no timed move pays for it.
             dfpn_search(game, game.initial_state(), 0, Spend(SearchLimits.start(Budget(nodes=2))), 2,
                         self.search_name)

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from framework import jit
 from framework.capabilities import capabilities
 from framework.errors import ConfigError
+from framework.kernel import numba_backend
 from framework.protocols import Budget, Game, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.proofnumber import search
@@ -68,7 +68,7 @@ class PNSAgent(ProofNumberAgent):
         if tree_limit < 2:
             raise ConfigError(f"tree_limit must be at least 2 nodes, got {tree_limit!r}")
         self.tree_limit = tree_limit
-        if jit.enabled() and capabilities(game).kernel is not None:
+        if numba_backend.enabled() and capabilities(game).kernel is not None:
             # Compile (or load) its own compiled search (PN or PN², not both) now, so no timed move pays for it.
             pn_search(game, game.initial_state(), 0, Spend(SearchLimits.start(Budget(nodes=2))), 2,
                       isinstance(self, PN2Agent))

@@ -2,9 +2,10 @@
 (Nagai 1999) and PDS-PN (Winands et al. 2002).
 
 Plain functions over a game kernel's states and int moves, calling the game only through the kernel
-interface (`framework.kernel_api`: `legal_moves`, `apply_move`, `to_move`, `outcome`, `search_key`). The same
-code objects run compiled by numba (`framework.jit.Kernel`, for a game with a kernel) and as Python (over
-the kernel's interpreted rules, or over `framework.kernel_adapter` for a plain-Python game, or everything
+interface (`framework.kernel.api`: `legal_moves`, `apply_move`, `to_move`, `outcome`, `search_key`). The same
+code objects run compiled by numba (`framework.kernel.numba_backend.Kernel`, for a game with a kernel) and as
+Python (over
+the kernel's interpreted rules, or over `framework.kernel.adapter` for a plain-Python game, or everything
 with `PLYGROUND_JIT=0`), so both give the same answers, moves and node counts by construction. `pns` and
 `dfpn` bind them to a game and wrap them as solvers and agents.
 
@@ -92,8 +93,18 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from framework.jit import DRAW, ONGOING, WIN, clock
-from framework.kernel_api import apply_move, legal_moves, move_count, outcome, search_key, to_move
+from framework.kernel.api import (
+    DRAW,
+    ONGOING,
+    WIN,
+    apply_move,
+    clock,
+    legal_moves,
+    move_count,
+    outcome,
+    search_key,
+    to_move,
+)
 from framework.layout import layout
 
 #: An "infinite" proof or disproof number: larger than any sum of real ones, still an int.

@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-from framework import jit
+from framework.kernel import api, numba_backend
 from framework.playouts import final_positions, playout_positions
 from framework.protocols import Budget, Proof
 from plugins.agents.alphabeta import binding
@@ -192,7 +192,7 @@ def kernel_variant(**changes):
     k = game.kernel
     offer = dict(rules=k.rules, to_kernel=k.to_kernel, option=k.option, heuristics=k.heuristics, scores=k.scores,
                  key_shifts=k.key_shifts, move_space=k.move_space)
-    game.kernel = jit.GameKernel(k.tag, **{**offer, **changes})
+    game.kernel = api.GameKernel(k.tag, **{**offer, **changes})
     return game
 
 
@@ -205,7 +205,7 @@ UNFIT = {"no key shifts": {"key_shifts": ()},
          "six state words": {"to_kernel": lambda state: kernel.kernel_state(state) + (0, 0, 0)},
          "no heuristics kernel": {"heuristics": None},
          "no compiled heuristic": {"scores": {}},
-         "no rule functions": {"heuristics": jit.Kernel(types.ModuleType("empty"))}}
+         "no rule functions": {"heuristics": numba_backend.Kernel(types.ModuleType("empty"))}}
 
 
 @pytest.mark.parametrize("case", UNFIT)

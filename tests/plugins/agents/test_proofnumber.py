@@ -4,8 +4,9 @@ import random
 
 import pytest
 
-from framework import Budget, ConfigError, jit
-from framework.kernel_adapter import KernelAdapter, PassThroughAdapter
+from framework import Budget, ConfigError
+from framework.kernel import python_backend
+from framework.kernel.adapter import KernelAdapter, PassThroughAdapter
 from framework.protocols import UNLIMITED, Proof
 from plugins.agents.proofnumber import search
 from plugins.agents.proofnumber.dfpn import DFPNAgent, PDSAgent, PDSPNAgent
@@ -154,7 +155,7 @@ def test_the_searches_run_through_the_interning_adapter_as_through_the_pass_thro
     (`KernelAdapter`, what a compiled search would need) it finds what it finds over the game's own."""
     answers = []
     for adapter in (KernelAdapter(TTT), PassThroughAdapter(TTT)):
-        searches = jit.bind(search, adapter.functions())
+        searches = python_backend.interpret(search, adapter.functions())
         result = getattr(searches, name)(adapter.to_kernel(TTT.initial_state()), 1, 0, 1_000_000, 1 << 40,
                                          float("inf"), False)
         answers.append(result._replace(move=adapter.move(result.move)))
