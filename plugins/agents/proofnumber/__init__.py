@@ -2,7 +2,8 @@
 as solvers and agents.
 
 `search` is the five searches, written once over the kernel interface (it cites its sources and states
-the node convention); `binding` runs them compiled, interpreted or through an adapter; `pns` and `dfpn`
+the node convention); `framework.kernel.binding.bind` runs them compiled, interpreted or through an adapter (the
+`kernel` option); `pns` and `dfpn`
 meet the Game protocol; `common` holds the binary-to-three-valued solving and the agent that plays
 proven moves and otherwise defers to a fallback agent.
 """
@@ -10,6 +11,7 @@ proven moves and otherwise defers to a fallback agent.
 from __future__ import annotations
 
 from framework.hookspecs import hookimpl
+from framework.kernel.binding import KERNEL_PARAM
 from framework.params import AgentRef, Param
 from framework.specs import AgentSpec, MemoryBound
 from plugins.agents.proofnumber.dfpn import DFPNAgent, PDSAgent, PDSPNAgent
@@ -24,6 +26,7 @@ SHARED = (
           "(NAME or NAME:key=value; null plays the solver's most promising move)"),
     Param("solve_share", float, 0.5, "share of each move's budget given to the solver before the fallback",
           minimum=0.0, maximum=1.0),
+    KERNEL_PARAM,
 )
 
 
