@@ -181,7 +181,7 @@ def _memory(memory: TaskMemory | None) -> tuple[int | None, int | None, str | No
 #: Config keys whose changes can only add games (or stop a match sooner), never alter a stored one: a
 #: game's key and seed depend on its pairing and index, and new participants or more games per pairing
 #: only add keys (pairings keep the order of the participants' ids).
-GROWING = ("games_per_pairing", "participants", "sprt")
+GROWING = ("games_per_pairing", "participants", "sprt", "tune")  # tune: framework.tuning.runner checks it
 
 
 def _altering(now: dict[str, Any], then: dict[str, Any]) -> list[str]:
