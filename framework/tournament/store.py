@@ -107,6 +107,7 @@ class Store:
 
     def bind(self, config: dict[str, Any], fingerprint: str, versions: dict[str, str]) -> None:
         """Record the config for a new folder, or refuse one that holds results of another config."""
+        config = json.loads(json.dumps(config))   # as stored: a tuple option reads back as a list
         meta = self.meta()
         if "fingerprint" not in meta:
             with self.conn:

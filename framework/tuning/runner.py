@@ -134,11 +134,12 @@ class _Tuning:
                 k = block.stop
             if resumed >= min(CHECKED, total):
                 warning = unchanged_play(self.store.conn, self.tune)
+            bar.close()
+            theta = self.theta_before(total)
+            validation = self._validate(theta) if self.tune.validate else None
         finally:
             bar.close()
             self.live.close()
-        theta = self.theta_before(total)
-        validation = self._validate(theta) if self.tune.validate else None
         return TuneSummary(total, resumed, total - resumed, theta, validation, warning)
 
     def pair(self, iteration: int, probe: Probe) -> list[GameTask]:
