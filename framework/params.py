@@ -36,7 +36,8 @@ class AgentRef(str):
 
 
 _TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
-               HeuristicRef: "a heuristic name (NAME or {name: NAME, options: {...}})", AgentRef: "an agent (NAME, NAME:key=value or {agent: NAME, ...})"}
+               HeuristicRef: "a heuristic name (NAME or {name: NAME, options: {...}})",
+               AgentRef: "an agent (NAME, NAME:key=value or {agent: NAME, ...})"}
 
 
 @dataclass(frozen=True)

@@ -541,7 +541,7 @@ def participant(r: _Reader, entry: Any, registry: Registry, games: list[tuple[st
         for param in spec.params:
             if param.type is HeuristicRef and params[param.name] is not None:
                 try:
-                    registry.heuristic_spec(game_name, heuristic_choice(params[param.name])[0])
+                    registry.heuristic_spec(game_name, str(heuristic_choice(params[param.name])[0]))
                 except PluginError as exc:
                     raise r.fail(f"{key}.params.{param.name}", str(exc)) from None
         try:

@@ -82,7 +82,7 @@ class TuneReport:
         """report.md and the trajectory plot (and every table as CSV) into `folder`."""
         if len(self.tuning):
             plots.tuning_trajectory(self.tuning, folder / TRAJECTORY)
-        from framework.analysis.report import _markdown   # the report's Markdown tables
+        from framework.analysis.report import _markdown  # the report's Markdown tables
 
         validate = self.tune.validate
         validation = (f"## Validation\n\nThe tuned values against the start values, at most {validate.games} games "

@@ -21,7 +21,6 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from tqdm import tqdm
 
@@ -227,7 +226,8 @@ def validation_line(conn: sqlite3.Connection, tune: TuneSettings, watch: SprtWat
     losses = sum(w == START for _, w in rows)
     draws = len(rows) - wins - losses
     score = f"{(wins + draws / 2) / len(rows):.1%}" if rows else "-"
-    line = f"validation after {tune.iterations} iterations, tuned vs start: {wins}-{draws}-{losses} (W-D-L), score {score}"
+    line = (f"validation after {tune.iterations} iterations, tuned vs start: {wins}-{draws}-{losses} (W-D-L), "
+            f"score {score}")
     return f"{line}; SPRT {watch.tests[(TUNED, START)].line()}" if watch is not None else line
 
 

@@ -81,7 +81,8 @@ def results_body(folder: Path) -> str:
         return head + "".join(f"<h2>{escape(k)}</h2>{pages.table(v, k, _csv(folder, k))}"
                               for k, v in results.tables().items())
     if results.tuning is not None:   # final values, the validation match, every iteration, the plots
-        notes = "".join(f"<p>{escape(line)}</p>" for line in (results.tuning.validation, results.tuning.warning) if line)
+        notes = "".join(f"<p>{escape(line)}</p>" for line in (results.tuning.validation, results.tuning.warning)
+                        if line)
         return "".join([head, "<h2>Final values</h2>", pages.table(results.tuning.final(), "final",
                                                                     _csv(folder, "final")), notes,
                         _plots(folder), "<h2>Iterations</h2>",

@@ -12,9 +12,9 @@ from plugins.games.matches import winning_moves
 
 PEAK = 70.0
 WIDTH = 100.0
-X = Param("x", float, 50.0, "the tuned knob", minimum=0.0, maximum=100.0)
-LEVEL = Param("level", int, 5, "an integer knob the strength peaks at PEAK_LEVEL", minimum=0, maximum=20)
 PEAK_LEVEL = 12
+X = Param("x", float, 50.0, "the tuned knob", minimum=0.0, maximum=100.0)
+LEVEL = Param("level", int, PEAK_LEVEL, "an integer knob the strength peaks at PEAK_LEVEL", minimum=0, maximum=20)
 
 
 class Peaked:
