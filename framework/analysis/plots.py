@@ -130,5 +130,5 @@ def tuning_trajectory(tuning: pd.DataFrame, path: Path, window: int = 50) -> Pat
         bottom.plot(rows["iteration"], signed, color="#dd8452")
         bottom.axhline(0, color="black", linewidth=0.8)
         bottom.set_xlabel("iteration")
-        bottom.set_ylabel(f"higher value's pair score, mean of {window}")
+        bottom.set_ylabel(f"running score (mean of {window})")
     return _save(fig, path)

@@ -1,11 +1,19 @@
 """A tuning through every door: `plyground validate`, `run` (guarded worker processes), `report` and the workbench."""
 
+from dataclasses import replace
+from pathlib import Path
+
 from starlette.testclient import TestClient
 
 from framework.analysis.tables import Results
 from framework.cli import main
+from framework.tournament.config import load_config
+from framework.tuning.runner import run_tuning
+from framework.tuning.settings import Validation
 from framework.web.app import create_app
 from tests.framework.tuning.helpers import toy_file
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_a_tuning_runs_on_guarded_workers_reports_and_shows_in_the_workbench(tmp_path, capsys):
@@ -34,3 +42,13 @@ def test_a_tuning_runs_on_guarded_workers_reports_and_shows_in_the_workbench(tmp
         assert client.get("/results/out/tables/tuning.csv").text.startswith("iteration,parameter")
     assert main(["run", "--quiet", str(path)]) == 0   # all stored: nothing to play
     assert "(6 already stored, 0 played now)" in capsys.readouterr().out
+
+
+def test_the_shipped_example_runs_a_few_iterations(tmp_path):
+    config = load_config(ROOT / "tournaments" / "tune-kings.yaml")
+    assert config.tune.parameters[0].name == "heuristic.king_value" and config.tune.validate.sprt is not None
+    short = replace(config, results=tmp_path / "out", tune=replace(config.tune, iterations=2,
+                                                                    validate=Validation(games=2)))
+    summary = run_tuning(short, quiet=True)
+    assert (summary.iterations, summary.played) == (2, 2) and "validation after 2 iterations" in summary.validation
+    assert len(Results(tmp_path / "out").games) == 6
