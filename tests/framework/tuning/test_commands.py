@@ -7,7 +7,7 @@ from starlette.testclient import TestClient
 
 from framework.analysis.tables import Results
 from framework.cli import main
-from framework.tournament.config import load_config
+from framework.tournament.config import ExecutorConfig, load_config
 from framework.tuning.runner import run_tuning
 from framework.tuning.settings import Validation
 from framework.web.app import create_app
@@ -52,3 +52,12 @@ def test_the_shipped_example_runs_a_few_iterations(tmp_path):
     summary = run_tuning(short, quiet=True)
     assert (summary.iterations, summary.played) == (2, 2) and "validation after 2 iterations" in summary.validation
     assert len(Results(tmp_path / "out").games) == 6
+
+
+def test_a_tuning_on_dask_stores_the_same_theta_as_on_local_workers(tmp_path):
+    path = toy_file(tmp_path, iterations=4, extra="batch: 2\n")
+    thetas = [run_tuning(replace(load_config(path), results=tmp_path / kind, workers=2, executor=ExecutorConfig(kind)),
+                         quiet=True).theta for kind in ("local", "dask")]
+    assert thetas[0] == thetas[1]
+    local, dask = (Results(tmp_path / kind).tuning.tuning for kind in ("local", "dask"))
+    assert local.equals(dask) and len(Results(tmp_path / "dask").games) == 8
