@@ -44,6 +44,7 @@ State: `work`, an int array (a dict interpreted) with the slots WORK names. Valu
 from __future__ import annotations
 
 from framework.kernel.api import (
+    CHANCE,
     ONGOING,
     apply_move,
     chance_probability,
@@ -57,8 +58,6 @@ from framework.kernel.api import (
 from framework.layout import layout
 
 INF = float("inf")
-#: `to_move` at a chance node (framework.protocols.CHANCE).
-CHANCE = -1
 #: The slots of `work`: counters (nodes, cutoffs at chance nodes by Star1 and by Star2's probes), the budget
 #: (node limit, aborted flag), the switches, and the game's one int option (for `outcome`).
 WORK, WORK_SIZE = layout("Work", "nodes limit aborted star1_cutoffs star2_cutoffs use_star1 use_star2 option")
