@@ -6,7 +6,7 @@ import types
 
 import pytest
 
-from framework.errors import ConfigError
+from framework.errors import ConfigError, PluginError
 from framework.kernel import api, numba_backend
 from framework.kernel.binding import bind, needs
 from framework.protocols import Budget
@@ -94,3 +94,15 @@ def test_the_adapter_and_the_interpreted_kernel_visit_the_same_nodes_and_record_
         runs[kernel] = (decision.move, decision.stats.score, decision.stats.nodes, decision.stats.extra["binding"])
     assert runs["adapter"][:3] == runs["interpreted"][:3] == runs["auto"][:3]
     assert [run[3] for run in runs.values()] == ["adapter", "interpreted", "interpreted"]
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"tag": "dice race"}, "GameKernel: tag must be a name (it names the compiled searches' cache files), "
+                           "got 'dice race'"),
+    ({"move_space": -1}, "GameKernel 'race': move_space must be ints >= 0, got -1"),
+    ({"key_shifts": (0, 1.5)}, "GameKernel 'race': key_shifts must be ints >= 0, got 1.5"),
+    ({"option": True}, "GameKernel 'race': option must be ints >= 0, got True")])
+def test_a_game_kernel_record_that_cannot_be_is_refused_naming_the_field(fields, message):
+    rules = numba_backend.Kernel(race, tag="race")
+    with pytest.raises(PluginError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        api.GameKernel(**{"tag": "race", "rules": rules, "to_kernel": tuple, **fields})
