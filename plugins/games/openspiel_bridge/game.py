@@ -21,6 +21,7 @@ string of the state.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,12 +29,31 @@ from framework.errors import MoveParseError, PositionError, quoted
 
 #: OpenSpiel's current player at a terminal state (pyspiel.PlayerId.TERMINAL).
 _TERMINAL = -4
+_INTEGERS = re.compile(r"-?[0-9]+(?: -?[0-9]+)*")  # a line of a history, or the one-line form of a history
+_ESCAPES = re.compile(r"\\\\|\\n")
+
+
+def encode(serialized: str) -> str:
+    """OpenSpiel's serialization of a state on one line: integers each on its own line (a history of actions,
+    what most games write) separated by spaces; anything else (chess's "FEN: ...") with its backslashes
+    doubled and its newlines written `\\n`."""
+    lines = serialized.split("\n")
+    if lines[-1] == "" and all(_INTEGERS.fullmatch(line) for line in lines[:-1]):
+        return " ".join(lines[:-1])
+    return serialized.replace("\\", "\\\\").replace("\n", "\\n")
+
+
+def decode(body: str) -> str:
+    """The serialization `encode` wrote on one line."""
+    if _INTEGERS.fullmatch(body) or not body:
+        return "".join(f"{line}\n" for line in body.split())
+    return _ESCAPES.sub(lambda m: "\n" if m.group() == "\\n" else "\\", body)
 
 
 class OpenSpielState:
     """An immutable position: an OpenSpiel state nobody mutates, its history (the key) and the seat to move."""
 
-    __slots__ = ("spiel", "history", "mover", "terminal", "_hash", "_moves")
+    __slots__ = ("spiel", "history", "mover", "terminal", "_hash", "_moves", "_notations")
 
     def __init__(self, spiel: Any, history: tuple[int, ...], players: int) -> None:
         self.spiel = spiel
@@ -43,12 +63,20 @@ class OpenSpielState:
         self.mover = _last_mover(spiel, players) if self.terminal else int(player)
         self._hash = hash(history)
         self._moves: tuple[int, ...] | None = None
+        self._notations: dict[str, int] | None = None
 
     def legal_actions(self) -> tuple[int, ...]:
         """OpenSpiel's legal actions (the chance outcomes at a chance node), read once."""
         if self._moves is None:
             self._moves = tuple(self.spiel.legal_actions())
         return self._moves
+
+    def notations(self) -> dict[str, int]:
+        """Each legal action by its notation (OpenSpiel's action_to_string), made once: reading moves back."""
+        if self._notations is None:
+            self._notations = {str(self.spiel.action_to_string(self.mover, action)): action
+                               for action in self.legal_actions()}
+        return self._notations
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, OpenSpielState) and self.history == other.history
@@ -131,7 +159,7 @@ class OpenSpielGame:
 
     def parse_move(self, state: OpenSpielState, text: str) -> int:
         wanted = text.strip()
-        notations = {self.format_move(state, action): action for action in state.legal_actions()}
+        notations = state.notations()
         if wanted in notations:
             return notations[wanted]
         legal = ", ".join(list(notations)[:12]) + (", ..." if len(notations) > 12 else "")
@@ -141,7 +169,8 @@ class OpenSpielGame:
         return str(state.spiel).rstrip("\n")
 
     def to_text(self, state: OpenSpielState) -> str:
-        return f"{self.game_string}: {' '.join(state.spiel.serialize().split())}".rstrip()
+        body = encode(state.spiel.serialize())
+        return f"{self.game_string}: {body}" if body else f"{self.game_string}:"
 
     def from_text(self, text: str) -> OpenSpielState:
         head, colon, body = text.strip().partition(": ")
@@ -150,7 +179,7 @@ class OpenSpielGame:
         if not colon or head != self.game_string:
             raise PositionError(f"{quoted(text)} is not a position of {self.game_string}: expected "
                                 f"'{self.game_string}: ACTIONS...' (OpenSpiel's serialization on one line)")
-        serialized = "".join(f"{line}\n" for line in body.split())
+        serialized = decode(body)
         try:
             spiel = self.spiel_game.deserialize_state(serialized)
         except Exception as exc:  # pyspiel.SpielError: OpenSpiel cannot read it
