@@ -37,6 +37,8 @@ def encode(serialized: str) -> str:
     """OpenSpiel's serialization of a state on one line: integers each on its own line (a history of actions,
     what most games write) separated by spaces; anything else (chess's "FEN: ...") with its backslashes
     doubled and its newlines written `\\n`."""
+    if serialized == "\n":  # the empty history
+        return ""
     lines = serialized.split("\n")
     if lines[-1] == "" and all(_INTEGERS.fullmatch(line) for line in lines[:-1]):
         return " ".join(lines[:-1])
@@ -45,7 +47,9 @@ def encode(serialized: str) -> str:
 
 def decode(body: str) -> str:
     """The serialization `encode` wrote on one line."""
-    if _INTEGERS.fullmatch(body) or not body:
+    if not body:
+        return "\n"
+    if _INTEGERS.fullmatch(body):
         return "".join(f"{line}\n" for line in body.split())
     return _ESCAPES.sub(lambda m: "\n" if m.group() == "\\n" else "\\", body)
 
