@@ -52,7 +52,8 @@ def run_list(args: argparse.Namespace) -> int:
 def _list_family(registry: Registry, family: str) -> int:
     """The games of one family: the playable ones first, then each refused one with the reason."""
     if family not in registry.families:
-        raise ConfigError(f"--family: no game family '{family}'; families: {', '.join(sorted(registry.families)) or 'none'}")
+        known = ", ".join(sorted(registry.families)) or "none"
+        raise ConfigError(f"--family: no game family '{family}'; families: {known}")
     members = registry.families[family].spec.members()
     playable = [name for name, reason in members if not reason]
     print(f"playable ({len(playable)}):")

@@ -2,21 +2,23 @@
 
 A state wraps an OpenSpiel state that nobody mutates: `apply` clones it and applies the action to the
 clone, so an agent holding a state can never change it. Two states are equal when their histories of
-actions (chance outcomes included) are, which is also their search key: OpenSpiel's own key for a
-position of a perfect-information game is its history, and it makes every state of a path distinct, so
-no position repeats and the solvers need no cycle handling.
+actions (chance outcomes included) are, and the history is their search key, as it is OpenSpiel's
+identity of a state (`history_str`). So every state of a path is distinct (no position repeats: solvers
+need no cycle handling), and one position reached by two move orders is two states (searches do not merge
+transpositions; OpenSpiel exposes no position key common to every game).
 
-Moves are OpenSpiel's action ids; their notation is OpenSpiel's `action_to_string`, read back by
-looking it up among the legal actions. A chance node (OpenSpiel's chance player, -1, which is
-Plyground's CHANCE) lists OpenSpiel's `chance_outcomes`. Returns are OpenSpiel's `returns()`: for two
-players the winner's sign (+1, 0, -1; the game is zero-sum, so a margin such as a score difference keeps
-its winner), for more players each divided by the largest absolute utility so it lies in [-1, 1].
+Moves are OpenSpiel's action ids; their notation is OpenSpiel's `action_to_string` with spaces written
+`_` (a record's moves are words), read back by looking it up among the legal actions. A chance node
+(OpenSpiel's chance player, -1, which is Plyground's CHANCE) lists OpenSpiel's `chance_outcomes`.
+Returns are OpenSpiel's `returns()`: for two players the winner's sign (+1, 0, -1; the game is zero-sum,
+so a margin such as a score difference keeps its winner), for more players each divided by the largest
+absolute utility so it lies in [-1, 1].
 
-The text of a position is OpenSpiel's serialization (`serialize_game_and_state`) on one line: the
-game's string, a colon and the state's serialized lines separated by spaces, e.g.
-`connect_four(): 3 3 4`. `from_text` deserializes it through OpenSpiel (`deserialize_state`), refusing
-text of another game or that OpenSpiel cannot read with one line. The board shown is OpenSpiel's
-string of the state.
+The text of a position is OpenSpiel's serialization (what `serialize_game_and_state` writes) on one line:
+the game's string, a colon and the state's serialization (`encode`), e.g. `connect_four(): 3 3 4` (a
+history of actions) or `chess(): FEN: \\n12\\n` (a first line that is not). `from_text` reads it back
+through OpenSpiel's `deserialize_state`, refusing with one line a text of another game (or options) or
+one OpenSpiel cannot read. The board shown is OpenSpiel's string of the state.
 """
 
 from __future__ import annotations
@@ -54,6 +56,12 @@ def decode(body: str) -> str:
     return _ESCAPES.sub(lambda m: "\n" if m.group() == "\\n" else "\\", body)
 
 
+def notation(text: str) -> str:
+    """A move's notation: OpenSpiel's action_to_string with each run of spaces written `_` ("Roll 1" is
+    `Roll_1`), so a record's moves stay one word each (PGN separates moves by spaces)."""
+    return "_".join(text.split())
+
+
 class OpenSpielState:
     """An immutable position: an OpenSpiel state nobody mutates, its history (the key) and the seat to move."""
 
@@ -78,7 +86,7 @@ class OpenSpielState:
     def notations(self) -> dict[str, int]:
         """Each legal action by its notation (OpenSpiel's action_to_string), made once: reading moves back."""
         if self._notations is None:
-            self._notations = {str(self.spiel.action_to_string(self.mover, action)): action
+            self._notations = {notation(self.spiel.action_to_string(self.mover, action)): action
                                for action in self.legal_actions()}
         return self._notations
 
@@ -159,10 +167,10 @@ class OpenSpielGame:
         return tuple((action, probability) for action, probability in state.spiel.chance_outcomes())
 
     def format_move(self, state: OpenSpielState, move: int) -> str:
-        return str(state.spiel.action_to_string(state.mover, move))
+        return notation(state.spiel.action_to_string(state.mover, move))
 
     def parse_move(self, state: OpenSpielState, text: str) -> int:
-        wanted = text.strip()
+        wanted = notation(text)
         notations = state.notations()
         if wanted in notations:
             return notations[wanted]

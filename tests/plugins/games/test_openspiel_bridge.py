@@ -126,7 +126,8 @@ def test_states_wrap_openspiel_states_and_apply_returns_a_child():
     assert game.to_move(rolled) == CHANCE and start.history == () and rolled.history == (0,)
     assert game.chance_outcomes(rolled) == tuple((face, pytest.approx(1 / 6)) for face in range(6))
     assert [game.format_move(rolled, move) for move in game.legal_moves(rolled)] == [
-        "Roll 1", "Roll 2", "Roll 3", "Roll 4", "Roll 5", "Roll 6"]
+        "Roll_1", "Roll_2", "Roll_3", "Roll_4", "Roll_5", "Roll_6"]
+    assert game.parse_move(rolled, "Roll 3") == game.parse_move(rolled, "Roll_3") == 2
     assert game.apply(start, 0) == rolled and hash(game.apply(start, 0)) == hash(rolled)
     assert str(start.spiel) == str(pyspiel.load_game("pig").new_initial_state())   # untouched
 
@@ -137,7 +138,7 @@ def test_returns_are_openspiels_two_players_win_draw_or_lose():
     assert game.is_terminal(won) and game.returns(won) == (1.0, -1.0) and game.to_move(won) == 1
     three = bridged("pig", players=3, winscore=2)
     state = three.initial_state()
-    for notation in ("roll", "Roll 2", "stop"):
+    for notation in ("roll", "Roll_2", "stop"):
         state = three.apply(state, three.parse_move(state, notation))
     assert three.is_terminal(state) and three.returns(state) == (1.0, -0.5, -0.5)
 
