@@ -250,3 +250,9 @@ def test_three_player_pig_is_played_by_maxn_and_mcts(agent):
 def test_solve_proves_tic_tac_toe_a_draw_with_proof_number_search(capsys):
     assert main(["solve", "openspiel:tic_tac_toe", "--solver", "pns"]) == 0
     assert capsys.readouterr().out.startswith("draw  (P1 to move, best move x(0,0); pns, ")
+
+
+def test_list_names_the_family_and_how_to_list_its_games(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "game families (games named FAMILY:NAME; 'plyground list --family FAMILY' lists them):\n  openspiel " in out
