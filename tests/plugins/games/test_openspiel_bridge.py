@@ -238,10 +238,10 @@ def test_the_playout_heuristic_is_seeded_by_the_state():
     assert -1000 <= heuristic.evaluate(state, 0) <= 1000
 
 
-@pytest.mark.parametrize("agent", ["maxn", "mcts"])
+@pytest.mark.parametrize("agent", ["maxn", "paranoid", "mcts"])
 def test_three_player_pig_is_played_by_maxn_and_mcts(agent):
     game = bridged("pig", players=3, winscore=10)
-    params = {"depth": 2} if agent == "maxn" else {"iterations": 50}
+    params = {"iterations": 50} if agent == "mcts" else {"depth": 2}
     agents = [REGISTRY.create_agent(agent, game, params, seed=1), RandomAgent(game, seed=2), RandomAgent(game, seed=3)]
     record = play_game(game, agents, seed=5, max_plies=2000)
     assert len(record.result) == 3 and sorted(record.result) == [-0.5, -0.5, 1.0]
@@ -256,3 +256,10 @@ def test_list_names_the_family_and_how_to_list_its_games(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
     assert "game families (games named FAMILY:NAME; 'plyground list --family FAMILY' lists them):\n  openspiel " in out
+
+
+def test_expectiminimax_plays_two_player_pig_with_the_default_heuristic():
+    game = bridged("pig", winscore=10)
+    agents = [REGISTRY.create_agent("expectiminimax", game, {"depth": 3}, seed=1), RandomAgent(game, seed=2)]
+    record = play_game(game, agents, seed=3, max_plies=2000)
+    assert sorted(record.result) == [-1.0, 1.0] and record.termination.value == "normal"
