@@ -1,4 +1,4 @@
-"""OpenSpiel's games through every door: tournaments (gauntlet, n-player seatings), export and replay, the report,
+"""OpenSpiel's games through every door: tournaments (gauntlet, n-player seatings, SPRT), export and replay, the report,
 `play` and the workbench's text board."""
 
 from __future__ import annotations
@@ -42,7 +42,10 @@ def folders(tmp_path_factory):
                  "games_per_pairing: 3\nmax_plies: 3000\nparticipants:\n"
                  "  - {id: maxn, agent: maxn, params: {depth: 2}}\n"
                  "  - {id: mcts, agent: mcts, params: {iterations: 30}}\n  - {id: rnd, agent: random}\n")
-    return {"gauntlet": gauntlet, "seats": seats}
+    sprt = _run(base, "sprt", "game: openspiel:connect_four\ngames_per_pairing: 60\n"
+                "sprt: {elo0: 0, elo1: 300}\nparticipants:\n"
+                "  - {id: mcts, agent: mcts, params: {iterations: 30}}\n  - {id: rnd, agent: random}\n")
+    return {"gauntlet": gauntlet, "seats": seats, "sprt": sprt}
 
 
 def test_a_gauntlet_at_tic_tac_toe_never_sees_alphabeta_lose(folders):
@@ -60,7 +63,13 @@ def test_three_player_pig_rotates_every_seat(folders):
         (0, 1, 2)] * 3
 
 
-@pytest.mark.parametrize("name", ["gauntlet", "seats"])
+def test_an_sprt_match_stops_once_decided(folders):
+    results = Results(folders["sprt"])
+    assert 0 < len(results.games) < 60
+    assert "H1" in " ".join(results.sprt())
+
+
+@pytest.mark.parametrize("name", ["gauntlet", "seats", "sprt"])
 def test_every_exported_game_replays_to_its_stored_final_position(folders, name):
     results = Results(folders[name])
     records = parse_pgn("".join(export(results, "pgn")))
