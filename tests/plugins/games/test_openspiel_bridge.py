@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from framework.cli import main
-from framework.conformance import GameConformance
+from framework.conformance import GameConformance, check_game_object, check_playouts
 from framework.errors import ConfigError, MoveParseError, PluginError, PositionError
 from framework.match import play_game
 from framework.perft import perft
@@ -263,3 +263,17 @@ def test_expectiminimax_plays_two_player_pig_with_the_default_heuristic():
     agents = [REGISTRY.create_agent("expectiminimax", game, {"depth": 3}, seed=1), RandomAgent(game, seed=2)]
     record = play_game(game, agents, seed=3, max_plies=2000)
     assert sorted(record.result) == [-1.0, 1.0] and record.termination.value == "normal"
+
+
+def _playable() -> list[str]:
+    from plugins.games.openspiel_bridge import members
+    return [name for name, reason in members() if not reason]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", _playable())
+def test_every_playable_game_passes_the_per_state_rules_on_a_random_playout(name):
+    """The classes above run the whole suite on chosen games; this runs its per-state checks on all the others."""
+    game = bridged(name)
+    check_game_object(game)
+    assert check_playouts(game, game.initial_state(), 1, 0, 80) >= 2
