@@ -82,8 +82,7 @@ def make_game(member: str, defaults: dict[str, Any], **options: Any) -> OpenSpie
     reason = _game_refusal(spiel_game)
     if reason:
         raise ConfigError(f"game '{FAMILY}:{member}' with the options {quoted(changed)} is refused: {reason}")
-    chance = spiel_game.get_type().chance_mode != type(spiel_game.get_type()).ChanceMode.DETERMINISTIC
-    return OpenSpielGame(f"{FAMILY}:{member}", spiel_game, chance)
+    return OpenSpielGame(f"{FAMILY}:{member}", spiel_game)
 
 
 def _game_types() -> dict[str, Any]:

@@ -118,7 +118,7 @@ class OpenSpielGame:
 
     default_heuristic = "playouts"
 
-    def __init__(self, name: str, spiel_game: Any, chance: bool) -> None:
+    def __init__(self, name: str, spiel_game: Any) -> None:
         self.name = name
         self.spiel_game = spiel_game
         self.num_players: int = spiel_game.num_players()
@@ -126,7 +126,8 @@ class OpenSpielGame:
         #: The game's string with its parameters, the first part of every position text.
         self.game_string = str(spiel_game)
         self._scale = max(1.0, abs(spiel_game.max_utility()), abs(spiel_game.min_utility()))
-        if chance:  # a capability: declared only by games with chance nodes
+        game_type = spiel_game.get_type()
+        if game_type.chance_mode != type(game_type).ChanceMode.DETERMINISTIC:  # a capability of chance games only
             self.chance_outcomes = self._chance_outcomes
 
     def __repr__(self) -> str:
