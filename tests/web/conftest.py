@@ -23,6 +23,8 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 ROOT = Path(__file__).resolve().parents[2]
 #: The pages, not the searches, are under test: interpreted rules need no compiled kernels (no compile on a cold cache).
 INTERPRETED = {"PLYGROUND_JIT": "0"}
+#: The address TestClient requests name: the workbench answers only requests for the address it serves.
+LOCAL = "http://127.0.0.1"
 FIXTURE_AGENTS = str(ROOT / "tests" / "framework" / "tournament" / "fixture_agents.py")
 
 
