@@ -23,7 +23,8 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from framework.boardsvg import Cell, die, grid
+from framework.boardsvg import Cell, grid
+from framework.boardsvg import die as draw_die
 from framework.errors import MoveParseError, PositionError
 from framework.hookspecs import hookimpl
 from framework.protocols import CHANCE, BaseHeuristic
@@ -202,7 +203,7 @@ class EinStein:
         name = self.player_names[player]
         caption = (f"{self.player_names[won]} wins" if won is not None else
                    f"{name} rolled {die_face}" if die_face else f"{name} to roll")
-        side = die(30, 30, die_face or None, caption=caption)
+        side = draw_die(30, 30, die_face or None, caption=caption)
         return grid(rows, flipped=flipped, files="abcde", ranks=tuple("54321"), title="einstein", theme="einstein",
                     side=side, side_width=150)
 

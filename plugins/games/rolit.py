@@ -203,8 +203,8 @@ class Rolit:
         return (state[0], seat)
 
     def render_svg(self, state: State, flipped: bool = False) -> str:
-        """Rank 8 at the top, every ball in its colour (a colour nobody plays stays on the board), every empty
-        square clickable by name (the legal ones lighter), and each seat's count beside the board with the mover marked."""
+        """Rank 8 at the top, every ball in its colour (a colour nobody plays stays on the board), every square
+        clickable by name (the legal ones lighter), and each colour's count beside the board, the mover marked."""
         boards, mover = state
         legal = move_bits(boards, mover)
         rows = [[Cell(name(sq), piece=next((c for c in range(4) if boards[c] >> sq & 1), None),
