@@ -92,10 +92,10 @@ def grid(cells: list[list[Cell]], *, flipped: bool = False, files: str = "", ran
             x, y = margin + c * SIZE, r * SIZE
             attrs = f' data-square="{escape(cell.name)}"' if cell.name is not None else ""
             shade = "blank" if lines else "dark" if cell.dark else "light"
-            note = (f'<text class="note" x="{x + 4}" y="{y + 13}">{escape(cell.note)}</text>' if cell.note else "")
+            note = f'<text class="note" x="{x + 2}" y="{y + 10}">{escape(cell.note)}</text>' if cell.note else ""
             tags = f" {escape(cell.tags)}" if cell.tags else ""
             out.append(f'<g class="cell{tags}"{attrs}><rect x="{x}" y="{y}" width="{SIZE}" height="{SIZE}" '
-                       f'class="{shade}"/>{note}{_piece(cell, x, y)}</g>')
+                       f'class="{shade}"/>{_piece(cell, x, y)}{note}</g>')
     if lines:
         out.extend(f'<line class="grid-line" x1="{margin + c * SIZE}" y1="4" x2="{margin + c * SIZE}" '
                    f'y2="{rows * SIZE - 4}"/>' for c in range(1, cols))

@@ -134,3 +134,40 @@ def test_a_hung_agent_is_stopped_at_its_time_limit_and_the_page_says_so(page, se
     page.goto(server + "/")   # the server still answers
     assert page.locator("#new-game").count() == 1
     page.screenshot(path=tmp_path / "hung.png")
+
+
+def test_pig_is_played_by_clicking_the_hold_button_on_its_board(page, server, tmp_path):
+    new_game(page, server, game="pig", first="human", second="human", position="31,12 t=8 p1 goal=100")
+    assert page.locator("svg.board.pig .seat.mover").text_content() == "▶ P131 +8"
+    page.click('[data-square="hold"]')
+    page.wait_for_selector("#moves li")
+    assert page.locator("#moves li .move").first.text_content() == "hold"
+    assert page.locator("svg.board.pig .seat").first.text_content() == "P139"
+    assert page.locator("svg.board.pig .seat.mover").text_content() == "▶ P212"
+    page.screenshot(path=tmp_path / "pig.png")
+    assert_not_blank(tmp_path / "pig.png")
+
+
+def test_einstein_shows_the_targets_of_a_selected_cube_and_highlights_the_move_made(page, server, tmp_path):
+    new_game(page, server, game="einstein", first="human", second="human", position="..CBA/...ED/6...F/45.../1.3.. r2")
+    assert page.locator(".movable").count() == 2   # the roll of 2 lets cube 1 or cube 3 move
+    page.click('[data-square="a1"]')
+    targets = sorted(page.locator(".cell.target").evaluate_all("els => els.map(e => e.dataset.square)"))
+    assert targets == ["a2", "b1", "b2"]
+    page.click('[data-square="b2"]')
+    page.wait_for_selector("#moves li")
+    assert page.locator("#moves li .move").first.text_content() == "a1b2"
+    assert sorted(page.locator(".cell.last").evaluate_all("els => els.map(e => e.dataset.square)")) == ["a1", "b2"]
+    page.screenshot(path=tmp_path / "einstein.png")
+    assert_not_blank(tmp_path / "einstein.png")
+
+
+def test_a_three_player_rolit_move_is_a_click_on_a_legal_square(page, server, tmp_path):
+    new_game(page, server, game="rolit", options="players=3", first="human", second="human")
+    legal = sorted(page.locator(".cell.legal").evaluate_all("els => els.map(e => e.dataset.square)"))
+    assert legal == ["d6", "f4", "f6"]   # Red must capture: d6 takes d5 (Blue), f4 e4 (Yellow), f6 e5 (Green)
+    page.click('[data-square="f4"]')
+    page.wait_for_selector("#moves li")
+    assert page.locator("svg.board.rolit .side").text_content().startswith("Red 3")
+    page.screenshot(path=tmp_path / "rolit.png")
+    assert_not_blank(tmp_path / "rolit.png")
