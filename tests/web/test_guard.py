@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 
+import anyio
 import pytest
 from starlette.testclient import TestClient
 
@@ -86,8 +87,10 @@ def test_a_body_with_a_length_over_the_bound_is_refused_without_reading_it():
 
     scope = {"type": "http", "method": "POST", "path": "/play", "headers": [
         (b"host", b"127.0.0.1:8000"), (b"content-length", str(MAX_BODY + 1).encode())]}
-    import anyio
-    anyio.run(Guard(app, ()), scope, receive, send)
+    # in a thread of its own: Playwright's sync API may hold an event loop in this one
+    runner = threading.Thread(target=anyio.run, args=(Guard(app, ()), scope, receive, send))
+    runner.start()
+    runner.join(timeout=30)
     assert sent[0]["status"] == 413
 
 
@@ -133,27 +136,35 @@ def test_searches_beyond_the_engines_wait_and_past_the_waiting_room_get_429(monk
     with TestClient(app, base_url=LOCAL) as client:
         urls = []
         for _ in range(4):   # the sleepy engine is to move first in each game
-            response = client.post("/play", data={"game": "tictactoe", "first": "sleepy:delay=2", "second": "human",
+            response = client.post("/play", data={"game": "tictactoe", "first": "sleepy:delay=3", "second": "human",
                                                   "time": "10"}, follow_redirects=False)
             assert response.status_code == 303
             urls.append(response.headers["location"])
         pool.most = 0
-        statuses: list[int] = []
-        texts: list[str] = []
+        statuses: dict[int, int] = {}
+        texts: dict[int, str] = {}
 
-        def engine(url: str) -> None:
-            response = client.post(url + "/engine")
-            statuses.append(response.status_code)
-            texts.append(response.text)
+        def engine(i: int) -> None:
+            response = client.post(urls[i] + "/engine")
+            statuses[i], texts[i] = response.status_code, response.text
 
-        threads = [threading.Thread(target=engine, args=(url,)) for url in urls]
-        for thread in threads:
+        threads = [threading.Thread(target=engine, args=(i,)) for i in range(4)]
+        threads[0].start()
+        deadline = time.monotonic() + 60
+        while not pool.running:   # the first search runs (3 s)
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        threads[1].start()        # waits for the slot
+        time.sleep(0.5)
+        for thread in threads[2:]:   # refused at once, while the first still searches
             thread.start()
-        for thread in threads:
+            thread.join(timeout=60)
+        assert pool.running == 1
+        for thread in threads[:2]:
             thread.join(timeout=120)
-    assert sorted(statuses) == [200, 200, 429, 429]
+    assert statuses == {0: 200, 1: 200, 2: 429, 3: 429}
     assert pool.most == 1
-    busy = [t for s, t in zip(statuses, texts) if s == 429]
+    busy = [texts[2], texts[3]]
     assert all("the server is running 1 searches and 1 more wait; try again in a moment" in t for t in busy)
 
 
