@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+from types import FrameType
 
 from framework.errors import ConfigError
 
@@ -21,7 +23,16 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(args.results, tuple(args.plugin or ()), hosts=(args.host,), engines=args.engines)
     print(f"Plyground workbench on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
     # Ctrl-C: open pages (a live feed, a search in progress) get a second, then their connections are closed
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=SHUTDOWN)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                            timeout_graceful_shutdown=SHUTDOWN)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            super().handle_exit(sig, frame)
+            app.state.pool.close()   # searches in progress end now (their pages are told), not after the grace
+
+    with contextlib.suppress(KeyboardInterrupt):   # uvicorn raises the Ctrl-C again once it has stopped
+        Server(config).run()
     return 0
 
 

@@ -40,6 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from framework.errors import ConfigError, PlygroundError
 from framework.tournament.engine import EnginePool
+from framework.tournament.guard import Cancelled
 from framework.web import pages, results
 from framework.web.play import PlaySession, make_registry, new_session
 
@@ -233,6 +234,8 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
                     raise HTTPException(404, f"unknown action '{action}'; use move, engine, undo, flip or resign")
             except (PlygroundError, Busy) as exc:
                 return HTMLResponse(pages.panel(session, str(exc)), 429 if isinstance(exc, Busy) else 400)
+            except Cancelled:   # the server stops (Ctrl-C): the search was interrupted, the game is as it was
+                return HTMLResponse(pages.panel(session, "the server is stopping; the search was interrupted"), 503)
             if action in CHANGES:
                 session.version += 1
         return HTMLResponse(pages.panel(session))
@@ -311,5 +314,7 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
         yield
         pool.close()
 
-    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan,
-                     middleware=[Middleware(Guard, hosts=hosts)])
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan,
+                    middleware=[Middleware(Guard, hosts=hosts)])
+    app.state.pool = pool   # plyground serve stops the searches as soon as Ctrl-C is pressed
+    return app

@@ -4,6 +4,7 @@ a bounded number of searches at once (429 past the waiting room), Ctrl-C stops i
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -174,33 +175,69 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_ctrl_c_stops_the_server_with_a_live_page_open(workspace):
-    """A live feed (server-sent events) streams forever; Ctrl-C still ends the process, with status 0."""
+def serve(*args: str) -> tuple[subprocess.Popen, int]:
+    """`plyground serve ARGS` on a free port, once it listens."""
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT), **INTERPRETED}
-    proc = subprocess.Popen([sys.executable, "-m", "framework.cli", "serve", "--port", str(port), "--results",
-                             str(workspace / "results")], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "framework.cli", "serve", "--port", str(port), *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert "Plyground workbench on http://127.0.0.1:" in proc.stdout.readline()
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=10).close()
+            return proc, port
+        except OSError:
+            assert time.monotonic() < deadline, "the server did not listen"
+            time.sleep(0.1)
+
+
+def request(port: int, method: str, path: str, body: str = "") -> str:
+    """The whole HTTP/1.0 answer (status line, headers, body) to one request."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+        s.sendall(f"{method} {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/x-www-form-"
+                  f"urlencoded\r\nContent-Length: {len(body)}\r\n\r\n{body}".encode())
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+    return answer.decode()
+
+
+def stop(proc: subprocess.Popen) -> tuple[int, str]:
+    """Ctrl-C, then the exit status and what it wrote on stderr."""
+    proc.send_signal(signal.SIGINT)
     try:
-        assert "Plyground workbench on http://127.0.0.1:" in proc.stdout.readline()
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                live = socket.create_connection(("127.0.0.1", port), timeout=10)
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the server did not listen"
-                time.sleep(0.1)
-        with live:
-            live.sendall(f"GET /results/replay/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
-            head = live.recv(65536).decode()
-            while "event: standings" not in head:
-                head += live.recv(65536).decode()
-            assert head.startswith("HTTP/1.1 200")
-            proc.send_signal(signal.SIGINT)
-            code = proc.wait(timeout=10)   # a generous bound: the point is that it exits at all
-        assert code == 0, proc.stderr.read()
+        code = proc.wait(timeout=10)   # a generous bound: the point is that it exits at all
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+    return code, proc.stderr.read()
+
+
+def test_ctrl_c_stops_the_server_with_a_live_page_open(workspace):
+    """A live feed (server-sent events) streams forever; Ctrl-C still ends the process, with status 0."""
+    proc, port = serve("--results", str(workspace / "results"))
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as live:
+        live.sendall(f"GET /results/replay/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        head = live.recv(65536).decode()
+        while "event: standings" not in head:
+            head += live.recv(65536).decode()
+        assert head.startswith("HTTP/1.1 200")
+        code, errors = stop(proc)
+    assert code == 0, errors
+
+
+def test_ctrl_c_during_a_search_interrupts_it_and_tells_the_page():
+    proc, port = serve("--plugin", FIXTURE_AGENTS)
+    created = request(port, "POST", "/play", "game=tictactoe&first=hanger&second=human&time=5")
+    url = re.search(r"location: (\S+)", created, re.IGNORECASE)[1]
+    answers: list[str] = []
+    searching = threading.Thread(target=lambda: answers.append(request(port, "POST", url + "/engine")))
+    searching.start()
+    time.sleep(3)   # the hanger is searching (it never answers by itself; its hard limit is 11 s)
+    code, errors = stop(proc)
+    searching.join(timeout=30)
+    assert code == 0 and "Traceback" not in errors, errors
+    assert answers[0].startswith("HTTP/1.1 503")
+    assert "the server is stopping; the search was interrupted" in answers[0]
