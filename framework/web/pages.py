@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 from framework.capabilities import capabilities
 from framework.protocols import CHANCE, Game, State
 from framework.records import format_score
+from framework.web.charts import evaluation
 from framework.web.play import DEFAULT_COACH_TIME, DEFAULT_MOVE_TIME, PlaySession
 
 
@@ -128,6 +129,8 @@ def panel(session: PlaySession, message: str = "") -> str:
 <button type="button" data-action="resign">Resign</button>
 <a class="button" href="/?{escape(session_query(session))}">New game</a></div>
 <ol id="moves">{"".join(rows)}</ol>
+{evaluation([p.engine.score if p.engine else None for p in session.moves], [p.mover for p in session.moves],
+            game.player_names)}
 <details><summary>Position text</summary><code>{escape(game.to_text(state))}</code></details></div></div>
 <script type="application/json" id="legal">{data}</script>"""
 

@@ -229,3 +229,13 @@ def test_a_reloaded_page_asking_for_the_engine_move_gets_the_move_being_searched
     assert reload.status_code == 200 and answers[0].status_code == 200
     assert reload.text.count('class="move"') == 1 == answers[0].text.count('class="move"')
     assert 'data-engine-turn="0"' in reload.text
+
+
+def test_the_play_page_charts_the_engine_scores_from_the_first_seats_side(client):
+    url = new(client, first="alphabeta:depth=1", second="human")   # depth 1 scores by the lines heuristic
+    assert 'id="chart-evaluation"' not in client.get(url).text
+    engine = client.post(url + "/engine")
+    score = float(re.search(r"score (-?[\d.]+)", engine.text)[1])
+    assert re.findall(r"<title>ply (\d+): ([-\d.]+)</title>", engine.text) == [("1", f"{score:.4g}")]
+    moved = client.post(url + "/move", data={"move": "a1" if "b2" in engine.text else "b2"})
+    assert 'id="chart-evaluation"' in moved.text and moved.text.count("<title>ply ") == 1   # a person's move: no point
