@@ -172,3 +172,39 @@ def test_a_three_player_rolit_move_is_a_click_on_a_legal_square(page, server, tm
     assert page.locator("svg.board.rolit .side").text_content().startswith("Red 3")
     page.screenshot(path=tmp_path / "rolit.png")
     assert_not_blank(tmp_path / "rolit.png")
+
+
+def test_an_error_page_answering_a_move_shows_its_message_once_not_a_page_in_the_panel(page, server):
+    from framework.web.pages import error_page
+
+    new_game(page, server, game="tictactoe", first="human", second="human")
+    page.route("**/move", lambda route: route.fulfill(status=404, content_type="text/html",
+                                                     body=error_page(404, "no game 'x' on this server")))
+    page.click('[data-square="b2"]')
+    page.wait_for_selector("#message.error")
+    assert page.locator("#message").text_content() == "no game 'x' on this server"
+    assert page.locator("h1").count() == 1 and page.locator("nav").count() == 1
+    assert page.locator("svg.board").count() == 1   # the board stays as it was
+
+
+def test_the_page_says_the_engine_is_thinking_while_it_searches(page, server):
+    new_game(page, server, game="tictactoe", first="human", second="sleepy:delay=2", time="5")
+    position = page.locator(".play").get_attribute("data-position")
+    page.click('[data-square="b2"]')
+    page.wait_for_function("() => document.querySelector('#status')?.textContent.includes('engine thinking…')")
+    assert page.locator("#panel.busy .spinner").count() == 1
+    settled(page, position)
+    assert page.locator("#panel.busy").count() == 0 and page.locator("#moves li").count() == 2
+
+
+def test_a_second_tab_that_has_not_seen_the_last_move_gets_the_board_as_it_is(page, server):
+    new_game(page, server, game="tictactoe", first="human", second="human")
+    other = page.context.new_page()
+    other.goto(page.url)
+    page.click('[data-square="b2"]')
+    page.wait_for_selector("#moves li")
+    other.click('[data-square="a1"]')   # this tab still shows the empty board
+    other.wait_for_selector("#message.error")
+    assert "the game changed since this page showed it" in other.locator("#message").text_content()
+    assert other.locator("#moves li .move").all_text_contents() == ["b2"]   # the fresh board, a1 not played
+    other.close()
