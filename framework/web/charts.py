@@ -1,5 +1,5 @@
-"""Inline SVG charts of a game's moves: nodes, time and score per move (replay), and the evaluation from a fixed
-side (replay and the play page)."""
+"""The evaluation chart of a game's moves from a fixed side (the play page and replay), and the clipping of proven
+results every score chart shares (replay's per-seat charts are `results.chart`)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from html import escape
 
 from framework.protocols import WIN_SCORE
+
+WIDTH, HEIGHT, PAD = 320, 90, 4
 
 
 def clip(scores: Sequence[float | None]) -> list[float | None]:
@@ -18,52 +20,29 @@ def clip(scores: Sequence[float | None]) -> list[float | None]:
     return [s if s is None or abs(s) < WIN_SCORE / 2 else math.copysign(edge, s) for s in scores]
 
 
-def chart(name: str, values: Sequence[float | None], movers: Sequence[int], log: bool = False,
-          caption: str = "", one_line: bool = False) -> str:
-    """An inline SVG chart: one point per move (seat 0 and seat 1 coloured apart), its line per seat.
-
-    `one_line`: a single line through every known point (a value from one side's point of view), and no
-    point where the value is unknown (a person's move)."""
-    width, height, pad = 320, 90, 4
-    shown = [None if v is None else (math.log10(v + 1) if log else v) for v in values]
-    known = [v for v in shown if v is not None]
-    low, high = (min(known + [0.0]), max(known + [0.0])) if known else (0.0, 1.0)
-    if high == low:
-        high = low + 1
-    n = max(len(values), 1)
-
-    def xy(i: int, v: float | None) -> tuple[float, float]:
-        x = pad + (width - 2 * pad) * (i + 0.5) / n
-        y = height - pad - (height - 2 * pad) * (((low if v is None else v) - low) / (high - low))
-        return round(x, 1), round(y, 1)
-
-    def path(seat: int | None) -> str:
-        return " ".join(f"{x},{y}" for i, v in enumerate(shown) if (seat is None or movers[i] == seat)
-                        and v is not None for x, y in [xy(i, v)])
-
-    lines = [f'<polyline class="{"evaluation" if seat is None else f"series-{seat}"}" fill="none" '
-             f'points="{points}"/>' for seat in ((None,) if one_line else (0, 1)) for points in [path(seat)] if points]
-    dots = []
-    for i, v in enumerate(shown):
-        if v is None and one_line:
-            continue
-        x, y = xy(i, v)
-        label = "–" if values[i] is None else f"{values[i]:.4g}"
-        dots.append(f'<circle class="point series-{movers[i]}{" missing" if v is None else ""}" cx="{x}" cy="{y}" '
-                    f'r="3" data-ply="{i + 1}"><title>ply {i + 1}: {escape(label)}</title></circle>')
-    axis = xy(0, 0.0)[1]
-    zero = "" if not low < 0 < high else f'<line class="axis" x1="0" x2="{width}" y1="{axis}" y2="{axis}"/>'
-    return (f'<figure><figcaption>{escape(caption or name)}{" (log scale)" if log else ""}</figcaption>'
-            f'<svg id="chart-{escape(name)}" class="chart" viewBox="0 0 {width} {height}" width="{width}" '
-            f'height="{height}">{zero}{"".join(lines)}{"".join(dots)}</svg></figure>')
-
-
 def evaluation(scores: Sequence[float | None], movers: Sequence[int], names: Sequence[str]) -> str:
     """The search scores of a two-seat game's moves as one line from the first seat's side (a second-seat score
-    negated: the games are zero-sum), so the line rises while the first seat gains; "" when no move has a score
-    or the game has more than two seats (their scores are each mover's own, not one quantity)."""
+    negated: the games are zero-sum), so the line rises while the first seat gains, with a point per scored move
+    (a person's move has none); "" when no move has a score or the game has more than two seats (their scores
+    are each mover's own, not one quantity)."""
     if len(names) != 2 or all(s is None for s in scores):
         return ""
-    side = [None if s is None or m not in (0, 1) else (s if m == 0 else -s) + 0.0 for s, m in zip(scores, movers)]
-    return chart("evaluation", clip(side), movers, caption=f"evaluation, {names[0]}'s side (up: {names[0]} better)",
-                 one_line=True)
+    side = clip([None if s is None or m not in (0, 1) else (s if m == 0 else -s) + 0.0 for s, m in zip(scores, movers)])
+    known = [(i, v) for i, v in enumerate(side) if v is not None]
+    low, high = min(0.0, *(v for _, v in known)), max(0.0, *(v for _, v in known))
+    high = high if high > low else low + 1
+
+    def x(i: int) -> str:
+        return f"{PAD + (WIDTH - 2 * PAD) * (i + 0.5) / len(side):.1f}"
+
+    def y(v: float) -> str:
+        return f"{HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - low) / (high - low):.1f}"
+
+    dots = "".join(f'<circle class="point series-{movers[i]}" cx="{x(i)}" cy="{y(v)}" r="3" data-ply="{i + 1}">'
+                   f'<title>ply {i + 1}: {v:.4g}</title></circle>' for i, v in known)
+    line = " ".join(f"{x(i)},{y(v)}" for i, v in known)
+    caption = f"evaluation, {names[0]}'s side (up: {names[0]} better)"
+    return (f'<figure><figcaption>{escape(caption)}</figcaption><svg id="chart-evaluation" class="chart" '
+            f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}"><line class="axis" x1="0" '
+            f'x2="{WIDTH}" y1="{y(0.0)}" y2="{y(0.0)}"/><polyline class="evaluation" fill="none" points="{line}"/>'
+            f'{dots}</svg></figure>')

@@ -10,6 +10,7 @@ readers beside the writer).
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from html import escape
 from pathlib import Path
@@ -24,7 +25,7 @@ from framework.records import format_score, game_for, replay_states
 from framework.tournament.live import LIVE, read_live
 from framework.tournament.store import DATABASE
 from framework.web import pages
-from framework.web.charts import chart, clip, evaluation
+from framework.web.charts import clip, evaluation
 
 #: The last finished games the live page lists.
 RECENT = 10
@@ -160,7 +161,7 @@ def replay_body(folder: Path, key: str) -> str:
     charts = (evaluation(scores, movers, game.player_names)
               + chart("nodes", [float(n) for n in moves["nodes"]], movers, log=True)
               + chart("time", [float(t) for t in moves["wall_time"]], movers)
-              + chart("score", clip(scores), movers, caption="score (each mover's own)"))
+              + chart("score", clip(scores), movers))
     result = "draw" if g.winner is None or g.winner != g.winner else f"{g.winner} wins"
     return (f'<h1>{escape(g.first)} – {escape(g.second)}</h1><p id="result">{escape(result)} — '
             f'{escape(g.termination)}{": " + escape(g.reason) if g.reason else ""}</p>'
@@ -170,6 +171,39 @@ def replay_body(folder: Path, key: str) -> str:
             f'<button type="button" id="last">»</button> <span class="muted">(arrow keys too)</span></p></div>'
             f'<div class="right"><div class="charts">{charts}</div><ol id="moves">{"".join(items)}</ol></div></div>'
             f'<p><a href="/results/{escape(folder.name)}">back to the results</a></p>')
+
+
+def chart(name: str, values: list[float | None], movers: list[int], log: bool = False) -> str:
+    """An inline SVG chart: one point per move (seat 0 and seat 1 coloured apart), its line per seat."""
+    width, height, pad = 320, 90, 4
+    shown = [None if v is None else (math.log10(v + 1) if log else v) for v in values]
+    known = [v for v in shown if v is not None]
+    low, high = (min(known + [0.0]), max(known + [0.0])) if known else (0.0, 1.0)
+    if high == low:
+        high = low + 1
+    n = max(len(values), 1)
+
+    def xy(i: int, v: float | None) -> tuple[float, float]:
+        x = pad + (width - 2 * pad) * (i + 0.5) / n
+        y = height - pad - (height - 2 * pad) * (((low if v is None else v) - low) / (high - low))
+        return round(x, 1), round(y, 1)
+
+    lines, points = [], []
+    for seat in (0, 1):
+        path = " ".join(f"{x},{y}" for i, v in enumerate(shown) if movers[i] == seat and v is not None
+                        for x, y in [xy(i, v)])
+        if path:
+            lines.append(f'<polyline class="series-{seat}" fill="none" points="{path}"/>')
+    for i, v in enumerate(shown):
+        x, y = xy(i, v)
+        label = "–" if values[i] is None else f"{values[i]:.4g}"
+        points.append(f'<circle class="point series-{movers[i]}{" missing" if v is None else ""}" cx="{x}" cy="{y}" '
+                      f'r="3" data-ply="{i + 1}"><title>ply {i + 1}: {escape(label)}</title></circle>')
+    axis = xy(0, 0.0)[1]
+    zero = "" if not low < 0 < high else f'<line class="axis" x1="0" x2="{width}" y1="{axis}" y2="{axis}"/>'
+    return (f'<figure><figcaption>{escape(name)}{" (log scale)" if log else ""}</figcaption>'
+            f'<svg id="chart-{escape(name)}" class="chart" viewBox="0 0 {width} {height}" width="{width}" '
+            f'height="{height}">{zero}{"".join(lines)}{"".join(points)}</svg></figure>')
 
 
 def change_mark(folder: Path) -> tuple[int, float]:
