@@ -16,6 +16,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 import uvicorn
 from playwright.sync_api import sync_playwright
@@ -74,12 +75,12 @@ def main() -> int:
             page.keyboard.press("ArrowRight")
         page.screenshot(path=DOCS / "replay.png")
         for file, game, options, position, clicks in BOARDS:
-            page.goto(base + "/")
-            page.select_option("select[name=game]", game)
-            page.fill("input[name=options]", options)
-            page.fill("input[name=second]", "human")
-            page.fill("input[name=position]", position)
-            page.click("#new-game button[type=submit]")
+            seats = [("seat", "human")] * (3 if "players=3" in options else 2)   # people at every seat
+            form = urlencode([("game", game), ("options", options), ("position", position), *seats,
+                              ("first", "human"), ("second", "human")])
+            started = page.request.post(base + "/play", data=form,
+                                        headers={"Content-Type": "application/x-www-form-urlencoded"})
+            page.goto(started.url)
             page.wait_for_selector("svg.board")
             for square in clicks:
                 page.click(f'[data-square="{square}"]')

@@ -7,7 +7,7 @@ import re
 import time
 
 from plugins.games.tictactoe import TicTacToe
-from tests.web.conftest import assert_not_blank, run_tournament, tournament
+from tests.web.conftest import assert_not_blank, open_game, run_tournament, tournament
 
 
 def new_game(page, server, **fields):
@@ -138,7 +138,7 @@ def test_a_hung_agent_is_stopped_at_its_time_limit_and_the_page_says_so(page, se
 
 
 def test_pig_is_played_by_clicking_the_hold_button_on_its_board(page, server, tmp_path):
-    new_game(page, server, game="pig", first="human", second="human", position="31,12 t=8 p1 goal=100")
+    open_game(page, server, "pig", ["human", "human"], position="31,12 t=8 p1 goal=100")
     assert page.locator("svg.board.pig .seat.mover").text_content() == "▶ P131 +8"
     page.click('[data-square="hold"]')
     page.wait_for_selector("#moves li")
@@ -150,7 +150,7 @@ def test_pig_is_played_by_clicking_the_hold_button_on_its_board(page, server, tm
 
 
 def test_einstein_shows_the_targets_of_a_selected_cube_and_highlights_the_move_made(page, server, tmp_path):
-    new_game(page, server, game="einstein", first="human", second="human", position="..CBA/...ED/6...F/45.../1.3.. r2")
+    open_game(page, server, "einstein", ["human", "human"], position="..CBA/...ED/6...F/45.../1.3.. r2")
     assert page.locator(".movable").count() == 2   # the roll of 2 lets cube 1 or cube 3 move
     page.click('[data-square="a1"]')
     targets = sorted(page.locator(".cell.target").evaluate_all("els => els.map(e => e.dataset.square)"))
@@ -164,7 +164,7 @@ def test_einstein_shows_the_targets_of_a_selected_cube_and_highlights_the_move_m
 
 
 def test_a_three_player_rolit_move_is_a_click_on_a_legal_square(page, server, tmp_path):
-    new_game(page, server, game="rolit", options="players=3", first="human", second="human")
+    open_game(page, server, "rolit", ["human", "human", "human"], options="players=3")
     legal = sorted(page.locator(".cell.legal").evaluate_all("els => els.map(e => e.dataset.square)"))
     assert legal == ["d6", "f4", "f6"]   # Red must capture: d6 takes d5 (Blue), f4 e4 (Yellow), f6 e5 (Green)
     page.click('[data-square="f4"]')
@@ -177,7 +177,7 @@ def test_a_three_player_rolit_move_is_a_click_on_a_legal_square(page, server, tm
 def test_an_error_page_answering_a_move_shows_its_message_once_not_a_page_in_the_panel(page, server):
     from framework.web.pages import error_page
 
-    new_game(page, server, game="tictactoe", first="human", second="human")
+    open_game(page, server, "tictactoe", ["human", "human"])
     page.route("**/move", lambda route: route.fulfill(status=404, content_type="text/html",
                                                      body=error_page(404, "no game 'x' on this server")))
     page.click('[data-square="b2"]')
@@ -188,7 +188,7 @@ def test_an_error_page_answering_a_move_shows_its_message_once_not_a_page_in_the
 
 
 def test_the_page_says_the_engine_is_thinking_while_it_searches(page, server):
-    new_game(page, server, game="tictactoe", first="human", second="sleepy:delay=2", time="5")
+    open_game(page, server, "tictactoe", ["human", "sleepy:delay=2"], time="5")
     position = page.locator(".play").get_attribute("data-position")
     page.click('[data-square="b2"]')
     page.wait_for_function("() => document.querySelector('#status')?.textContent.includes('engine thinking…')")
@@ -198,7 +198,7 @@ def test_the_page_says_the_engine_is_thinking_while_it_searches(page, server):
 
 
 def test_a_second_tab_that_has_not_seen_the_last_move_gets_the_board_as_it_is(page, server):
-    new_game(page, server, game="tictactoe", first="human", second="human")
+    open_game(page, server, "tictactoe", ["human", "human"])
     other = page.context.new_page()
     other.goto(page.url)
     page.click('[data-square="b2"]')
