@@ -21,10 +21,10 @@ def clip(scores: Sequence[float | None]) -> list[float | None]:
 
 
 def evaluation(scores: Sequence[float | None], movers: Sequence[int], names: Sequence[str]) -> str:
-    """The search scores of a two-seat game's moves as one line from the first seat's side (a second-seat score
-    negated: the games are zero-sum), so the line rises while the first seat gains, with a point per scored move
-    (a person's move has none); "" when no move has a score or the game has more than two seats (their scores
-    are each mover's own, not one quantity)."""
+    """The search scores of a two-seat game's moves from the first seat's side (a second-seat score negated: the
+    games are zero-sum), so the lines rise while the first seat gains: a line per seat (two engines need not score
+    on one scale), a point per scored move (a person's move has none); "" when no move has a score or the game has
+    more than two seats (their scores are each mover's own, not one quantity)."""
     if len(names) != 2 or all(s is None for s in scores):
         return ""
     side = clip([None if s is None or m not in (0, 1) else (s if m == 0 else -s) + 0.0 for s, m in zip(scores, movers)])
@@ -40,9 +40,10 @@ def evaluation(scores: Sequence[float | None], movers: Sequence[int], names: Seq
 
     dots = "".join(f'<circle class="point series-{movers[i]}" cx="{x(i)}" cy="{y(v)}" r="3" data-ply="{i + 1}">'
                    f'<title>ply {i + 1}: {v:.4g}</title></circle>' for i, v in known)
-    line = " ".join(f"{x(i)},{y(v)}" for i, v in known)
+    lines = "".join(f'<polyline class="evaluation series-{seat}" fill="none" points="{points}"/>'
+                    for seat in (0, 1) for points in [" ".join(f"{x(i)},{y(v)}" for i, v in known if movers[i] == seat)]
+                    if points)
     caption = f"evaluation, {names[0]}'s side (up: {names[0]} better)"
     return (f'<figure><figcaption>{escape(caption)}</figcaption><svg id="chart-evaluation" class="chart" '
             f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}"><line class="axis" x1="0" '
-            f'x2="{WIDTH}" y1="{y(0.0)}" y2="{y(0.0)}"/><polyline class="evaluation" fill="none" points="{line}"/>'
-            f'{dots}</svg></figure>')
+            f'x2="{WIDTH}" y1="{y(0.0)}" y2="{y(0.0)}"/>{lines}{dots}</svg></figure>')

@@ -86,7 +86,7 @@ def test_replay_steps_forward_and_back_and_charts_one_point_per_move(page, serve
     assert plies >= 5
     for name in ("nodes", "time", "score", "evaluation"):   # every engine move is scored
         assert page.locator(f"#chart-{name} circle").count() == plies
-    assert page.locator("#chart-evaluation polyline").count() == 1
+    assert page.locator("#chart-evaluation polyline").count() == 2   # a line per engine, both from X's side
     visible = '.frame:not([hidden])'
     assert page.locator(visible).get_attribute("data-ply") == "0"
     page.keyboard.press("ArrowRight")

@@ -22,7 +22,8 @@ def test_the_second_seats_scores_are_negated_and_unscored_moves_are_left_out():
     assert points(svg) == [("1", 10.0), ("2", 5.0), ("4", -20.0), ("5", 0.0)]
     y = heights(svg)
     assert y[0] < y[1] < y[3] < y[2]   # up is better for X: 10 > 5 > 0 > -20
-    assert svg.count("<polyline") == 1 and "evaluation, X&#x27;s side (up: X better)" in svg
+    assert re.findall(r'<polyline class="evaluation series-(\d)"', svg) == ["0", "1"]   # a line per engine
+    assert "evaluation, X&#x27;s side (up: X better)" in svg
 
 
 def test_a_proven_result_is_drawn_just_past_the_largest_ordinary_score():
