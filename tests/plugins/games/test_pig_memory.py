@@ -30,6 +30,7 @@ def test_an_agent_needing_a_table_that_does_not_fit_is_refused_when_built(monkey
 
 def test_solve_and_matchup_refuse_before_allocating(monkeypatch):
     monkeypatch.setattr(solver, "free_memory", lambda: solver.table_bytes(40) - 1)
+    solver.solve.cache_clear()   # a solution solved before is not built again
     with pytest.raises(ConfigError, match="pig goal=40"):
         solver.solve(40)
     monkeypatch.setattr(solver, "free_memory", lambda: solver.table_bytes(20) + 1)
