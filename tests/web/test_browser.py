@@ -208,3 +208,19 @@ def test_a_second_tab_that_has_not_seen_the_last_move_gets_the_board_as_it_is(pa
     assert "the game changed since this page showed it" in other.locator("#message").text_content()
     assert other.locator("#moves li .move").all_text_contents() == ["b2"]   # the fresh board, a1 not played
     other.close()
+
+
+def test_the_move_list_keeps_the_newest_move_in_view(browser, server):
+    context = browser.new_context(viewport={"width": 1100, "height": 260})   # room for a few moves only
+    page = context.new_page()
+    open_game(page, server, "tictactoe", ["human", "human"])
+    for number, square in enumerate(("b2", "a1", "c3", "a3", "a2", "c1", "b1"), 1):
+        page.click(f'[data-square="{square}"]')
+        page.wait_for_function("n => document.querySelectorAll('#moves li').length === n", arg=number)
+    overflows, newest_shown = page.evaluate("""() => {
+        const list = document.querySelector('#moves');
+        const box = list.getBoundingClientRect(), last = list.lastElementChild.getBoundingClientRect();
+        return [list.scrollHeight > list.clientHeight, last.bottom <= box.bottom + 1 && last.top >= box.top - 1];
+    }""")
+    context.close()
+    assert overflows and newest_shown
