@@ -29,6 +29,7 @@ def run(args: argparse.Namespace) -> int:
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             super().handle_exit(sig, frame)
+            app.state.stopping.set()   # live feeds end at their next look (POLL)
             app.state.pool.close()   # searches in progress end now (their pages are told), not after the grace
 
     with contextlib.suppress(KeyboardInterrupt):   # uvicorn raises the Ctrl-C again once it has stopped

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -159,6 +160,7 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
     sessions: dict[str, PlaySession] = {}
     locks: dict[str, asyncio.Lock] = {}
     library = results.Library(results_dir)
+    stopping = threading.Event()   # set on Ctrl-C: live feeds end, so the server need not wait for them
 
     async def in_engine(work: Any, *args: Any) -> Any:
         """Run `work` (which asks engines) in a thread once a search slot is free; Busy when too many wait."""
@@ -274,7 +276,7 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
             seen: Any = None
             seen_live: Any = ()
             games: dict[str, Any] = {}   # the game objects of the games in progress, by name
-            while not await request.is_disconnected():
+            while not stopping.is_set() and not await request.is_disconnected():
                 mark = await anyio.to_thread.run_sync(results.change_mark, folder)
                 if mark != seen:
                     seen = mark
@@ -317,4 +319,5 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
     app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan,
                     middleware=[Middleware(Guard, hosts=hosts)])
     app.state.pool = pool   # plyground serve stops the searches as soon as Ctrl-C is pressed
+    app.state.stopping = stopping
     return app
