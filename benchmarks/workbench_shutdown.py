@@ -32,6 +32,7 @@ def serve(*args: str) -> tuple[subprocess.Popen, int]:
     proc = subprocess.Popen([sys.executable, "-m", "framework.cli", "serve", "--port", str(port), *args],
                             env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
     proc.stdout.readline()
     while True:
         try:
