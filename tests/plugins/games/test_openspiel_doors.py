@@ -99,7 +99,7 @@ def test_play_shows_the_board_from_the_states_string(capsys):
 
 
 def test_the_workbench_plays_with_the_text_board(tmp_path):
-    with TestClient(create_app(tmp_path, ()), raise_server_exceptions=False) as client:
+    with TestClient(create_app(tmp_path, ()), base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
         form = {"game": "openspiel:connect_four", "first": "human", "second": "random", "time": "1"}
         response = client.post("/play", data=form, follow_redirects=False)
         assert response.status_code == 303
