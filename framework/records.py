@@ -16,16 +16,19 @@ import json
 import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from framework.capabilities import capabilities
 from framework.errors import ConfigError
-from framework.protocols import WIN_SCORE
+from framework.match import rolled
+from framework.protocols import CHANCE, WIN_SCORE
 from framework.registry import Registry
 from framework.tournament.config import load_plugin_file
 
 FORMATS = ("pgn", "pdn", "jsonl")
+#: How a chance ply's comment starts in PGN: `4 {chance: rolled 4}` (the dice moved; nobody chose it).
+CHANCE_COMMENT = "chance: "
 DRAW = "1/2-1/2"
 
 
@@ -42,7 +45,8 @@ def format_score(score: float | None) -> str:
 
 @dataclass(frozen=True)
 class RecordMove:
-    """One ply of a record: the notation and, when known, what the search reported."""
+    """One ply of a record: the notation, the seat that moved (None: not known, as in a parsed PGN), whether the
+    dice moved (a chance ply: nobody chose it), and when known what the search reported."""
 
     move: str
     depth: int | None = None
@@ -50,6 +54,8 @@ class RecordMove:
     time: float | None = None
     score: float | None = None
     pv: str = ""
+    mover: int | None = None
+    chance: bool = False
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,39 @@ def result_token(result_first: float, result_second: float, fmt: str) -> str:
     return "1-0" if first_won else "0-1"
 
 
+def make_record(*, game: str, event: str, date: str, round: str, players: Sequence[str],
+                result: Sequence[float] | None,
+                termination: str, reason: str, start: str, final: str, moves: Sequence[RecordMove], fmt: str,
+                key: str, pdn_type: int | None = None, time_control: str | None = None,
+                extra: dict[str, Any] | None = None) -> Record:
+    """The record of one game, whichever door played it (a tournament's store, a workbench session): every
+    writer below reads only this, so every door writes the same record.
+
+    Seats 0 and 1 are PGN's White and Black (PDN's Black and White); a game of more seats names the others in
+    `Player3`, `Player4`, ... tags, and its Result is `*` with the payoffs in a `Returns` tag (PGN knows two
+    players). The JSON line holds the players and payoffs per seat and the winner's name (null: no single one)."""
+    first, second = ("Black", "White") if fmt == "pdn" else ("White", "Black")
+    two = len(players) == 2
+    tags = {"Event": event, "Site": "Plyground", "Date": date, "Round": round, first: players[0], second: players[1],
+            **{f"Player{seat + 1}": name for seat, name in enumerate(players) if seat >= 2},
+            "Result": result_token(result[0], result[1], fmt) if two and result is not None else "*", "Game": game,
+            "Termination": termination, "SetUp": "1", "FEN": start}
+    if not two and result is not None:
+        tags["Returns"] = " ".join(f"{r:g}" for r in result)
+    if fmt == "pdn":
+        tags["GameType"] = str(pdn_type)
+    if time_control is not None:
+        tags["TimeControl"] = time_control
+    if reason:
+        tags["Reason"] = reason
+    leaders = [] if result is None else [seat for seat, r in enumerate(result) if r == max(result)]
+    winner = players[leaders[0]] if len(leaders) == 1 else None
+    return Record(tags, tuple(moves), start, final, {
+        "key": key, "pairing": [players[0], " vs ".join(players[1:])], "game": game, "players": list(players),
+        "result": None if result is None else [float(r) for r in result], "winner": winner, "termination": termination, "plies": len(moves),
+        **(extra or {})})
+
+
 def records_from_results(results: Any, fmt: str, pdn_types: dict[str, int | None]) -> Iterator[Record]:
     """One Record per stored game of a `Results` (framework/analysis/tables.py), in the store's order."""
     meta = results.meta
@@ -81,25 +120,29 @@ def records_from_results(results: Any, fmt: str, pdn_types: dict[str, int | None
     date = time.strftime("%Y.%m.%d", time.gmtime(created)) if created else "????.??.??"
     limit = config.get("move_time_limit")
     moves_by_key = {key: rows for key, rows in results.moves.groupby("key")}
+    seats_by_key = {key: rows.sort_values("seat") for key, rows in results.seats.groupby("key")}
     for row in results.games.itertuples(index=False):
         rows = moves_by_key.get(row.key)
-        moves = () if rows is None else tuple(
-            RecordMove(m.move, int(m.depth), int(m.nodes), float(m.wall_time),
-                       None if m.score is None or m.score != m.score else float(m.score), m.pv)
-            for m in rows.itertuples(index=False))
-        first, second = ("Black", "White") if fmt == "pdn" else ("White", "Black")
-        tags = {"Event": str(config.get("name") or results.folder.name), "Site": "Plyground", "Date": date,
-                "Round": str(int(row.game_index) + 1), first: row.first, second: row.second,
-                "Result": result_token(row.result_first, row.result_second, fmt), "Game": row.game,
-                "Termination": row.termination, "SetUp": "1", "FEN": row.start}
-        if fmt == "pdn":
-            tags["GameType"] = str(pdn_types[row.game])
-        if limit is not None:
-            tags["TimeControl"] = f"move_time_limit={limit}"
-        if row.reason:
-            tags["Reason"] = row.reason
-        yield Record(tags, moves, row.start, row.final, {"key": row.key, "pairing": [row.pairing_a, row.pairing_b],
-                                                          "winner": row.winner, "plies": int(row.plies)})
+        moves = () if rows is None else tuple(stored_move(m) for m in rows.itertuples(index=False))
+        seats = seats_by_key.get(row.key)
+        if seats is not None and len(seats) >= 2:
+            players, result = list(seats["participant"]), [float(r) for r in seats["result"]]
+        else:   # a void game keeps no seats: its two named players, scoring nothing
+            players, result = [row.first, row.second], [float(row.result_first), float(row.result_second)]
+        yield make_record(game=row.game, event=str(config.get("name") or results.folder.name), date=date,
+                          round=str(int(row.game_index) + 1), players=players, result=result,
+                          termination=row.termination, reason=row.reason, start=row.start, final=row.final,
+                          moves=moves, fmt=fmt, key=row.key, pdn_type=pdn_types[row.game],
+                          time_control=None if limit is None else f"move_time_limit={limit}",
+                          extra={"seed": int(row.seed)})
+
+
+def stored_move(m: Any) -> RecordMove:
+    """A row of the store's `moves` table as a record's ply (a chance ply has no search figures)."""
+    if int(m.mover) == CHANCE:
+        return RecordMove(m.move, mover=None, chance=True)
+    score = None if m.score is None or m.score != m.score else float(m.score)
+    return RecordMove(m.move, int(m.depth), int(m.nodes), float(m.wall_time), score, m.pv, int(m.mover))
 
 
 def _escape(value: str) -> str:
@@ -107,6 +150,8 @@ def _escape(value: str) -> str:
 
 
 def _comment(m: RecordMove) -> str:
+    if m.chance:
+        return " {" + CHANCE_COMMENT + rolled(m.move).replace("}", ")") + "}"
     parts = []
     if m.depth is not None:
         parts.append(f"depth {m.depth}")
@@ -146,9 +191,10 @@ def _wrap(text: str, width: int = 79) -> str:
 
 
 def write_json(record: Record) -> str:
-    """One game as one JSON line (for pandas: `pd.read_json(file, lines=True)`)."""
+    """One game as one line of strict JSON (no NaN or Infinity: a missing number is null), for pandas:
+    `pd.read_json(file, lines=True)`."""
     return json.dumps({"tags": record.tags, "start": record.start, "final": record.final, **record.extra,
-                       "moves": [m.__dict__ for m in record.moves]}) + "\n"
+                       "moves": [asdict(m) for m in record.moves]}, allow_nan=False) + "\n"
 
 
 _TAG = re.compile(r'\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]')
@@ -185,7 +231,9 @@ def parse_pgn(text: str) -> list[Record]:
         in_moves = True
         for token in _TOKEN.findall(stripped):
             if token.startswith("{"):
-                if moves:
+                if moves and token[1:].startswith(CHANCE_COMMENT):
+                    moves[-1] = replace(moves[-1], chance=True)
+                elif moves:
                     moves[-1] = _with_comment(moves[-1], token[1:-1])
             elif token.startswith(";") or re.fullmatch(r"\d+\.+", token):
                 continue
