@@ -108,7 +108,8 @@ def make_record(*, game: str, event: str, date: str, round: str, players: Sequen
     winner = players[leaders[0]] if len(leaders) == 1 else None
     return Record(tags, tuple(moves), start, final, {
         "key": key, "pairing": [players[0], " vs ".join(players[1:])], "game": game, "players": list(players),
-        "result": None if result is None else [float(r) for r in result], "winner": winner, "termination": termination, "plies": len(moves),
+        "result": None if result is None else [float(r) for r in result], "winner": winner,
+        "termination": termination, "plies": len(moves),
         **(extra or {})})
 
 
@@ -274,6 +275,12 @@ def game_for(results: Any, name: str) -> Any:
     for file in results.config.get("plugins") or []:
         load_plugin_file(registry, file)
     return registry.create_game(name, options)
+
+
+def seating(results: Any, g: Any) -> str:
+    """Who sat where in the stored game `g` (a row of `results.games`): "a – b", "a – b – c" (every seat, in order)."""
+    seats = results.seats[results.seats["key"] == g.key].sort_values("seat")
+    return " – ".join(seats["participant"]) if len(seats) >= 2 else f"{g.first} – {g.second}"
 
 
 def replay_states(game: Any, start: str, moves: Sequence[str]) -> list[Any]:

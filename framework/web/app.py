@@ -146,9 +146,9 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
             text = write_json(session.record("jsonl"))
         else:
             raise HTTPException(404, f"no record format '{fmt}'; download record.jsonl or record.pgn")
-        name = f"{session.game_name}-{session.id}.{'jsonl' if fmt == 'jsonl' else fmt}"
-        return PlainTextResponse(text, media_type="application/x-ndjson" if fmt == "jsonl" else "application/x-chess-pgn",
-                                 headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        kind = "application/x-ndjson" if fmt == "jsonl" else "application/x-chess-pgn"
+        disposition = f'attachment; filename="{session.game_name}-{session.id}.{fmt}"'
+        return PlainTextResponse(text, media_type=kind, headers={"Content-Disposition": disposition})
 
     async def results_index(request: Request) -> HTMLResponse:
         return HTMLResponse(pages.layout("Results", results.index_body(library)))

@@ -34,6 +34,11 @@ DEFAULT_COACH_TIME = 1.0
 COACH = "coach"
 
 
+def fresh_seed() -> int:
+    """A new session's dice seed when the form gives none."""
+    return secrets.randbelow(2**31)
+
+
 @dataclass(frozen=True)
 class Seat:
     """Who plays a seat: an agent with its parameters (`spec` as typed); `human` when the agent is the interactive
@@ -79,7 +84,7 @@ class PlaySession:
     coach: Seat | None = None
     coach_budget: Budget = Budget(time=DEFAULT_COACH_TIME)
     start: State | None = None
-    seed: int = field(default_factory=lambda: secrets.randbelow(2**31))
+    seed: int = field(default_factory=fresh_seed)
     id: str = field(default_factory=lambda: secrets.token_urlsafe(12))
     states: list[State] = field(default_factory=list)
     moves: list[Played] = field(default_factory=list)
@@ -341,8 +346,8 @@ def new_session(registry: Registry, form: Mapping[str, str], seats: Sequence[str
     seed = (form.get("seed") or "").strip()
     if seed and not (seed.isascii() and seed.isdigit() and int(seed) < 2**63):
         raise ConfigError(f"seed: '{seed}' is not a whole number from 0 to 2**63-1 (it seeds the dice)")
-    chosen = {"seed": int(seed)} if seed else {}   # else a fresh one (PlaySession.seed)
-    return PlaySession(game_name, options, game, parsed, budget, plugins, coach, coach_budget, start, **chosen)
+    return PlaySession(game_name, options, game, parsed, budget, plugins, coach, coach_budget, start,
+                       seed=int(seed) if seed else fresh_seed())
 
 
 def make_registry(plugins: tuple[str, ...]) -> Registry:
