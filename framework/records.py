@@ -205,43 +205,42 @@ _COMMENT_FIELD = re.compile(r"(depth|nodes|time|score|pv) ([^,]*)")
 
 
 def parse_pgn(text: str) -> list[Record]:
-    """Every game of a PGN/PDN text: tags, moves (with the search figures of their comments) and start."""
+    """Every game of a PGN/PDN text: tags, moves (with the search figures of their comments) and start.
+
+    A game's movetext runs to the next tag section; only its last token is read as the result (`1-0`,
+    `1/2-1/2`, ...), so a move written like one (Matches' `1-1`) stays a move."""
     records: list[Record] = []
     tags: dict[str, str] = {}
-    moves: list[RecordMove] = []
-    in_moves = False
+    tokens: list[str] = []
 
     def finish() -> None:
-        nonlocal tags, moves, in_moves
+        nonlocal tags, tokens
+        if tokens and tokens[-1] in _RESULTS:
+            tokens.pop()
+        moves: list[RecordMove] = []
+        for token in tokens:
+            if token.startswith("{"):
+                if moves and token[1:].startswith(CHANCE_COMMENT):
+                    moves[-1] = replace(moves[-1], chance=True)
+                elif moves:
+                    moves[-1] = _with_comment(moves[-1], token[1:-1])
+            elif not token.startswith(";") and not re.fullmatch(r"\d+\.+", token):
+                moves.append(RecordMove(re.sub(r"^\d+\.+", "", token)))
         if tags or moves:
             records.append(Record(tags, tuple(moves), tags.get("FEN")))
-        tags, moves, in_moves = {}, [], False
+        tags, tokens = {}, []
 
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if stripped.startswith("["):
-            if in_moves:
+            if tokens:
                 finish()
             found = _TAG.fullmatch(stripped)
             if found is None:
                 raise ConfigError(f"line {number}: '{stripped}' is not a tag pair; expected [Name \"value\"]")
             tags[found[1]] = re.sub(r"\\(.)", r"\1", found[2])
             continue
-        if not stripped:
-            continue
-        in_moves = True
-        for token in _TOKEN.findall(stripped):
-            if token.startswith("{"):
-                if moves and token[1:].startswith(CHANCE_COMMENT):
-                    moves[-1] = replace(moves[-1], chance=True)
-                elif moves:
-                    moves[-1] = _with_comment(moves[-1], token[1:-1])
-            elif token.startswith(";") or re.fullmatch(r"\d+\.+", token):
-                continue
-            elif token in _RESULTS:
-                finish()
-            else:
-                moves.append(RecordMove(re.sub(r"^\d+\.+", "", token)))
+        tokens += _TOKEN.findall(stripped)
     finish()
     return records
 

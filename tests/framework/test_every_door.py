@@ -96,7 +96,7 @@ def run_tournament(base: Path, case: str, games_per_pairing: int) -> Path:
 @pytest.fixture(scope="module")
 def folders(base) -> dict[str, Path]:
     """A finished tournament of random agents per case: a few games each, many for the dice games."""
-    return {case: run_tournament(base, case, 24 if case in ("pig", "einstein") else CASES[case][3])
+    return {case: run_tournament(base, case, 40 if case in ("pig", "einstein") else CASES[case][3])
             for case in CASES}
 
 
@@ -119,7 +119,8 @@ def check_record(line: dict, game, chance: list[bool]) -> None:
     moves = [m["move"] for m in line["moves"]]
     assert [m["chance"] for m in line["moves"]] == chance
     assert game.to_text(replay_states(game, line["start"], moves)[-1]) == line["final"]
-    assert len(line["players"]) == len(line["result"]) == getattr(game, "num_players", 2)
+    assert len(line["players"]) == getattr(game, "num_players", 2)
+    assert line["result"] is None or len(line["result"]) == len(line["players"])
 
 
 # -- the tournament, export and replay doors ---------------------------------------------------------------
