@@ -257,6 +257,11 @@ def test_the_start_page_offers_one_seat_per_player_of_the_chosen_game(client):
     assert "rolit with players=3 is played by 3 players, the form gave 2 seats" in refused.text
     assert refused.text.count('name="seat"') == 3   # the form comes back with a seat per player
     assert client.get("/play/nosuch/record.jsonl").status_code == 404
+    bad_seed = client.post("/play", data={"game": "pig", "seat": ["human", "human"], "seed": "-3"})
+    assert bad_seed.status_code == 400 and "seed: &#x27;-3&#x27; is not a whole number" in bad_seed.text
+    url = client.post("/play", data={"game": "pig", "seat": ["human", "human"]}, follow_redirects=False)
+    unknown = client.get(f"{url.headers['location']}/record.sgf")
+    assert unknown.status_code == 404 and "no record format &#x27;sgf&#x27;" in unknown.text
 
 
 # -- the dice: never chosen, drawn with the game's probabilities at every door ----------------------------
