@@ -11,6 +11,8 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from framework.protocols import CHANCE  # noqa: E402
+
 
 def crosstable_heatmap(scores: pd.DataFrame, path: Path) -> Path:
     """Score fraction of each row participant against each column participant."""
@@ -41,8 +43,9 @@ def rating_bars(standings: pd.DataFrame, path: Path) -> Path:
 
 
 def nodes_per_move(moves: pd.DataFrame, path: Path) -> Path:
-    """Distribution of nodes per move for each participant (log scale)."""
-    groups = [(pid, group["nodes"].clip(lower=1).to_numpy()) for pid, group in moves.groupby("participant")]
+    """Distribution of nodes per move for each participant (log scale); rolls of the dice are nobody's moves."""
+    decided = moves[moves["mover"] != CHANCE]
+    groups = [(pid, group["nodes"].clip(lower=1).to_numpy()) for pid, group in decided.groupby("participant")]
     fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(groups) + 2), 3.5))
     if groups:
         ax.boxplot([g for _, g in groups], tick_labels=[pid for pid, _ in groups])

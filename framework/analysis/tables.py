@@ -11,6 +11,7 @@ from framework.analysis import multiplayer, solving
 from framework.analysis import standings as analysis
 from framework.errors import ConfigError
 from framework.match import Termination
+from framework.protocols import CHANCE
 from framework.sprt import Sprt
 from framework.tournament.sequential import SprtWatch
 from framework.tournament.store import Store
@@ -90,7 +91,9 @@ class Results:
             self.solves = pd.concat([self.solves.drop(columns="extra"), extras], axis=1)
         self.games = with_scores(self.games)
         # `first` names seat 0; a start position may give seat 1 the first move: say who actually moved first
-        opener = self.moves[self.moves["ply"] == 1].set_index("key")["participant"]
+        # (the first ply that was a decision: a roll of the dice is nobody's)
+        decided = self.moves[self.moves["mover"] != CHANCE].sort_values("ply")
+        opener = decided.groupby("key")["participant"].first()
         self.games["moved_first"] = self.games["key"].map(opener)
 
     @property
@@ -160,7 +163,7 @@ class Results:
         return lost.assign(traceback=lost["key"].map(tracebacks)).drop(columns="termination").reset_index(drop=True)
 
     def search_stats(self) -> pd.DataFrame:
-        return analysis.search_stats(self.moves)
+        return analysis.search_stats(self.moves[self.moves["mover"] != CHANCE])   # rolls are searched by no one
 
     def solve_summary(self) -> pd.DataFrame:
         return solving.solve_summary(self.solves, self.ids)

@@ -144,6 +144,9 @@ def test_a_tournament_exports_and_replays_every_game_with_its_seats_and_rolls(ca
     assert [[m.chance for m in r.moves] for r in records] == [[m["chance"] for m in line["moves"]] for line in lines]
     if seats > 2:
         assert all(r.tags["Result"] == "*" and len(r.tags["Returns"].split()) == seats for r in records)
+    chance = results.moves[results.moves["mover"] == CHANCE]
+    assert set(chance["participant"]) <= {""} and "" not in set(results.search_stats()["participant"])
+    assert set(results.games["moved_first"]) <= {f"r{i + 1}" for i in range(seats)}
     MATRIX["tournament", case] = len(results.games)
     MATRIX["export", case] = len(lines) + len(records)
 
