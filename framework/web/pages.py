@@ -67,7 +67,6 @@ def index(games: Sequence[str], agents: Sequence[str], form: Mapping[str, str], 
 <form method="post" action="/play" id="new-game" class="form">
 <label>Game <select name="game">{_options(games, form.get("game", ""))}</select></label>
 <label>Game options <input name="options" value="{field("options")}" placeholder="key=value,key=value"></label>
-<button type="submit" formmethod="get" formaction="/" id="seats-button">Seats for this game</button>
 <datalist id="agent-names">{names}</datalist>
 <fieldset id="seats" data-players="{players}"><legend>Seats ({players} players)</legend>{seat_fields}</fieldset>
 <label>Seconds per engine move <input name="time" value="{field("time")}" placeholder="{DEFAULT_MOVE_TIME:g}"></label>
@@ -77,9 +76,11 @@ def index(games: Sequence[str], agents: Sequence[str], form: Mapping[str, str], 
 <label>Start position (optional) <input name="position" value="{field("position")}"
  placeholder="the game's text format"></label>
 <label>Dice seed (optional) <input name="seed" value="{field("seed")}" placeholder="empty: a fresh one"></label>
-<button type="submit">Play</button></form>
-<p class="help">A seat is an agent: {agent_list}. The interactive one is you, clicking or typing moves. Dice are
-rolled by the game's seeded stream, never chosen.</p>
+<button type="submit" id="play-button">Play</button>
+<button type="submit" formmethod="get" formaction="/" id="seats-button">Seats for this game</button></form>
+<p class="help">A seat is an agent: {agent_list}. The interactive one is you, clicking or typing moves. Changed
+the game or its options? "Seats for this game" redraws one seat per player. Dice are rolled by the game's seeded
+stream, never chosen.</p>
 {f'<h2>Results</h2><ul>{results}</ul>' if results else ''}""")
 
 
