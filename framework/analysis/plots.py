@@ -11,8 +11,6 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from framework.protocols import CHANCE  # noqa: E402
-
 
 def crosstable_heatmap(scores: pd.DataFrame, path: Path) -> Path:
     """Score fraction of each row participant against each column participant."""
@@ -43,9 +41,8 @@ def rating_bars(standings: pd.DataFrame, path: Path) -> Path:
 
 
 def nodes_per_move(moves: pd.DataFrame, path: Path) -> Path:
-    """Distribution of nodes per move for each participant (log scale); rolls of the dice are nobody's moves."""
-    decided = moves[moves["mover"] != CHANCE]
-    groups = [(pid, group["nodes"].clip(lower=1).to_numpy()) for pid, group in decided.groupby("participant")]
+    """Distribution of nodes per move for each participant (log scale)."""
+    groups = [(pid, group["nodes"].clip(lower=1).to_numpy()) for pid, group in moves.groupby("participant")]
     fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(groups) + 2), 3.5))
     if groups:
         ax.boxplot([g for _, g in groups], tick_labels=[pid for pid, _ in groups])
@@ -113,3 +110,25 @@ def _save(fig: plt.Figure, path: Path) -> Path:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def tuning_trajectory(tuning: pd.DataFrame, path: Path, window: int = 50) -> Path:
+    """Per tuned parameter: θ after each iteration with the ±c_k band it probed, and the running score of the
+    higher probe (the pair's score signed by the perturbation, averaged over the last `window` iterations):
+    above 0 the larger values won more, and it drifts to 0 as θ reaches the optimum."""
+    names = list(dict.fromkeys(tuning["parameter"]))
+    fig, axes = plt.subplots(2, len(names), figsize=(5.5 * len(names), 6), squeeze=False, sharex=True)
+    for column, name in enumerate(names):
+        rows = tuning[tuning["parameter"] == name]
+        top, bottom = axes[0][column], axes[1][column]
+        top.plot(rows["iteration"], rows["value"], color="#4c72b0")
+        width = rows["perturbation"].abs()
+        top.fill_between(rows["iteration"], rows["value"] - width, rows["value"] + width, color="#4c72b0", alpha=0.15)
+        top.set_ylabel(name)
+        top.set_title(f"{name}: θ (band: ±c_k)")
+        signed = (rows["score"] * np.sign(rows["perturbation"])).rolling(window, min_periods=1).mean()
+        bottom.plot(rows["iteration"], signed, color="#dd8452")
+        bottom.axhline(0, color="black", linewidth=0.8)
+        bottom.set_xlabel("iteration")
+        bottom.set_ylabel(f"running score (mean of {window})")
+    return _save(fig, path)

@@ -92,8 +92,7 @@ class Results:
         self.games = with_scores(self.games)
         # `first` names seat 0; a start position may give seat 1 the first move: say who actually moved first
         # (the first ply that was a decision: a roll of the dice is nobody's)
-        decided = self.moves[self.moves["mover"] != CHANCE].sort_values("ply")
-        opener = decided.groupby("key")["participant"].first()
+        opener = self.decisions().sort_values("ply").groupby("key")["participant"].first()
         self.games["moved_first"] = self.games["key"].map(opener)
 
     @property
@@ -162,8 +161,12 @@ class Results:
         tracebacks = self.games.set_index("key")["traceback"].fillna("")
         return lost.assign(traceback=lost["key"].map(tracebacks)).drop(columns="termination").reset_index(drop=True)
 
+    def decisions(self) -> pd.DataFrame:
+        """The moves agents chose: every stored ply but the rolls of the dice (mover CHANCE: nobody's)."""
+        return self.moves[self.moves["mover"] != CHANCE]
+
     def search_stats(self) -> pd.DataFrame:
-        return analysis.search_stats(self.moves[self.moves["mover"] != CHANCE])   # rolls are searched by no one
+        return analysis.search_stats(self.decisions())
 
     def solve_summary(self) -> pd.DataFrame:
         return solving.solve_summary(self.solves, self.ids)
