@@ -106,23 +106,23 @@ def _numba() -> Any:
         return array(array), codegen
 
     @overload(borrowed)
-    def compiled_borrowed(array: Any) -> Any:
+    def compiled_borrowed(array):  # type: ignore[no-untyped-def]  # numba: the same parameters as its lambda
         return lambda array: borrowed_view(array)  # type: ignore[call-arg]  # an intrinsic's typing context is numba's
 
     @overload(float_of_bits)
-    def compiled_float_of_bits(bits: Any) -> Any:
+    def compiled_float_of_bits(bits):  # type: ignore[no-untyped-def]  # numba: the same parameters as its lambda
         return lambda bits: bitcast_double(np.int64(bits))  # type: ignore[call-arg]
 
     @overload(as_int64)
-    def compiled_as_int64(value: Any) -> Any:
+    def compiled_as_int64(value):  # type: ignore[no-untyped-def]  # numba: the same parameters as its lambda
         return lambda value: np.int64(value)
 
     @overload(as_uint64)
-    def compiled_as_uint64(value: Any) -> Any:
+    def compiled_as_uint64(value):  # type: ignore[no-untyped-def]  # numba: the same parameters as its lambda
         return lambda value: np.uint64(value)
 
     @overload(next_after)
-    def compiled_next_after(x: Any, toward: Any) -> Any:
+    def compiled_next_after(x, toward):  # type: ignore[no-untyped-def]  # numba: the same parameters as its lambda
         return lambda x, toward: np.nextafter(x, toward)
 
     @overload(sort_by_scores)
@@ -173,11 +173,11 @@ def _numba() -> Any:
         return impl
 
     @overload_method(nbtypes.Integer, "bit_count")
-    def bit_count(x: Any) -> Any:
+    def bit_count(x):  # type: ignore[no-untyped-def]  # numba: the same parameters as its lambda
         return lambda x: np.int64(ctpop(np.uint64(x)))  # type: ignore[call-arg]
 
     @overload_method(nbtypes.Integer, "bit_length")
-    def bit_length(x: Any) -> Any:
+    def bit_length(x):  # type: ignore[no-untyped-def]  # numba: the same parameters as its lambda
         return lambda x: 64 - np.int64(ctlz(np.uint64(x)))  # type: ignore[call-arg]
 
     _REGISTERED = True
