@@ -35,6 +35,7 @@ def within_time_budget():
 SLOW = (
     "tests/benchmarks/",
     "tests/docs/test_tutorials.py",
+    "tests/docs/test_wheel.py",
     "tests/web/test_browser.py",
     "tests/plugins/agents/test_alphabeta_compiled.py",
     "tests/plugins/agents/test_alphabeta_compiled_checkers.py",
