@@ -5,14 +5,12 @@ import pandas as pd
 
 from framework.analysis.tables import Results
 from framework.cli import main
+from tests.framework.analysis.test_explained import run_one_pair
 
 
 def test_replay_without_a_game_lists_the_games_by_the_numbers_it_takes(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "t.yaml").write_text(
-        "name: t\ngame: tictactoe\ngames_per_pairing: 2\nseed: 1\nworkers: 1\n"
-        "participants:\n  - {id: mm, agent: minimax, params: {depth: 2}}\n  - {id: rnd, agent: random}\n")
-    assert main(["run", "t.yaml", "--quiet"]) == 0
+    run_one_pair(tmp_path, "t")
     capsys.readouterr()
     assert main(["replay", "results/t"]) == 0
     out = capsys.readouterr().out.splitlines()

@@ -45,12 +45,17 @@ def test_spread_gives_an_interval():
     assert elo_estimate(math.nan, math.nan) == (NOT_ESTIMATED,) * 3   # no complete pair at all
 
 
+def run_one_pair(folder, name="one-pair") -> None:
+    """Run a tournament of one colour-swapped pair, minimax at depth 2 against random, in `folder` (the cwd)."""
+    (folder / f"{name}.yaml").write_text(
+        f"name: {name}\ngame: tictactoe\ngames_per_pairing: 2\nseed: 1\nworkers: 1\n"
+        "participants:\n  - {id: mm, agent: minimax, params: {depth: 2}}\n  - {id: rnd, agent: random}\n")
+    assert main(["run", f"{name}.yaml", "--quiet"]) == 0
+
+
 def test_run_and_report_explain_their_figures(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "one-pair.yaml").write_text(
-        "name: one-pair\ngame: tictactoe\ngames_per_pairing: 2\nseed: 1\nworkers: 1\n"
-        "participants:\n  - {id: mm, agent: minimax, params: {depth: 2}}\n  - {id: rnd, agent: random}\n")
-    assert main(["run", "one-pair.yaml", "--quiet"]) == 0
+    run_one_pair(tmp_path)
     out = capsys.readouterr().out.splitlines()
     line = next(line for line in out if line.startswith("mm vs rnd: 2 games"))
     assert f"+- {NOT_ESTIMATED}" in line or f"Elo {NOT_ESTIMATED}" in line     # one pair: no spread
