@@ -347,10 +347,15 @@ def missing_members(game: Any) -> list[str]:
     A game class without an `__init__` of its own is checked whole at registration, so a first game
     missing `name` is named there rather than failing later inside an agent; a class with its own
     `__init__` may set data members (`player_names` from its options) there, so only its methods are
-    checked until an instance exists (`Registry.create_game` checks that).
+    checked until an instance exists (`Registry.create_game` checks that), and a class that forwards
+    attributes (`__getattr__`, as a wrapper may) only as an instance.
     """
-    if isinstance(game, type) and "__init__" in {n for c in game.__mro__[:-1] for n in vars(c)}:
-        return [n for n in GAME_MEMBERS if n not in GAME_DATA and not hasattr(game, n)]
+    if isinstance(game, type):
+        own = {n for c in game.__mro__[:-1] for n in vars(c)}
+        if "__getattr__" in own:
+            return []
+        if "__init__" in own:
+            return [n for n in GAME_MEMBERS if n not in GAME_DATA and not hasattr(game, n)]
     return [n for n in GAME_MEMBERS if not hasattr(game, n)]
 
 

@@ -114,6 +114,21 @@ def test_data_members_set_in_init_are_checked_on_the_built_game():
         registry.create_game("seated")
 
 
+class _Forwarding:
+    """A wrapper that forwards every attribute to the game it wraps: complete only as an instance."""
+
+    def __init__(self) -> None:
+        from plugins.games.tictactoe import TicTacToe
+        self._inner = TicTacToe()
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+
+def test_a_forwarding_class_is_checked_as_the_object_it_builds():
+    assert missing_members(_Forwarding) == [] and missing_members(_Forwarding()) == []
+
+
 def test_every_built_in_game_has_every_member(registry):
     for name in registry.games:
         assert missing_members(registry.game_spec(name).factory) == []
