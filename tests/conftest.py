@@ -28,10 +28,11 @@ def within_time_budget():
     return check
 
 
-#: The slowest tests (compiled searches compared across bindings, pip installs, a browser, runs whose workers are
-#: killed, the benchmarks), marked `slow`: `python -m pytest -q -m "not slow"` leaves them out for a quick run,
-#: `python -m pytest -q` (and CI) runs everything. An entry is a folder ending in "/", a file, or a test of a
-#: file (all its parameters); tests/docs/test_slow_list.py checks that each one still names something.
+#: The slowest tests (compiled searches compared across bindings, pip installs, a browser, runs whose workers
+#: are killed, the fuzzers, the benchmarks), marked `slow`: `python -m pytest -q -m "not slow"` leaves them out
+#: for a quick run, `python -m pytest -q` (and CI) runs everything. An entry is a folder ending in "/", a file,
+#: or a test of a file (all its parameters); tests/docs/test_slow_list.py checks that each one still names
+#: something.
 SLOW = (
     "tests/benchmarks/",
     "tests/docs/test_tutorials.py",
@@ -47,6 +48,11 @@ SLOW = (
     "tests/plugins/agents/test_expectiminimax.py::test_star1_and_star2_find_the_values_and_moves_of_plain_expectiminimax",
     "tests/plugins/agents/test_proofnumber.py::"
     "test_node_counts_on_the_empty_board_are_fixed_and_pn_tree_counts_equal_tree_sizes",
+    "tests/framework/test_fuzz_input.py",
+    "tests/framework/test_sprt.py::test_simulated_error_rates_stay_within_alpha_and_beta",
+    "tests/framework/test_endgames.py::"
+    "test_every_line_of_the_shipped_file_is_reproved_by_the_default_solver_with_its_length_and_nodes",
+    "tests/plugins/reports/test_reproductions.py::test_the_pig_report_states_the_exact_values_and_the_sampled_ones",
     "tests/framework/tournament/test_faults.py",
     "tests/framework/tournament/test_growing.py",
     "tests/framework/tournament/test_adjudication_openings.py",
