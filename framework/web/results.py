@@ -21,11 +21,13 @@ from starlette.exceptions import HTTPException
 
 from framework.analysis.tables import Results
 from framework.errors import PlygroundError
-from framework.protocols import WIN_SCORE
-from framework.records import format_score, game_for, replay_states
+from framework.match import rolled
+from framework.protocols import CHANCE
+from framework.records import format_score, game_for, replay_states, seating
 from framework.tournament.live import LIVE, read_live
 from framework.tournament.store import DATABASE
 from framework.web import pages
+from framework.web.charts import clip, evaluation
 
 #: The last finished games the live page lists.
 RECENT = 10
@@ -164,6 +166,10 @@ def replay_body(folder: Path, key: str) -> str:
                      for i, s in enumerate(states))
     items = []
     for m in moves.itertuples(index=False):
+        if m.mover == CHANCE:   # the dice moved: nobody chose it
+            items.append(f'<li data-ply="{m.ply}" class="chance"><span class="move roll">{escape(rolled(m.move))}'
+                         f'</span></li>')
+            continue
         score = None if m.score is None or m.score != m.score else m.score
         items.append(f'<li data-ply="{m.ply}"><b>{escape(game.player_names[m.mover])}</b> '
                      f'<span class="move">{escape(m.move)}</span> <span class="stats">depth {m.depth} · nodes '
@@ -171,11 +177,12 @@ def replay_body(folder: Path, key: str) -> str:
                      f'{" · pv " + escape(m.pv) if m.pv else ""}</span></li>')
     movers = list(moves["mover"])
     scores = [None if s is None or s != s else float(s) for s in moves["score"]]
-    charts = (chart("nodes", [float(n) for n in moves["nodes"]], movers, log=True)
+    charts = (evaluation(scores, movers, game.player_names)
+              + chart("nodes", [float(n) for n in moves["nodes"]], movers, log=True)
               + chart("time", [float(t) for t in moves["wall_time"]], movers)
-              + chart("score", _clip(scores), movers))
+              + chart("score", clip(scores), movers))
     result = "draw" if g.winner is None or g.winner != g.winner else f"{g.winner} wins"
-    return (f'<h1>{escape(g.first)} – {escape(g.second)}</h1><p id="result">{escape(result)} — '
+    return (f'<h1>{escape(seating(results, g))}</h1><p id="result">{escape(result)} — '
             f'{escape(g.termination)}{": " + escape(g.reason) if g.reason else ""}</p>'
             f'<div class="replay" data-plies="{len(states) - 1}"><div class="left">{frames}'
             f'<p class="controls"><button type="button" id="first">«</button><button type="button" id="prev">◀</button>'
@@ -185,16 +192,9 @@ def replay_body(folder: Path, key: str) -> str:
             f'<p><a href="/results/{escape(folder.name)}">back to the results</a></p>')
 
 
-def _clip(scores: list[float | None]) -> list[float | None]:
-    """Scores for the chart: proven wins and losses (|score| >= WIN_SCORE/2) drawn just past the largest
-    ordinary score, so one proof does not flatten every other point."""
-    ordinary = [abs(s) for s in scores if s is not None and abs(s) < WIN_SCORE / 2]
-    edge = 1.25 * max(ordinary, default=1.0) or 1.0
-    return [s if s is None or abs(s) < WIN_SCORE / 2 else math.copysign(edge, s) for s in scores]
-
-
 def chart(name: str, values: list[float | None], movers: list[int], log: bool = False) -> str:
-    """An inline SVG chart: one point per move (seat 0 and seat 1 coloured apart), its line per seat."""
+    """An inline SVG chart: one point per move (each seat coloured apart), its line per seat; a roll of the dice
+    (mover CHANCE) has no point."""
     width, height, pad = 320, 90, 4
     shown = [None if v is None else (math.log10(v + 1) if log else v) for v in values]
     known = [v for v in shown if v is not None]
@@ -209,12 +209,14 @@ def chart(name: str, values: list[float | None], movers: list[int], log: bool = 
         return round(x, 1), round(y, 1)
 
     lines, points = [], []
-    for seat in (0, 1):
+    for seat in sorted(set(movers) - {CHANCE}):
         path = " ".join(f"{x},{y}" for i, v in enumerate(shown) if movers[i] == seat and v is not None
                         for x, y in [xy(i, v)])
         if path:
             lines.append(f'<polyline class="series-{seat}" fill="none" points="{path}"/>')
     for i, v in enumerate(shown):
+        if movers[i] == CHANCE:
+            continue
         x, y = xy(i, v)
         label = "–" if values[i] is None else f"{values[i]:.4g}"
         points.append(f'<circle class="point series-{movers[i]}{" missing" if v is None else ""}" cx="{x}" cy="{y}" '
