@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     results = Results(args.results)
     games = results.games
     if args.game is None:
-        print(game_list(games))
+        print(game_list(results))
         print(f"\nreplay one: plyground replay {shlex.quote(str(args.results))} NUMBER (or its key)")
         return 0
     rows = games[games["key"] == args.game]
@@ -62,11 +62,12 @@ def run(args: argparse.Namespace) -> int:
             ply += 1
 
 
-def game_list(games: pd.DataFrame) -> str:
-    """The stored games, numbered as `replay` takes them: who played whom, the result and how it ended."""
+def game_list(results: Results) -> str:
+    """The stored games, numbered as `replay` takes them: who sat where, the result and how it ended."""
+    games = results.games
     table = pd.DataFrame({
-        "number": range(1, len(games) + 1), "key": games["key"], "game": games["game"], "first": games["first"],
-        "second": games["second"],
+        "number": range(1, len(games) + 1), "key": games["key"], "game": games["game"],
+        "seats": [seating(results, g) for g in games.itertuples(index=False)],
         "result": ["draw" if w is None or w != w else f"{w} wins" for w in games["winner"]],
         "termination": games["termination"], "plies": games["plies"]})
     return table.to_string(index=False) if len(table) else "no games stored yet"
