@@ -30,10 +30,7 @@ from framework.match import Forfeit, MoveRecord, Termination, checked, crash_rea
 from framework.protocols import Budget, Decision, Game, SearchStats, State
 from framework.search import Stopwatch
 from framework.tournament.guard import GuardedWorker
-from framework.tournament.tasks import Beat, Death, WorkerContext, hard_limit
-
-#: Seconds the worker may take to build the agent (a compiled search may compile its kernels first).
-BUILD_LIMIT = 300.0
+from framework.tournament.tasks import BUILD_LIMIT, Beat, Death, WorkerContext, hard, hard_limit
 #: Agents a worker keeps built between tasks; past it the one asked least recently is dropped (rebuilt if asked again).
 MAX_AGENTS = 6
 
@@ -77,6 +74,16 @@ class MoveTask:
     label: str = "agent"   # how an error names the agent, e.g. "--first 'minimax:depth=2'"
     judge: str | None = None
 
+    isolated = False     # the agent lives in its worker from move to move (its own, in `plyground play`)
+    memory_limit = None
+
+    @property
+    def floor(self) -> float:
+        return self.limit
+
+    def prepare(self, context: WorkerContext) -> None:
+        """Nothing: a move is not forked."""
+
     def run(self, context: WorkerContext, beat: Beat) -> MoveOutcome:
         game = context.game(self.plugins, self.game, self.game_options)
         agents = context.agents
@@ -112,10 +119,20 @@ class MoveTask:
         return MoveOutcome(game.format_move(state, move), replace(stats, pv=()), pv=pv_notation(game, state, stats.pv),
                            wall_time=wall)
 
-    def timed_out(self, progress: list, limit: float) -> MoveOutcome:
+    def timed_out(self, progress: list, limit: float, measure: str) -> MoveOutcome:
         if progress[-1]:
-            return self._unbuilt(f"it was stopped after {limit:g}s (hard time limit)")
-        return MoveOutcome(f"was stopped after {limit:g}s on one move (hard time limit)", termination=Termination.TIME)
+            return self._unbuilt(f"it was stopped after {limit:g}s ({hard(measure)})")
+        return MoveOutcome(f"was stopped after {limit:g}s on one move ({hard(measure)})", termination=Termination.TIME)
+
+    def failed(self, progress: list, details: str) -> MoveOutcome | None:
+        """A failure outside the agent's calls once it ran (what it broke in its process) is its crash."""
+        if not progress:
+            return None
+        error = details.rstrip().rsplit("\n", 1)[-1]
+        if progress[-1]:
+            return self._unbuilt(f"its process failed: {error}")
+        return MoveOutcome(f"crashed: its process failed while it was choosing a move ({error})",
+                           termination=Termination.CRASH, details=details)
 
     def died(self, progress: list, death: Death) -> MoveOutcome | None:
         if not progress or not death.by_agent:
