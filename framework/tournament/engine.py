@@ -26,7 +26,7 @@ from typing import Any
 
 from framework.coach import SEARCHES, coach_move
 from framework.errors import ConfigError, PlygroundError, one_line
-from framework.match import Forfeit, MoveRecord, Termination, checked, crash_reason, pv_notation
+from framework.match import Forfeit, MoveRecord, Relay, Termination, checked, crash_reason, pv_notation, quote
 from framework.protocols import Budget, Decision, Game, SearchStats, State
 from framework.search import Stopwatch
 from framework.tournament.guard import GuardedWorker
@@ -109,15 +109,25 @@ class MoveTask:
             if self.judge is not None:
                 verdict = coach_move(game, state, game.parse_move(state, self.judge), agent, self.budget)
                 return MoveOutcome(verdict.describe(game, state), wall_time=watch.wall())
-            move, stats = checked(game.legal_moves(state), agent.select_move(game, state, self.budget))
-        except Forfeit as exc:
-            return MoveOutcome(exc.reason, termination=exc.termination, details=exc.details)
-        except (Exception, SystemExit) as exc:
+            decision = agent.select_move(game, state, self.budget)
+        except (Exception, SystemExit) as exc:   # the framework's exceptions too: an agent's Forfeit is its crash
             return MoveOutcome(f"crashed: {crash_reason(exc)}", termination=Termination.CRASH,
                                details=traceback.format_exc())
+        try:
+            move, stats = checked(game.legal_moves(state), decision)
+        except Forfeit as exc:
+            return MoveOutcome(exc.reason, termination=exc.termination, details=exc.details)
         wall = watch.wall()
         return MoveOutcome(game.format_move(state, move), replace(stats, pv=()), pv=pv_notation(game, state, stats.pv),
                            wall_time=wall)
+
+    def vet(self, result: Any) -> str | None:
+        """What makes `result` unfit to show (None: nothing)."""
+        if not isinstance(result, MoveOutcome) or not isinstance(result.text, str):
+            return f"{quote(result)} is not a move's outcome"
+        if result.termination is not None and not isinstance(result.termination, Termination):
+            return f"its termination {quote(result.termination)} is none of the framework's"
+        return None
 
     def timed_out(self, progress: list, limit: float, measure: str) -> MoveOutcome:
         if progress[-1]:
@@ -200,7 +210,7 @@ class EnginePool:
 _serial = itertools.count(1)
 
 
-class GuardedAgent:
+class GuardedAgent(Relay):
     """The agent `name` with `params`, run in a guarded worker process (see the module's docstring): its own,
     or one of `pool`'s."""
 

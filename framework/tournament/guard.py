@@ -119,13 +119,19 @@ class GuardedWorker:
         self.due = clock() + STARTUP_LIMIT
 
     def _receive(self) -> tuple[str, Any]:
+        """The worker's next message, read with `safe_loads` (a worker that runs moves runs agents' code)."""
         try:
-            return self.inbox.recv()
+            data = self.inbox.recv_bytes()
         except (EOFError, OSError):
             code = self._stop()
             if self.closed or code is None:  # closed here (no process left) or from another thread
                 raise Cancelled from None
             return "died", code
+        try:
+            kind, payload = safe_loads(data)
+        except Exception as exc:
+            return "error", f"its message could not be read ({type(exc).__name__}: {exc})"
+        return str(kind), payload
 
     def _stop(self, grace: float = 0.0) -> int | None:
         """End the worker and everything in its process group (after `grace` seconds, in which a worker whose
@@ -222,8 +228,14 @@ class GuardedWorker:
                 self.floor = min(self.floor, limit)
             elif kind == "ended":
                 return self._ended(task, beats, payload)
-            elif kind == "done":
+            elif kind == "done" and task.vet(payload) is None:
                 return True, self._finish(self._own(task, payload))
+            elif kind == "done" and not task.isolated:
+                beats.read()
+                result = task.failed(beats.steps, f"its answer is not a valid result: {task.vet(payload)}")
+                if result is None:
+                    raise WorkerError(f"task {task.key} failed in its worker: {task.vet(payload)}")
+                return True, self._finish(result)
             elif kind == "error" and not task.isolated:
                 beats.read()
                 result = task.failed(beats.steps, payload)
@@ -281,8 +293,11 @@ class GuardedWorker:
                 kind, value = safe_loads(answer)
             except Exception as exc:   # damaged or forged by an agent
                 kind, value = "error", f"its answer could not be read ({type(exc).__name__}: {exc})"
-        if kind == "done":
+        problem = task.vet(value) if kind == "done" else None
+        if kind == "done" and problem is None:
             return True, self._finish(self._own(task, value))
+        if problem is not None:
+            kind, value = "error", f"its answer is not a valid result: {problem}"
         beats.read()
         if kind == "error":
             result = task.failed(beats.steps, str(value))

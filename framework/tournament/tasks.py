@@ -221,6 +221,7 @@ class Task(Protocol):
 
     def prepare(self, context: WorkerContext) -> None: ...
     def run(self, context: WorkerContext, beat: Beat) -> Any: ...
+    def vet(self, result: Any) -> str | None: ...
     def timed_out(self, progress: list, limit: float, measure: str) -> Any: ...
     def died(self, progress: list, death: Death) -> Any | None: ...
     def failed(self, progress: list, details: str) -> Any | None: ...
@@ -350,6 +351,28 @@ class GameTask:
                            on_move=lambda before, move, after: announce(after, move),
                            seed=derive_seed(self.seed, "chance"))
         return GameResult(self, record, meter.read())
+
+    def vet(self, result: Any) -> str | None:
+        """What makes `result`, as the game's process sent it, unfit to store (None: nothing)."""
+        if not isinstance(result, GameResult) or not isinstance(result.record, GameRecord):
+            return f"{quote(result)} is not a game's result"
+        record = result.record
+        seats = len(self.players)
+        if record.players != tuple(p.id for p in self.players) or record.game != self.game:
+            return f"it names other players or another game ({quote(record.players)}, {quote(record.game)})"
+        if not isinstance(record.termination, Termination):
+            return f"its termination {quote(record.termination)} is none of the framework's"
+        if (not isinstance(record.result, tuple) or len(record.result) != seats
+                or not all(type(r) is float and math.isfinite(r) for r in record.result)):
+            return f"its result {quote(record.result)} is not one finite number per seat"
+        if record.termination is Termination.VOID and any(record.result):
+            return "a void game scores nothing"
+        if record.winner is not None and record.winner not in range(seats):
+            return f"its winner {quote(record.winner)} is not a seat"
+        texts = (record.start, record.final, record.reason, record.traceback)
+        if not all(type(t) is str for t in texts) or not all(isinstance(m, MoveRecord) for m in record.moves):
+            return "its positions, reason, traceback or moves are not the framework's"
+        return None
 
     def _culprit(self, last: Progress) -> str:
         return f"{last.name} ({self.players[last.running].id})"
@@ -486,6 +509,14 @@ class SolveTask:
         return SolveOutcome(self, result.value.value, move, stats.nodes, stats.depth, watch.wall(), watch.cpu(),
                             "solved" if solved else "unknown", extra=extra, peak_entries=stats.peak_entries,
                             memory=memory)
+
+    def vet(self, result: Any) -> str | None:
+        """What makes `result`, as the solve's process sent it, unfit to store (None: nothing)."""
+        if not isinstance(result, SolveOutcome):
+            return f"{quote(result)} is not a solve's outcome"
+        if result.status not in ("solved", "unknown", "crash", "time") or result.value not in {p.value for p in Proof}:
+            return f"its status {quote(result.status)} or value {quote(result.value)} is none of the framework's"
+        return None
 
     def timed_out(self, progress: list, limit: float, measure: str) -> SolveOutcome:
         return SolveOutcome(self, "unknown", None, 0, 0, limit, 0.0, "time",
