@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from framework.commands import options
 from framework.errors import ConfigError
 
 
@@ -24,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("serve", help="the browser workbench: play, coach, replay and watch tournaments")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=options.port, default=8000, help="port (default 8000)")
     p.add_argument("--results", metavar="DIR", help="a results folder, or a folder of them, to browse and replay")
     p.add_argument("--plugin", action="append", metavar="FILE", help="a plugin file to load (repeatable)")
     p.set_defaults(func=run)
