@@ -250,7 +250,8 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
               max_plies: int | None = None, time_slack: float = 0.1, time_grace: float = 0.05,
               on_move: Callable[[State, MoveRecord, State], None] | None = None,
               on_take_back: Callable[[State, int], None] | None = None,
-              adjudication: Adjudication | None = None, seed: int = 0) -> GameRecord:
+              adjudication: Adjudication | None = None, seed: int = 0,
+              views: Sequence[Game] | None = None) -> GameRecord:
     """Play one game from `start` (default: the initial state); agent i plays seat i (`budgets[i]`, default
     unlimited; `players[i]` names it, default "first", "second", ...). `seed` seeds the dice.
 
@@ -258,7 +259,8 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
     given) gets its last move and the reply taken back (two plies) and is asked again; `on_take_back(state,
     plies)` tells with 0 when there was no move of its own to take back. Elsewhere a TakeBack, and a
     Forfeit from any agent but a `Relay`, is the agent's crash. `adjudication` rules may end the game early on the engines'
-    scores (framework/adjudication.py).
+    scores (framework/adjudication.py). `views[i]`: the game object agent i is handed (default `game`): with a
+    copy of its own, nothing an agent does to it reaches the referee's `game` or another agent.
 
     A move that takes longer than `budget.time * (1 + time_slack) + time_grace` seconds
     forfeits the game. The runner does not interrupt a hung agent; the tournament
@@ -312,7 +314,7 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         legal = game.legal_moves(state)
         wall0 = time.perf_counter()
         try:
-            decision = agents[mover].select_move(game, state, budget)
+            decision = agents[mover].select_move(game if views is None else views[mover], state, budget)
             wall = time.perf_counter() - wall0
         except Forfeit as exc:
             if not isinstance(agents[mover], Relay):   # an agent's own Forfeit: a crash, never its verdict

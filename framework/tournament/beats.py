@@ -19,8 +19,9 @@ supervisor takes them as the latest beat's deadline without reading the file. Th
 stops an overrunning step at its deadline as if it had read every beat, and the progress outlives
 the worker: the file belongs to the supervisor, and a frame cut short by a kill is
 ignored. Frames are a 4-byte big-endian length and a pickle of (stamp, cpu, pid, limit, progress): `cpu` is
-the writing process's CPU seconds at the stamp and `pid` that process, so the supervisor can judge a step by
-the CPU time it took (guard.py). The file is written by the process that runs agents' code, so frames are read
+the CPU seconds of the writing process's main thread (where agents are asked for moves) at the stamp and
+`pid` that process, so the supervisor can judge a step by the CPU time it took (guard.py): threads an agent
+left running in its game are not charged to its opponent's moves. The file is written by the process that runs agents' code, so frames are read
 with `safe_loads` and a frame that does not decode ends the reading (what came before it stays known).
 """
 
@@ -121,7 +122,7 @@ class BeatWriter:
 
     def __call__(self, limit: float, progress: Any) -> None:
         stamp = clock()
-        payload = pickle.dumps((stamp, time.process_time(), os.getpid(), limit, progress), pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps((stamp, time.thread_time(), os.getpid(), limit, progress), pickle.HIGHEST_PROTOCOL)
         frame = memoryview(HEADER.pack(len(payload)) + payload)
         while frame:
             frame = frame[os.write(self.fd, frame):]

@@ -2,7 +2,7 @@
 
 Python cannot stop a thread that hangs, so games run in worker processes (`python -m
 framework.tournament.worker`): a warm parent that forks one process per game (worker.py). The game's
-process logs a progress beat before each step (beats.py); a step's hard limit is judged on the CPU time of
+process logs a progress beat before each step (beats.py); a step's hard limit is judged on the CPU time of the main thread of
 that process, and a step that sleeps or waits is stopped after a generous wall bound (`tasks.wall_bound`),
 so a process stopped or starved by the machine is not its mover's loss. The supervisor kills a game's
 process that overruns, turns the progress so far into a forfeit (`task.timed_out`), and the warm parent
@@ -211,7 +211,7 @@ class GuardedWorker:
             self.stale -= 1   # the answer of a task stopped on time: already stored as a forfeit
             self._watch()
             return False, None
-        if kind != "due":
+        if kind not in ("due", "died"):
             self.loading = None
         if kind in ("ready", "loaded"):
             self.ready = True
@@ -420,9 +420,9 @@ TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """The CPU seconds (user and system, every thread) process `pid` used so far; None once it is gone."""
+    """The CPU seconds (user and system) the main thread of process `pid` used so far; None once it is gone."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
+        with open(f"/proc/{pid}/task/{pid}/stat", "rb") as stat:
             fields = stat.read().rsplit(b")", 1)[1].split()
     except OSError:
         return None

@@ -337,11 +337,13 @@ class GameTask:
             beat(self.hard_limit(mover), Progress(record, game.to_text(position), mover, game.player_names[mover]))
 
         agents = []
+        views = []   # each agent its own game object: what it does to it reaches neither the referee nor the others
         for i, p in enumerate(self.players):
             beat(max(BUILD_LIMIT, self.hard_limit(i)),
                  Progress(None, game.to_text(state), i, game.player_names[i], building=True))
             try:
-                agents.append(registry.create_agent(p.agent, game, p.params, seed=derive_seed(self.seed, i)))
+                views.append(context.fresh_game(self.plugins, self.game, self.game_options, self.entry_points))
+                agents.append(registry.create_agent(p.agent, views[i], p.params, seed=derive_seed(self.seed, i)))
             except (Exception, SystemExit) as exc:  # a constructor that raises forfeits like a crash in a move
                 reason = f"{game.player_names[i]} ({p.id}) crashed when created: {crash_reason(exc)}"
                 return self._forfeit(i, game.to_text(state), Termination.CRASH, reason, [], traceback.format_exc())
@@ -349,7 +351,7 @@ class GameTask:
         record = play_game(game, agents, budgets=tuple(p.budget for p in self.players), start=state,
                            players=ids, max_plies=self.max_plies, adjudication=self.adjudication,
                            on_move=lambda before, move, after: announce(after, move),
-                           seed=derive_seed(self.seed, "chance"))
+                           seed=derive_seed(self.seed, "chance"), views=views)
         return GameResult(self, record, meter.read())
 
     def vet(self, result: Any) -> str | None:
