@@ -258,9 +258,9 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
     An agent raising `Resign` loses the game; one raising `TakeBack` where a person may play (`on_take_back`
     given) gets its last move and the reply taken back (two plies) and is asked again; `on_take_back(state,
     plies)` tells with 0 when there was no move of its own to take back. Elsewhere a TakeBack, and a
-    Forfeit from any agent but a `Relay`, is the agent's crash. `adjudication` rules may end the game early on the engines'
-    scores (framework/adjudication.py). `views[i]`: the game object agent i is handed (default `game`): with a
-    copy of its own, nothing an agent does to it reaches the referee's `game` or another agent.
+    Forfeit from any agent but a `Relay`, is the agent's crash. `adjudication` rules may end the game early
+    on the engines' scores (framework/adjudication.py). `views[i]`: the game object agent i is handed (default
+    `game`): with a copy of its own, nothing an agent does to it reaches the referee's `game` or another agent.
 
     A move that takes longer than `budget.time * (1 + time_slack) + time_grace` seconds
     forfeits the game. The runner does not interrupt a hung agent; the tournament

@@ -21,8 +21,9 @@ the worker: the file belongs to the supervisor, and a frame cut short by a kill 
 ignored. Frames are a 4-byte big-endian length and a pickle of (stamp, cpu, pid, limit, progress): `cpu` is
 the CPU seconds of the writing process's main thread (where agents are asked for moves) at the stamp and
 `pid` that process, so the supervisor can judge a step by the CPU time it took (guard.py): threads an agent
-left running in its game are not charged to its opponent's moves. The file is written by the process that runs agents' code, so frames are read
-with `safe_loads` and a frame that does not decode ends the reading (what came before it stays known).
+left running in its game are not charged to its opponent's moves. The file is written by the process that
+runs agents' code, so frames are read with `safe_loads` and a frame that does not decode ends the reading
+(what came before it stays known).
 """
 
 from __future__ import annotations

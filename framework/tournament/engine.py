@@ -31,6 +31,7 @@ from framework.protocols import Budget, Decision, Game, SearchStats, State
 from framework.search import Stopwatch
 from framework.tournament.guard import GuardedWorker
 from framework.tournament.tasks import BUILD_LIMIT, Beat, Death, WorkerContext, hard, hard_limit
+
 #: Agents a worker keeps built between tasks; past it the one asked least recently is dropped (rebuilt if asked again).
 MAX_AGENTS = 6
 

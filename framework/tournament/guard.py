@@ -2,8 +2,9 @@
 
 Python cannot stop a thread that hangs, so games run in worker processes (`python -m
 framework.tournament.worker`): a warm parent that forks one process per game (worker.py). The game's
-process logs a progress beat before each step (beats.py); a step's hard limit is judged on the CPU time of the main thread of
-that process, and a step that sleeps or waits is stopped after a generous wall bound (`tasks.wall_bound`),
+process logs a progress beat before each step (beats.py); a step's hard limit is judged on the CPU time of
+the main thread of that process, and a step that sleeps or waits is stopped after a generous wall bound
+(`tasks.wall_bound`),
 so a process stopped or starved by the machine is not its mover's loss. The supervisor kills a game's
 process that overruns, turns the progress so far into a forfeit (`task.timed_out`), and the warm parent
 goes on with the next game.

@@ -181,7 +181,8 @@ class Store:
         played, record = result.task, result.record
         winner = None if record.winner is None else record.players[record.winner]
         with self.conn:
-            if self.conn.execute("SELECT 1 FROM games WHERE key = ? AND termination = 'void'", (played.key,)).fetchone():
+            replayed = (played.key,)
+            if self.conn.execute("SELECT 1 FROM games WHERE key = ? AND termination = 'void'", replayed).fetchone():
                 for table in ("moves", "seats", "games"):   # the void game replayed: its result replaces it
                     self.conn.execute(f"DELETE FROM {table} WHERE key = ?", (played.key,))
             self.conn.execute(_insert("games", GAME_COLUMNS), (

@@ -44,7 +44,7 @@ class Faulty:
         fault = self.fault
         if fault == "raise":
             raise RuntimeError("deliberate crash")
-        if fault == "hang":   # a search that never ends (a sleep is stopped later, at its wall bound: test_isolation.py)
+        if fault == "hang":   # a search that never ends (a sleep is stopped at its wall bound: test_untrusted_agents)
             end = time.monotonic() + 3600
             while time.monotonic() < end:
                 pass

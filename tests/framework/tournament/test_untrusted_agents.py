@@ -163,6 +163,18 @@ def test_a_huge_traceback_is_stored_capped_with_its_head_and_tail(attacked):
     assert stored.rstrip().endswith(" end of the message") and "characters cut] ..." in stored
 
 
+def test_a_move_that_waits_is_stopped_at_its_wall_bound(tmp_path):
+    """D10: CPU time judges a move; one that sleeps (uses none) is stopped after 3 x its limit + 5 s of wall time."""
+    path = config_text(tmp_path, ("sleep",)).read_text().replace("move_time_limit: 1", "move_time_limit: 0.2")
+    (tmp_path / "t.yaml").write_text(path)
+    run_tournament(load_config(tmp_path / "t.yaml"), quiet=True)
+    games = Results(tmp_path / "out").games.set_index("key")
+    assert set(games.loc[["w1 vs sleep #0", "w1 vs sleep #1"], "termination"]) == {"time"}
+    assert games.loc["w1 vs sleep #0", "reason"] == ("O (sleep) was stopped after 5.6s on one move (hard time limit "
+                                                     "of wall time: it waited or was starved)")
+    assert set(games.loc[["w1 vs w2 #0", "w1 vs w2 #1"], "termination"]) == {"normal"}
+
+
 def test_void_games_are_replayed_on_resume(tmp_path):
     """D16: a void game has no result, so a resumed run plays it again."""
     path = config_text(tmp_path, ())
@@ -242,7 +254,8 @@ def test_a_damaged_store_is_one_line_for_run_and_report(tmp_path, capsys, damage
     for argv in (["run", str(path), "--quiet"], ["report", str(tmp_path / "out")]):
         assert main(argv) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and err.startswith(f"plyground: error: cannot use the results in '{tmp_path / 'out'}'")
+        assert err.count("\n") == 1
+        assert err.startswith(f"plyground: error: cannot use the results in '{tmp_path / 'out'}'")
         assert "nothing stored before was lost; restore it from a copy, or run into a new folder" in err
     assert (tmp_path / "out" / "results.sqlite").read_bytes() == damage
 

@@ -27,6 +27,8 @@ if IN_WORKER and os.environ.get("PLYGROUND_TEST_EXIT_AT_IMPORT"):
 ATTACKS = ("time_bomb", "mutate_game", "buggy_cache", "bogus_forfeit", "fork", "double_fork", "spin_threads",
            "hog", "self_term", "self_stop", "slow_build", "void_forfeit", "take_back", "float_move", "equal_all",
            "huge_traceback", "close_fds")
+#: Attacks played apart (they are slow on purpose): waits without using CPU until its wall bound.
+SLOW = ("sleep",)
 
 
 def note_pid(pid: int) -> None:
@@ -74,10 +76,12 @@ class Rogue:
         game.legal_moves = lambda s: []
 
     def buggy_cache(self, game, state, move):   # D3: a cache that breaks the game's own method
-        def cached(s, _cache={}):
-            if len(_cache) > 2:
+        cache = {}
+
+        def cached(s):
+            if len(cache) > 2:
                 raise KeyError("stale cache")
-            _cache[s] = True
+            cache[s] = True
             return []
         game.legal_moves = cached
 
@@ -127,6 +131,9 @@ class Rogue:
     def huge_traceback(self, game, state, move):   # D14: a 2 MB traceback
         raise RuntimeError("start of the message " + "x" * (2 << 20) + " end of the message")
 
+    def sleep(self, game, state, move):   # D10: a move that waits (no CPU) is stopped at the wall bound
+        time.sleep(3600)
+
     def close_fds(self, game, state, move):   # fd damage: closes every descriptor but the standard ones
         os.closerange(3, 1 << 16)
 
@@ -145,5 +152,5 @@ class Witness:
 @hookimpl
 def plyground_agents():
     return [AgentSpec("rogue", Rogue, "random mover with one attack on the framework",
-                      (Param("attack", str, "time_bomb", "which attack: " + ", ".join(ATTACKS)),)),
+                      (Param("attack", str, "time_bomb", "which attack: " + ", ".join(ATTACKS + SLOW)),)),
             AgentSpec("witness", Witness, "honest random mover reporting its thread count")]
