@@ -55,7 +55,7 @@ def folder_lock(folder: Path) -> Iterator[None]:
         folder.mkdir(parents=True, exist_ok=True)
         fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
-        raise fault(exc, folder, "run") from None
+        raise fault(exc, folder, f"run in '{folder}'") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -78,7 +78,8 @@ SOLVE_COLUMNS = ("key", "solver", "position_index", "position", "note", "value",
 
 
 def fault(exc: Exception, folder: Path, doing: str) -> ConfigError:
-    """One line for a store that cannot be used: what happened, that nothing stored was lost, what to do."""
+    """One line for a store that cannot be used: what could not be done (`doing`, naming the folder), what happened,
+    that nothing stored was lost, what to do."""
     name = getattr(exc, "sqlite_errorname", "")
     text = str(exc)
     if name == "SQLITE_FULL" or "disk is full" in text or getattr(exc, "errno", None) == errno.ENOSPC:
@@ -90,8 +91,8 @@ def fault(exc: Exception, folder: Path, doing: str) -> ConfigError:
         what, fix = (f"{DATABASE} is damaged ({text})", "restore it from a copy, or run into a new folder "
                      "(--results DIR); `sqlite3 results.sqlite .recover` may save its games")
     else:
-        what, fix = text, "see what SQLite says above, fix it and run the same command again"
-    return ConfigError(f"cannot {doing} in '{folder}': {what}; nothing stored before was lost; {fix}")
+        what, fix = text, "fix what it says and run the same command again"
+    return ConfigError(f"cannot {doing}: {what}; nothing stored before was lost; {fix}")
 
 
 class Store:
@@ -114,7 +115,7 @@ class Store:
             self.conn.executescript(SCHEMA)
             self._add_columns()
         except (OSError, sqlite3.Error) as exc:
-            raise fault(exc, self.folder, "use the results") from None
+            raise fault(exc, self.folder, f"use '{self.folder}' as a results folder") from None
 
     def _add_columns(self) -> None:
         """Bring a folder made by an older version up to SCHEMA (ALTER TABLE only appends nullable columns)."""
@@ -165,7 +166,7 @@ class Store:
         try:
             self._save(result)
         except (OSError, sqlite3.Error) as exc:
-            raise fault(exc, self.folder, f"store '{result.task.key}'") from None
+            raise fault(exc, self.folder, f"store '{result.task.key}' in '{self.folder}'") from None
 
     def _save(self, result: GameResult | SolveOutcome) -> None:
         if isinstance(result, SolveOutcome):

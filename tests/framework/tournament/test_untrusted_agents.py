@@ -255,7 +255,7 @@ def test_a_damaged_store_is_one_line_for_run_and_report(tmp_path, capsys, damage
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1
-        assert err.startswith(f"plyground: error: cannot use the results in '{tmp_path / 'out'}'")
+        assert err.startswith(f"plyground: error: cannot use '{tmp_path / 'out'}' as a results folder: ")
         assert "nothing stored before was lost; restore it from a copy, or run into a new folder" in err
     assert (tmp_path / "out" / "results.sqlite").read_bytes() == damage
 
@@ -278,7 +278,8 @@ def test_report_reads_a_folder_it_cannot_write(tmp_path, monkeypatch, capsys):
 
 
 def test_a_store_that_cannot_be_written_is_one_line():
-    error = store_module.fault(sqlite3.OperationalError("attempt to write a readonly database"), Path("r"), "run")
+    error = store_module.fault(sqlite3.OperationalError("attempt to write a readonly database"), Path("r"),
+                               "run in 'r'")
     assert str(error) == ("cannot run in 'r': the folder is read-only; nothing stored before was lost; make it "
                           "writable, or name another folder (--results DIR)")
     assert isinstance(error, ConfigError)
