@@ -125,6 +125,10 @@ class WorkerRegistry(Registry):
         return super().heuristics_for(game)
 
 
+#: The distribution whose agents a warm parent builds before forking games (`WorkerContext.warm_agents`).
+TRUSTED = "plyground"
+
+
 class WorkerContext:
     """What a worker process keeps between tasks: a registry per (plugin files, entry points), warm games, and
     agents that answer one move per task (engine.py), by key. `on_load(what)` is called before a registry's
@@ -134,6 +138,7 @@ class WorkerContext:
         self._registries: dict[tuple, Registry] = {}
         self._games: dict[tuple, Any] = {}
         self.agents: dict[str, Any] = {}
+        self._warm: set[tuple] = set()
         self.on_load = on_load
         self.loads = 0   # registries made so far
 
@@ -160,6 +165,24 @@ class WorkerContext:
                 warmup()
             self._games[key] = game
         return self._games[key]
+
+    def warm_agents(self, plugins: tuple[str, ...], name: str, options: Mapping[str, Any],
+                    entry_points: tuple[str, ...] | None, participants: tuple[Participant, ...]) -> None:
+        """Build once, here, each participant whose agent this distribution provides (TRUSTED: its own code), so a
+        game's process forked from here finds its compiled search loaded; other plugins' agents are built only
+        in their games' processes. A build that fails is left to the game, which reports it."""
+        registry = self.registry(plugins, entry_points)
+        for p in participants:
+            key = (plugins, entry_points, name, tuple(sorted(options.items())), p.agent, repr(sorted(p.params.items())))
+            if key in self._warm:
+                continue
+            self._warm.add(key)
+            try:
+                registry.agent_spec(p.agent)
+                if registry.agents[p.agent].provenance.distribution == TRUSTED:
+                    registry.create_agent(p.agent, self.game(plugins, name, options, entry_points), p.params, seed=0)
+            except Exception:
+                pass
 
     def fresh_game(self, plugins: tuple[str, ...], name: str, options: Mapping[str, Any],
                    entry_points: tuple[str, ...] | None = None) -> Any:
@@ -319,8 +342,9 @@ class GameTask:
         return min(self.hard_limit(i) for i in range(len(self.players)))
 
     def prepare(self, context: WorkerContext) -> None:
-        """Import the plugins and warm the game's kernels in the warm parent, before any clock runs."""
-        context.game(self.plugins, self.game, self.game_options, self.entry_points)
+        """Import the plugins, warm the game's kernels and the built-in agents' searches in the warm parent, before
+        any clock runs."""
+        context.warm_agents(self.plugins, self.game, self.game_options, self.entry_points, self.players)
 
     def run(self, context: WorkerContext, beat: Beat) -> GameResult:
         registry = context.registry(self.plugins, self.entry_points)
@@ -478,8 +502,9 @@ class SolveTask:
         return hard_limit(self.solver.budget, self.move_time_limit)
 
     def prepare(self, context: WorkerContext) -> None:
-        """Import the plugins and warm the game's kernels in the warm parent, before any clock runs."""
-        context.game(self.plugins, self.game, self.game_options, self.entry_points)
+        """Import the plugins, warm the game's kernels and a built-in solver's search in the warm parent, before
+        any clock runs."""
+        context.warm_agents(self.plugins, self.game, self.game_options, self.entry_points, (self.solver,))
 
     def run(self, context: WorkerContext, beat: Beat) -> SolveOutcome:
         registry = context.registry(self.plugins, self.entry_points)
