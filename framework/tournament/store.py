@@ -131,6 +131,7 @@ class Store:
 
     def bind(self, config: dict[str, Any], fingerprint: str, versions: dict[str, str]) -> None:
         """Record the config for a new folder, or refuse one that holds results of another config."""
+        config = json.loads(json.dumps(config))   # as stored: a tuple option reads back as a list
         meta = self.meta()
         if "fingerprint" not in meta:
             with self.conn:
@@ -232,7 +233,7 @@ def _memory(memory: TaskMemory | None) -> tuple[int | None, int | None, str | No
 #: Config keys whose changes can only add games (or stop a match sooner), never alter a stored one: a
 #: game's key and seed depend on its pairing and index, and new participants or more games per pairing
 #: only add keys (pairings keep the order of the participants' ids).
-GROWING = ("games_per_pairing", "participants", "sprt")
+GROWING = ("games_per_pairing", "participants", "sprt", "tune")  # tune: framework.tuning.runner checks it
 
 
 def _altering(now: dict[str, Any], then: dict[str, Any]) -> list[str]:

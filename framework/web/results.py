@@ -21,11 +21,11 @@ from starlette.exceptions import HTTPException
 
 from framework.analysis.tables import Results
 from framework.errors import PlygroundError
-from framework.protocols import WIN_SCORE
 from framework.records import format_score, game_for, replay_states
 from framework.tournament.live import LIVE, read_live
 from framework.tournament.store import DATABASE
 from framework.web import pages
+from framework.web.charts import clip, evaluation
 
 #: The last finished games the live page lists.
 RECENT = 10
@@ -80,6 +80,14 @@ def results_body(folder: Path) -> str:
     if results.mode == "solve":
         return head + "".join(f"<h2>{escape(k)}</h2>{pages.table(v, k, _csv(folder, k))}"
                               for k, v in results.tables().items())
+    if results.tuning is not None:   # final values, the validation match, every iteration, the plots
+        notes = "".join(f"<p>{escape(line)}</p>" for line in (results.tuning.validation, results.tuning.warning)
+                        if line)
+        return "".join([head, "<h2>Final values</h2>", pages.table(results.tuning.final(), "final",
+                                                                    _csv(folder, "final")), notes,
+                        _plots(folder), "<h2>Iterations</h2>",
+                        pages.table(results.tuning.tuning, "tuning", _csv(folder, "tuning")),
+                        "<h2>Games</h2>", _game_list(folder.name, results.games)])
     body = [head, "<h2>Standings</h2>", pages.table(_standings(results), "standings", _csv(folder, "standings")),
             "<h2>Crosstable</h2>",
             pages.table(results.crosstable(), "crosstable", _csv(folder, "crosstable"), index=True)]
@@ -87,12 +95,17 @@ def results_body(folder: Path) -> str:
         title = escape(key.replace("_", " "))
         body.append(f"<h2>{title}</h2>{pages.table(results.tables()[key], key, _csv(folder, key))}")
     body.append("<h2>Games</h2>" + _game_list(folder.name, results.games))
-    plots = sorted(p.name for p in folder.glob("*.png"))
-    if plots:
-        body.append("<h2>Plots</h2>" + "".join(
-            f'<figure><img src="/results/{name}/plots/{escape(quote(p))}" alt="{escape(p)}">'
-            f'<figcaption>{escape(p)}</figcaption></figure>' for p in plots))
+    body.append(_plots(folder))
     return "".join(body)
+
+
+def _plots(folder: Path) -> str:
+    """The report's PNGs in the folder (none before `plyground report` ran)."""
+    plots = sorted(p.name for p in folder.glob("*.png"))
+    name = escape(folder.name)
+    return "<h2>Plots</h2>" + "".join(
+        f'<figure><img src="/results/{name}/plots/{escape(quote(p))}" alt="{escape(p)}">'
+        f'<figcaption>{escape(p)}</figcaption></figure>' for p in plots) if plots else ""
 
 
 def plot_file(folder: Path, name: str) -> Path:
@@ -158,9 +171,10 @@ def replay_body(folder: Path, key: str) -> str:
                      f'{" · pv " + escape(m.pv) if m.pv else ""}</span></li>')
     movers = list(moves["mover"])
     scores = [None if s is None or s != s else float(s) for s in moves["score"]]
-    charts = (chart("nodes", [float(n) for n in moves["nodes"]], movers, log=True)
+    charts = (evaluation(scores, movers, game.player_names)
+              + chart("nodes", [float(n) for n in moves["nodes"]], movers, log=True)
               + chart("time", [float(t) for t in moves["wall_time"]], movers)
-              + chart("score", _clip(scores), movers))
+              + chart("score", clip(scores), movers))
     result = "draw" if g.winner is None or g.winner != g.winner else f"{g.winner} wins"
     return (f'<h1>{escape(g.first)} – {escape(g.second)}</h1><p id="result">{escape(result)} — '
             f'{escape(g.termination)}{": " + escape(g.reason) if g.reason else ""}</p>'
@@ -170,14 +184,6 @@ def replay_body(folder: Path, key: str) -> str:
             f'<button type="button" id="last">»</button> <span class="muted">(arrow keys too)</span></p></div>'
             f'<div class="right"><div class="charts">{charts}</div><ol id="moves">{"".join(items)}</ol></div></div>'
             f'<p><a href="/results/{escape(folder.name)}">back to the results</a></p>')
-
-
-def _clip(scores: list[float | None]) -> list[float | None]:
-    """Scores for the chart: proven wins and losses (|score| >= WIN_SCORE/2) drawn just past the largest
-    ordinary score, so one proof does not flatten every other point."""
-    ordinary = [abs(s) for s in scores if s is not None and abs(s) < WIN_SCORE / 2]
-    edge = 1.25 * max(ordinary, default=1.0) or 1.0
-    return [s if s is None or abs(s) < WIN_SCORE / 2 else math.copysign(edge, s) for s in scores]
 
 
 def chart(name: str, values: list[float | None], movers: list[int], log: bool = False) -> str:

@@ -127,4 +127,7 @@ def test_play_names_the_option_whose_agent_cannot_be_built(capsys):
 @pytest.mark.parametrize("path", TOURNAMENTS, ids=[p.name for p in TOURNAMENTS])
 def test_task_count_is_the_schedule_length(path):
     config = load_config(path)
+    if config.tune is not None:   # a tuning schedules its pairs as θ moves: a pair per iteration, then the match
+        assert config.task_count() == 2 * config.tune.iterations + config.tune.validate.games
+        return
     assert config.task_count() == len(schedule(config))
