@@ -292,8 +292,14 @@ def test_a_store_that_cannot_be_written_is_one_line():
     (["serve", "--port", "70000"], "argument --port: expected an integer from 0 to 65,535, got 70000"),
     (["play", "tictactoe", "--seed", "٣"], "argument --seed: expected an integer, got '٣'"),
 ])
-def test_command_line_numbers_are_bounded_and_ascii(capsys, argv, message):
-    """D13: a usage error (argparse exits) or one line, never a traceback or a RecursionError."""
+def test_command_line_numbers_are_bounded_and_ascii(capsys, monkeypatch, argv, message):
+    """D13: a usage error (argparse exits) or one line, never a traceback, a RecursionError or a server on port 3."""
+    import uvicorn
+
+    def serve(*args, **kwargs):
+        raise AssertionError(f"the server started with {kwargs}")
+
+    monkeypatch.setattr(uvicorn, "run", serve)
     try:
         code = main(argv)
     except SystemExit as exc:
