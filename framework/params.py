@@ -18,7 +18,15 @@ INT_RANGE = (-(1 << 63), (1 << 63) - 1)
 
 
 class HeuristicRef(str):
-    """Marker type: the parameter names a heuristic registered for the agent's game."""
+    """Marker type: the parameter names a heuristic registered for the agent's game, as `NAME` or, with
+    options of the heuristic's own Params, `{name: NAME, options: {key: value, ...}}` (tuning sets these)."""
+
+
+def heuristic_choice(value: Any) -> tuple[str | None, dict[str, Any]]:
+    """(name, options) of a HeuristicRef parameter's value (None: the game's default heuristic)."""
+    if isinstance(value, Mapping):
+        return value["name"], dict(value.get("options") or {})
+    return value, {}
 
 
 class AgentRef(str):
@@ -28,7 +36,8 @@ class AgentRef(str):
 
 
 _TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
-               HeuristicRef: "a heuristic name", AgentRef: "an agent (NAME, NAME:key=value or {agent: NAME, ...})"}
+               HeuristicRef: "a heuristic name (NAME or {name: NAME, options: {...}})",
+               AgentRef: "an agent (NAME, NAME:key=value or {agent: NAME, ...})"}
 
 
 @dataclass(frozen=True)
@@ -79,6 +88,12 @@ class Param:
                 value = float(value)
             except OverflowError:   # an int past 1.8e308
                 raise ConfigError(f"{where}: '{self.name}' must be a finite number, got {quoted(value)}") from None
+        elif self.type is HeuristicRef and isinstance(value, Mapping):
+            if not isinstance(value.get("name"), str) or set(value) - {"name", "options"} \
+                    or not isinstance(value.get("options", {}), Mapping):
+                raise ConfigError(f"{where}: '{self.name}' must be a heuristic name or {{name: NAME, options: "
+                                  f"{{...}}}}, got {quoted(dict(value))}")
+            value = {"name": value["name"], "options": dict(value.get("options") or {})}
         elif self.type in (str, HeuristicRef):
             if not isinstance(value, str):
                 raise ConfigError(f"{where}: '{self.name}' must be {expected}, got {quoted(value)}")

@@ -50,6 +50,7 @@ class RecordMove:
     time: float | None = None
     score: float | None = None
     pv: str = ""
+    binding: str | None = None      # how the search ran (framework.kernel.binding), when it said
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,8 @@ def records_from_results(results: Any, fmt: str, pdn_types: dict[str, int | None
         rows = moves_by_key.get(row.key)
         moves = () if rows is None else tuple(
             RecordMove(m.move, int(m.depth), int(m.nodes), float(m.wall_time),
-                       None if m.score is None or m.score != m.score else float(m.score), m.pv)
+                       None if m.score is None or m.score != m.score else float(m.score), m.pv,
+                       m.binding if isinstance(m.binding, str) else None)
             for m in rows.itertuples(index=False))
         first, second = ("Black", "White") if fmt == "pdn" else ("White", "Black")
         tags = {"Event": str(config.get("name") or results.folder.name), "Site": "Plyground", "Date": date,

@@ -27,7 +27,7 @@ from framework import hookspecs
 from framework.agentspec import parse_agent_spec
 from framework.capabilities import capabilities, declared, has_chance, player_count
 from framework.errors import ConfigError, PluginError
-from framework.params import AgentRef, HeuristicRef, resolve_params
+from framework.params import AgentRef, HeuristicRef, heuristic_choice, resolve_params
 from framework.protocols import Agent, Game, Heuristic
 from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
 
@@ -266,7 +266,8 @@ class Registry:
         for param in spec.params:
             if param.type is HeuristicRef:
                 try:
-                    resolved[param.name] = self.create_heuristic(game, resolved[param.name])
+                    resolved[param.name] = self.create_heuristic(game, *heuristic_choice(resolved[param.name]),
+                                                                 where=f"{context}: '{param.name}': heuristic")
                 except PluginError as exc:
                     raise ConfigError(f"{context}: '{param.name}': {exc}") from None
             elif param.type is AgentRef and resolved[param.name] is not None:

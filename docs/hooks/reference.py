@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Every key of a tournament file, with what it does; `[]` marks a list entry. Checked against the code.
 YAML_KEYS: dict[str, str] = {
     "name": "the tournament's name (default: the file name); names the results folder by default",
-    "mode": "`games` (default): play a tournament; `solve`: run solvers on positions",
+    "mode": "`games` (default): play a tournament; `solve`: run solvers on positions; `tune`: SPSA over an "
+            "agent's numeric parameters ([how-to](../howto/tuning.md))",
     "game": "the game to play: `NAME`, or `{name: NAME, options: {...}}` with the game's declared options",
     "seed": "every game's (or solve's) seed derives from it and the task's key: same results on any executor "
             "and any number of workers (default 0)",
@@ -83,6 +84,16 @@ YAML_KEYS: dict[str, str] = {
     "budget.nodes": "nodes per position",
     "solvers": "solve mode: agents with a `solve` method, written as participants (`id`, `agent`, `params`, "
                "`budget`)",
+    "tune": "tune mode: the agent, the parameters SPSA moves, the iterations and the validation match",
+    "tune.agent": "the agent to tune, `{agent, params, budget}` as a participant without `id`",
+    "tune.parameters": "per parameter (the agent's `NAME`, or its heuristic's `HEURISTIC_PARAM.NAME`): "
+                       "`{start, min, max, c_end, r_end}`; `c_end` and `r_end` (default 0.002) are the perturbation "
+                       "and learning rate at the last iteration (fishtest's gains)",
+    "tune.iterations": "SPSA iterations, each one colour-swapped game pair of θ + cΔ against θ − cΔ; raising it "
+                       "continues a stored run",
+    "tune.batch": "iterations played at once from the same θ (default 1)",
+    "tune.validate": "optional: `{games, sprt}`, the tuned values against the start values, at most `games` "
+                     "games, stopped by the SPRT (keys as `sprt`)",
 }
 
 #: Every stored column of the results store, with what it holds. Checked against the store.
@@ -123,6 +134,7 @@ COLUMNS: dict[str, str] = {
     "moves.wall_time": "seconds the decision took",
     "moves.cpu_time": "CPU seconds it took",
     "moves.pv": "its principal variation in notation, space-separated",
+    "moves.binding": "how its search ran: compiled, interpreted or adapter (its `kernel` option; empty: unsaid)",
     "solves.key": "the solve's key: solver and position index",
     "solves.solver": "the solver's id",
     "solves.position_index": "the position's line number among the file's positions, from 0",

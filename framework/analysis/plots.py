@@ -110,3 +110,25 @@ def _save(fig: plt.Figure, path: Path) -> Path:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def tuning_trajectory(tuning: pd.DataFrame, path: Path, window: int = 50) -> Path:
+    """Per tuned parameter: θ after each iteration with the ±c_k band it probed, and the running score of the
+    higher probe (the pair's score signed by the perturbation, averaged over the last `window` iterations):
+    above 0 the larger values won more, and it drifts to 0 as θ reaches the optimum."""
+    names = list(dict.fromkeys(tuning["parameter"]))
+    fig, axes = plt.subplots(2, len(names), figsize=(5.5 * len(names), 6), squeeze=False, sharex=True)
+    for column, name in enumerate(names):
+        rows = tuning[tuning["parameter"] == name]
+        top, bottom = axes[0][column], axes[1][column]
+        top.plot(rows["iteration"], rows["value"], color="#4c72b0")
+        width = rows["perturbation"].abs()
+        top.fill_between(rows["iteration"], rows["value"] - width, rows["value"] + width, color="#4c72b0", alpha=0.15)
+        top.set_ylabel(name)
+        top.set_title(f"{name}: θ (band: ±c_k)")
+        signed = (rows["score"] * np.sign(rows["perturbation"])).rolling(window, min_periods=1).mean()
+        bottom.plot(rows["iteration"], signed, color="#dd8452")
+        bottom.axhline(0, color="black", linewidth=0.8)
+        bottom.set_xlabel("iteration")
+        bottom.set_ylabel(f"running score (mean of {window})")
+    return _save(fig, path)

@@ -51,7 +51,10 @@ def _fmt(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def terminal_summary(results: Results) -> str:
-    """Standings and crosstable as plain-text tables (solve mode: the solver table and any disagreement)."""
+    """Standings and crosstable as plain-text tables (solve mode: the solver table and any disagreement; tune
+    mode: the final values and the validation match)."""
+    if results.tuning is not None:
+        return "\n".join(results.tuning.lines())
     if results.mode == "solve":
         lines = [f"{results.config['name']}: {results.solves['position_index'].nunique()} positions of "
                  f"{results.config['game']}", "", "Solvers (nodes and time over solved positions, and over "
@@ -134,6 +137,9 @@ def write_report(results: Results, folder: Path | None = None) -> Path:
     """Write report.md, the PNG plots and every table as CSV into `folder` (default: the results folder)."""
     folder = Path(folder or results.folder)
     folder.mkdir(parents=True, exist_ok=True)
+    if results.tuning is not None:
+        results.export(folder / "tables")
+        return results.tuning.write(folder)
     if results.mode == "solve":
         return _write_solve_report(results, folder)
     if results.multiplayer:

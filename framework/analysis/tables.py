@@ -14,6 +14,7 @@ from framework.match import Termination
 from framework.sprt import Sprt
 from framework.tournament.sequential import SprtWatch
 from framework.tournament.store import Store
+from framework.tuning.report import TuneReport
 
 FORFEITS = {t.value for t in Termination if t.is_forfeit}
 
@@ -83,6 +84,7 @@ class Results:
             raise ConfigError(f"'{self.folder}' holds no tournament results")
         self.config = self.meta["config"]
         self.mode = self.config.get("mode", "games")
+        self.tuning = TuneReport(self.folder, self.config) if self.mode == "tune" else None
         self.ids = [p["id"] for p in self.config["participants"]]
         extras = pd.json_normalize([json.loads(e) for e in self.solves["extra"]]) if len(self.solves) else None
         if extras is not None:
@@ -170,6 +172,8 @@ class Results:
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every table by name, as exported."""
+        if self.tuning is not None:
+            return {**self.tuning.tables(), "games": self.games, "moves": self.moves}
         if self.mode == "solve":
             return {"solves": self.solves, "solve_summary": self.solve_summary(),
                     "disagreements": self.disagreements()}

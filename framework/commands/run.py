@@ -14,6 +14,7 @@ from framework.registry import Registry
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
 from framework.tournament.store import Store
+from framework.tuning.runner import run_tuning
 
 
 def _terminate(signum: int, frame: object) -> None:
@@ -40,7 +41,7 @@ def resume_command(args: argparse.Namespace) -> str:
 
 def _match_lines(config) -> list[str]:
     """Each pairing's statistics so far (none in solve mode)."""
-    if config.mode == "solve":
+    if config.mode != "games":
         return []
     from framework.analysis.tables import match_lines  # pandas: only once there are games to sum up
 
@@ -56,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
         config = replace(config, workers=args.workers)
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
+        if config.mode == "tune":
+            return _tuned(config, run_tuning(config, quiet=args.quiet, registry=registry))
         summary = run_tournament(config, quiet=args.quiet, registry=registry, report_every=args.report_every,
                                  report=lambda: _match_lines(config))
     except KeyboardInterrupt:
@@ -76,6 +79,17 @@ def run(args: argparse.Namespace) -> int:
         print(line)
     tables = "solver table" if config.mode == "solve" else "standings, crosstable"
     print(f"{tables} and report: plyground report {shlex.quote(str(config.results))}")
+    return 0
+
+
+def _tuned(config, summary) -> int:
+    print(f"{config.name}: {summary.iterations} iterations in {config.results} ({summary.resumed} already stored, "
+          f"{summary.played} played now)")
+    print("tuned values: " + ", ".join(f"{name} {value:.6g}" for name, value in summary.theta.items()))
+    for line in (summary.validation, summary.warning and f"warning: {summary.warning}"):
+        if line:
+            print(line)
+    print(f"trajectory plot and report: plyground report {shlex.quote(str(config.results))}")
     return 0
 
 

@@ -16,6 +16,14 @@ def run(args: argparse.Namespace) -> int:
               f"positions x {len(config.participants)} solvers = {tasks} solves on {config.workers} "
               f"{config.executor.kind} worker(s); results in {config.results}")
         return 0
+    if config.tune is not None:
+        tune = config.tune
+        match = f", then at most {tune.validate.games} validation games" if tune.validate else ""
+        print(f"{args.file}: ok — tuning '{config.name}', game {config.game}, agent {tune.agent.agent}, "
+              f"{len(tune.parameters)} parameter(s) ({', '.join(p.name for p in tune.parameters)}), "
+              f"{tune.iterations} iterations = {2 * tune.iterations} games{match} on {config.workers} "
+              f"{config.executor.kind} worker(s); results in {config.results}")
+        return 0
     games = ", ".join(name for name, _ in config.all_games())
     print(f"{args.file}: ok — tournament '{config.name}', game {games}, {config.format}, "
           f"{len(config.participants)} participants, {len(pairings(config))} pairings, {tasks} games "

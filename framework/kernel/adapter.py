@@ -49,7 +49,8 @@ class KernelAdapter:
 
     def to_kernel(self, state: State) -> tuple[int]:
         """The kernel state of a game state (interned on first sight)."""
-        return self._functions["to_kernel"](state)
+        kernel_state: tuple[int] = self._functions["to_kernel"](state)
+        return kernel_state
 
     def state(self, kernel_state: Sequence[int]) -> State:
         """The game state of a kernel state."""
@@ -221,7 +222,8 @@ class PassThroughAdapter(KernelAdapter):
         return move
 
     def move(self, move_id: Any) -> Hashable:
-        return move_id
+        move: Hashable = move_id
+        return move
 
     def functions(self) -> dict[str, Callable[..., Any]]:
         game, heuristic = self.game, self.heuristic

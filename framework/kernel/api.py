@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from framework.errors import PluginError
 from framework.layout import layout
 from framework.protocols import CHANCE, WIN_SCORE
 
@@ -263,11 +264,21 @@ class GameKernel:
     `hash_key` packs the words of `search_key` (`hash_key(s) == sum(k << shift)`), so compiled
     tables hash as the interpreted ones do; `move_space`: every quiet (non-capturing) move is an
     int below it, so per-move tables such as history scores fit in an array.
+
+    What a record cannot be is refused here (PluginError naming the field); whether it fits a given
+    search is `framework.kernel.binding.bind`'s question.
     """
 
     def __init__(self, tag: str, rules: Kernel, to_kernel: Callable[[Any], Any], option: int = 0,
                  heuristics: Kernel | None = None, scores: Mapping[Any, str] | None = None,
                  key_shifts: tuple[int, ...] = (), move_space: int = 0) -> None:
+        if not isinstance(tag, str) or not tag.isidentifier():
+            raise PluginError(f"GameKernel: tag must be a name (it names the compiled searches' cache files), "
+                              f"got {tag!r}")
+        for field, value in (("option", option), ("move_space", move_space),
+                             *(("key_shifts", shift) for shift in key_shifts)):
+            if type(value) is not int or value < 0:
+                raise PluginError(f"GameKernel {tag!r}: {field} must be ints >= 0, got {value!r}")
         self.tag, self.rules, self.to_kernel, self.option = tag, rules, to_kernel, option
         self.heuristics, self.scores = heuristics, dict(scores or {})
         self.key_shifts, self.move_space = key_shifts, move_space

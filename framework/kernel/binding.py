@@ -26,8 +26,9 @@ import functools
 import types
 import weakref
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from framework.capabilities import capability
 from framework.errors import ConfigError
@@ -44,19 +45,26 @@ KERNEL_PARAM = Param("kernel", str, "auto", "how the search runs: compiled (numb
                      "Python methods), auto (compiled when the kernel fits, else adapter)", choices=BINDINGS)
 
 
-@dataclass(frozen=True)
-class Bound:
+class Bound(NamedTuple):
     """A search module's functions bound for one game and heuristic, and how states and moves cross over."""
 
     functions: Any                          # the search's functions (attributes), bound
     binding: str                            # "compiled", "interpreted" or "adapter"
     to_kernel: Callable[[State], Any]       # a game state as the search takes it
     move: Callable[[Any], Hashable]         # a move the search returns, as the game's
+    move_id: Callable[[Any], Any]           # a game's move as the search takes it
     option: int                             # the game's one int option (`outcome`)
     weights: tuple[float, ...] = ()         # the heuristic's weights, passed to `score` compiled
     kernel: api.GameKernel | None = None    # the game's kernel, unless through an adapter
     adapter: KernelAdapter | None = None    # the adapter, when through one
     reason: str = ""                        # why `auto` chose the adapter
+
+    def array(self, size: int, kind: type = int) -> Any:
+        """`size` zeros of `kind` (int or float) as the search keeps its state: a numpy array compiled, a list
+        interpreted."""
+        if self.binding == "compiled":
+            return np.zeros(size, np.int64 if kind is int else np.float64)
+        return [kind(0)] * size
 
 
 @functools.cache
@@ -87,27 +95,28 @@ _MISFITS: weakref.WeakKeyDictionary[api.GameKernel, dict[tuple[Any, ...], str]] 
 
 
 def misfit(search: types.ModuleType, game: Game, heuristic: Heuristic | None,
-           fits: Callable[[Game, api.GameKernel], str] | None = None) -> str:
-    """Why the game's kernel does not fit `search` with `heuristic` ("" when it fits)."""
+           fits: Callable[[Game, api.GameKernel], str] | None = None, own_score: bool = False) -> str:
+    """Why the game's kernel does not fit `search` with `heuristic` ("" when it fits); `own_score`: the search
+    chooses the function it binds as `score` itself (so the heuristic need not have one)."""
     kernel: api.GameKernel | None = capability(game, "kernel")
     if kernel is None:
         return f"{game.name} has no kernel"
-    key = (search.__name__, type(heuristic), fits)
+    key = (search.__name__, None if own_score else type(heuristic), fits)
     found = _MISFITS.setdefault(kernel, {})
     if key not in found:
-        found[key] = _misfit(search, game, kernel, heuristic, fits)
+        found[key] = _misfit(search, game, kernel, heuristic, fits, own_score)
     return found[key]
 
 
 def _misfit(search: types.ModuleType, game: Game, kernel: api.GameKernel, heuristic: Heuristic | None,
-            fits: Callable[[Game, api.GameKernel], str] | None) -> str:
+            fits: Callable[[Game, api.GameKernel], str] | None, own_score: bool) -> str:
     wanted = needs(search)
     scored = "score" in wanted
     offered = _module_names(kernel.heuristics if kernel.heuristics is not None else kernel.rules)
     missing = sorted(name for name in wanted - {"score"} if name not in offered)
     if missing:
         return f"the {game.name} kernel has no {', '.join(missing)}"
-    if scored and fits is None and type(heuristic) not in kernel.scores:
+    if scored and not own_score and type(heuristic) not in kernel.scores:
         return f"heuristic {getattr(heuristic, 'name', heuristic)!r} has no compiled function in the {game.name} kernel"
     return fits(game, kernel) if fits is not None else ""
 
@@ -131,25 +140,32 @@ def compiled_search(search: types.ModuleType, kernel: api.GameKernel, score: str
 
 
 def bind(search: types.ModuleType, game: Game, heuristic: Heuristic | None = None, kernel: str = "auto", *,
-         adapter: type[KernelAdapter] = KernelAdapter, constants: python_backend.Constants | None = None,
+         adapter: type[KernelAdapter] = KernelAdapter,
+         constants: python_backend.Constants | Callable[[], python_backend.Constants] | None = None,
          fits: Callable[[Game, api.GameKernel], str] | None = None, fold_int_arguments: bool = True,
-         score: Callable[[api.GameKernel, Heuristic | None], str] | None = None) -> Bound:
+         score: Callable[[api.GameKernel, Heuristic | None], str] | None = None, refuse: str = "") -> Bound:
     """`search` bound for `game` and `heuristic` the way `kernel` (one of BINDINGS) says.
 
-    `adapter`: the adapter class for the adapter binding (`constants`: slots its functions read as ints,
-    `python_backend.interpret`); `fits(game, kernel)`: the search's own test of a kernel, the reason it does
-    not fit or ""; `score(kernel, heuristic)`: the name of the kernel's heuristic function to bind as `score`
-    (default: the heuristic's own, `GameKernel.scores`); `fold_int_arguments`: see `numba_backend.Kernel`."""
+    `adapter`: the adapter class for the adapter binding (`constants`, or a function making them when
+    needed: slots its functions read as ints, `python_backend.interpret`); `fits(game, kernel)`: the
+    search's own test of a kernel, the reason it does not fit or ""; `score(kernel, heuristic)`: the name of
+    the kernel's heuristic function to bind as `score` (default: the heuristic's own, `GameKernel.scores`);
+    `refuse`: a reason the caller found why the search cannot run on the kernel now, whatever it offers (""
+    for none); `fold_int_arguments`: see `numba_backend.Kernel`."""
     if kernel not in BINDINGS:
         raise ConfigError(f"kernel: must be one of {', '.join(BINDINGS)}, got {kernel!r}")
-    reason = "asked for" if kernel == "adapter" else misfit(search, game, heuristic, fits)
+    reason = "asked for" if kernel == "adapter" else misfit(search, game, heuristic, fits, score is not None)
+    if not reason and refuse:
+        reason = refuse
     if reason:
         if kernel != "auto" and kernel != "adapter":
             raise ConfigError(f"kernel: {kernel} does not fit {search.__name__} on {game.name}: {reason} "
                               "(kernel: adapter runs it over the game's Python methods)")
         made = adapter(game, heuristic)
+        if callable(constants):
+            constants = constants()
         return Bound(python_backend.interpret(search, made.functions(), constants), "adapter", made.to_kernel,
-                     made.move, 0, adapter=made, reason=reason)
+                     made.move, made.move_id, 0, adapter=made, reason=reason)
     offered: api.GameKernel = capability(game, "kernel")
     if kernel == "compiled" and not numba_backend.enabled():
         raise ConfigError("kernel: compiled, but PLYGROUND_JIT=0 turns compiled kernels off here "
@@ -159,10 +175,10 @@ def bind(search: types.ModuleType, game: Game, heuristic: Heuristic | None = Non
     compiled = compiled_search(search, offered, name, fold_int_arguments)
     weights = _weights(game, offered, heuristic, name)
     if kernel == "compiled" or (kernel == "auto" and numba_backend.enabled()):
-        return Bound(compiled, "compiled", offered.to_kernel, int, offered.option, weights, offered)
+        return Bound(compiled, "compiled", offered.to_kernel, int, int, offered.option, weights, offered)
     to_kernel = offered.to_kernel
     return Bound(compiled.interpreted, "interpreted", lambda state: tuple(int(w) for w in to_kernel(state)), int,
-                 offered.option, weights, offered)
+                 int, offered.option, weights, offered)
 
 
 def _weights(game: Game, kernel: api.GameKernel, heuristic: Heuristic | None, name: str | None) -> tuple[float, ...]:

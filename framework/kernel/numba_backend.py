@@ -31,7 +31,7 @@ import os
 import sys
 import time
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -71,34 +71,34 @@ def _numba() -> Any:
     from numba.extending import intrinsic, overload, overload_method
 
     @intrinsic
-    def ctpop(typingctx, x):
-        def codegen(context, builder, signature, args):
+    def ctpop(typingctx: Any, x: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             return builder.ctpop(args[0])
         return x(x), codegen
 
     @intrinsic
-    def ctlz(typingctx, x):
-        def codegen(context, builder, signature, args):
+    def ctlz(typingctx: Any, x: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             return builder.ctlz(args[0], cgutils.false_bit)
         return x(x), codegen
 
     @overload(clock)
-    def compiled_clock():
-        def impl():
+    def compiled_clock() -> Any:
+        def impl() -> Any:
             with numba.objmode(now="float64"):
                 now = time.perf_counter()
             return now
         return impl
 
     @intrinsic
-    def bitcast_double(typingctx, x):
-        def codegen(context, builder, signature, args):
+    def bitcast_double(typingctx: Any, x: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             return builder.bitcast(args[0], context.get_value_type(nbtypes.float64))
         return nbtypes.float64(nbtypes.int64), codegen
 
     @intrinsic
-    def borrowed_view(typingctx, array):
-        def codegen(context, builder, signature, args):
+    def borrowed_view(typingctx: Any, array: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             view = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0])
             view.meminfo = cgutils.get_null_value(view.meminfo.type)
             view.parent = cgutils.get_null_value(view.parent.type)
@@ -106,28 +106,28 @@ def _numba() -> Any:
         return array(array), codegen
 
     @overload(borrowed)
-    def compiled_borrowed(array):
-        return lambda array: borrowed_view(array)
+    def compiled_borrowed(array: Any) -> Any:
+        return lambda array: borrowed_view(array)  # type: ignore[call-arg]  # an intrinsic's typing context is numba's
 
     @overload(float_of_bits)
-    def compiled_float_of_bits(bits):
-        return lambda bits: bitcast_double(np.int64(bits))
+    def compiled_float_of_bits(bits: Any) -> Any:
+        return lambda bits: bitcast_double(np.int64(bits))  # type: ignore[call-arg]
 
     @overload(as_int64)
-    def compiled_as_int64(value):
+    def compiled_as_int64(value: Any) -> Any:
         return lambda value: np.int64(value)
 
     @overload(as_uint64)
-    def compiled_as_uint64(value):
+    def compiled_as_uint64(value: Any) -> Any:
         return lambda value: np.uint64(value)
 
     @overload(next_after)
-    def compiled_next_after(x, toward):
+    def compiled_next_after(x: Any, toward: Any) -> Any:
         return lambda x, toward: np.nextafter(x, toward)
 
     @overload(sort_by_scores)
-    def compiled_sort_by_scores(items, scores, at, bound):
-        def impl(items, scores, at, bound):
+    def compiled_sort_by_scores(items: Any, scores: Any, at: Any, bound: Any) -> Any:
+        def impl(items: Any, scores: Any, at: Any, bound: Any) -> Any:
             n = len(items)
             if n < 2:
                 return
@@ -151,8 +151,8 @@ def _numba() -> Any:
         return impl
 
     @overload(to_front)
-    def compiled_to_front(items, item, front):
-        def impl(items, item, front):
+    def compiled_to_front(items: Any, item: Any, front: Any) -> Any:
+        def impl(items: Any, item: Any, front: Any) -> Any:
             for i in range(front, len(items)):
                 if items[i] == item:
                     for j in range(i, front, -1):
@@ -163,8 +163,8 @@ def _numba() -> Any:
         return impl
 
     @overload(prepend)
-    def compiled_prepend(lines, at, item, source):
-        def impl(lines, at, item, source):
+    def compiled_prepend(lines: Any, at: Any, item: Any, source: Any) -> Any:
+        def impl(lines: Any, at: Any, item: Any, source: Any) -> Any:
             n = lines[source]
             lines[at + 1] = item
             for i in range(n):
@@ -173,12 +173,12 @@ def _numba() -> Any:
         return impl
 
     @overload_method(nbtypes.Integer, "bit_count")
-    def bit_count(x):
-        return lambda x: np.int64(ctpop(np.uint64(x)))
+    def bit_count(x: Any) -> Any:
+        return lambda x: np.int64(ctpop(np.uint64(x)))  # type: ignore[call-arg]
 
     @overload_method(nbtypes.Integer, "bit_length")
-    def bit_length(x):
-        return lambda x: 64 - np.int64(ctlz(np.uint64(x)))
+    def bit_length(x: Any) -> Any:
+        return lambda x: 64 - np.int64(ctlz(np.uint64(x)))  # type: ignore[call-arg]
 
     _REGISTERED = True
     return numba
@@ -215,7 +215,7 @@ def _cache_loading_without_refresh() -> type | None:
     None on a numba without the private method this relies on: its own cache is kept, only slower to load.
     """
     from numba.core.caching import FunctionCache
-    from numba.core.runtime import rtsys
+    from numba.core.runtime.nrt import rtsys
 
     if not hasattr(FunctionCache, "_load_overload") or not hasattr(rtsys, "initialize"):
         return None
@@ -223,7 +223,7 @@ def _cache_loading_without_refresh() -> type | None:
     class LoadingCache(FunctionCache):
         def load_overload(self, sig: Any, target_context: Any) -> Any:
             rtsys.initialize(target_context)
-            return self._load_overload(sig, target_context)
+            return self._load_overload(sig, target_context)  # type: ignore[no-untyped-call]  # private: guarded above
 
     return LoadingCache
 
@@ -286,7 +286,7 @@ def _int_table(value: Any) -> np.ndarray | None:
         return np.array(_wrap64(value), dtype=np.int64)
 
 
-def _flat_ints(value: tuple) -> bool:
+def _flat_ints(value: tuple[Any, ...]) -> bool:
     """A tuple of ints alone (checked at C speed: the LOA tables hold 87,381 entries)."""
     return set(map(type, value)) == {int}
 
@@ -417,7 +417,7 @@ class Kernel:
         chain = self.rules._interpreted if self.rules is not None else {}
         return twins(self.module, chain, self.aliases, python_twins({}))
 
-    def __getattr__(self, name: str) -> Callable:
+    def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
         try:

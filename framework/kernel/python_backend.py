@@ -73,7 +73,8 @@ class _Fold(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         if (self._global(node.func) in (as_int64, as_uint64, borrowed) and len(node.args) == 1 and not node.keywords
                 and not isinstance(node.args[0], ast.Starred)):
-            return self.visit(node.args[0])
+            visited: ast.AST = self.visit(node.args[0])
+            return visited
         return self.generic_visit(node)
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
@@ -94,11 +95,11 @@ class _Fold(ast.NodeTransformer):
         return node
 
 
-_FOLDED: dict[tuple[str, tuple], dict[str, types.CodeType]] = {}
+_FOLDED: dict[tuple[str, tuple[Any, ...]], dict[str, types.CodeType]] = {}
 
 
 def folded_codes(module: types.ModuleType | None, constants: Constants,
-                  constants_key: tuple) -> dict[str, types.CodeType]:
+                  constants_key: tuple[Any, ...]) -> dict[str, types.CodeType]:
     """The code objects of `module`'s top-level functions with layout slots read as ints and identity
     conversions dropped: what compiled code sees as constants costs an attribute lookup or a call per
     use in Python (measured, a third of an interpreted alpha-beta node); and with the `constants` slots
@@ -159,7 +160,7 @@ def twins(module: types.ModuleType, functions: dict[str, Any], aliases: dict[str
     return {**bound, **{name: twins[name] for name in api.SEARCH if name in twins}, **own}
 
 
-def interpret(module: types.ModuleType, functions: dict[str, Callable],
+def interpret(module: types.ModuleType, functions: dict[str, Callable[..., Any]],
          constants: Constants | None = None) -> types.SimpleNamespace:
     """The functions of `module` run as Python with the kernel interface bound to `functions` (e.g. a
     `framework.kernel.adapter.KernelAdapter`'s, over a plain-Python game): the interpreted binding of a

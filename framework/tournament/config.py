@@ -15,7 +15,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,14 +23,14 @@ from typing import Any
 from framework.adjudication import Adjudication, DrawRule, ResignRule
 from framework.capabilities import player_count
 from framework.errors import ConfigError, PluginError, PlygroundError, PositionError, one_line, quoted
-from framework.params import HeuristicRef, Param
+from framework.params import HeuristicRef, Param, heuristic_choice
 from framework.protocols import Budget
 from framework.registry import Registry
 from framework.safeyaml import MAX_BYTES, load_yaml, read_text
 from framework.sprt import MODELS as SPRT_MODELS
 from framework.sprt import Sprt
 
-MODES = ("games", "solve")
+MODES = ("games", "solve", "tune")
 FORMATS = ("round-robin", "gauntlet")
 EXECUTORS = ("local", "dask")
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
@@ -70,10 +70,12 @@ def check_workers(value: int, where: str) -> int:
     return value
 
 COMMON_KEYS = ("name", "mode", "game", "seed", "move_time_limit", "plugins", "workers", "results", "executor")
-#: Top-level keys of each mode: `games` plays a tournament, `solve` runs solvers on positions.
+#: Top-level keys of each mode: `games` plays a tournament, `solve` runs solvers on positions, `tune` tunes an
+#: agent's numeric parameters by SPSA (framework/tuning).
 KEYS = {"games": COMMON_KEYS + ("games", "participants", "format", "champion", "games_per_pairing", "start_positions",
                                 "max_plies", "sprt", "adjudication", "opening"),
-        "solve": COMMON_KEYS + ("solvers", "positions", "budget")}
+        "solve": COMMON_KEYS + ("solvers", "positions", "budget"),
+        "tune": COMMON_KEYS + ("tune", "start_positions", "max_plies", "adjudication", "opening")}
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,7 @@ class TournamentConfig:
     opening: Opening | None = None
     game_positions: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (game, its own start positions) with `games`
     seats: int = 2  # players per game (the game's num_players): a pairing seats that many participants
+    tune: Any = None  # mode tune: the `tune` section (framework.tuning.settings.TuneSettings)
 
     def resolved(self) -> dict[str, Any]:
         """The settings that determine the results (not where or how fast they are computed).
@@ -157,7 +160,8 @@ class TournamentConfig:
                 # absent when unset, so folders made before these keys existed keep their fingerprint
                 **{key: asdict(value) for key, value in (("sprt", self.sprt), ("adjudication", self.adjudication),
                                                          ("opening", self.opening)) if value is not None},
-                **({"game_positions": {g: list(p) for g, p in self.game_positions}} if self.game_positions else {})}
+                **({"game_positions": {g: list(p) for g, p in self.game_positions}} if self.game_positions else {}),
+                **({"tune": self.tune.as_dict()} if self.tune is not None else {})}
 
     def positions_of(self, game: str) -> tuple[str, ...]:
         """The start positions of `game`: its own file with several games, else `start_positions`."""
@@ -176,7 +180,10 @@ class TournamentConfig:
         return next(p for p in self.participants if p.id == pid)
 
     def task_count(self) -> int:
-        """How many tasks `scheduler.schedule` makes, computed without making them."""
+        """How many tasks `scheduler.schedule` makes, computed without making them (tuning: its games, the
+        validation match's at most)."""
+        if self.tune is not None:
+            return self.tune.games()
         return _task_count(self.mode, self.format, len(self.participants), self.games_per_pairing,
                            len(self.all_games()), len(self.start_positions), self.seats)
 
@@ -314,6 +321,8 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
     common["results"] = Path(r.filename(data.get("results", f"results/{common['name']}"), "results"))
     if mode == "solve":
         return _solve_config(r, data, registry, game, common)
+    if mode == "tune":
+        return _tune_config(r, data, registry, game, common)
     participants = _participants(r, data.get("participants"), registry, [(name, g) for name, _, g in games])
     ids = [p.id for p in participants]
     fmt = r.choice(data.get("format", "round-robin"), "format", FORMATS)
@@ -370,30 +379,35 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
 
 def _sprt(r: _Reader, entry: Any, fmt: str, participants: int, games: int) -> Sprt:
     """`sprt: {elo0, elo1, alpha, beta, model, normalized}`: a match of one tested participant, one game."""
-    entry = r.mapping(entry, "sprt", {"elo0": 1, "elo1": 1, "alpha": 1, "beta": 1, "model": 1, "normalized": 1})
     if fmt != "gauntlet" and participants != 2:
         raise r.fail("sprt", f"an SPRT tests one participant against the others: use 'format: gauntlet' or two "
                              f"participants, not a round-robin of {participants}")
     if games > 1:
         raise r.fail("sprt", "an SPRT runs on one game; run one match per game")
+    return read_sprt(r, entry, "sprt")
+
+
+def read_sprt(r: _Reader, entry: Any, at: str) -> Sprt:
+    """The SPRT settings under the key path `at`: {elo0, elo1, alpha, beta, model, normalized}."""
+    entry = r.mapping(entry, at, {"elo0": 1, "elo1": 1, "alpha": 1, "beta": 1, "model": 1, "normalized": 1})
     values: dict[str, Any] = {}
     for key in ("elo0", "elo1", "alpha", "beta"):
         if key in entry:
             value = entry[key]
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise r.fail(f"sprt.{key}", f"expected a number, got {value!r}")
+                raise r.fail(f"{at}.{key}", f"expected a number, got {value!r}")
             values[key] = float(value)
         elif key in ("elo0", "elo1"):
-            raise r.fail(f"sprt.{key}", "missing; the SPRT tests H0: Elo = elo0 against H1: Elo = elo1, e.g. "
+            raise r.fail(f"{at}.{key}", "missing; the SPRT tests H0: Elo = elo0 against H1: Elo = elo1, e.g. "
                                         "'sprt: {elo0: 0, elo1: 5}'")
-    values["model"] = r.choice(entry.get("model", "pentanomial"), "sprt.model", SPRT_MODELS)
+    values["model"] = r.choice(entry.get("model", "pentanomial"), f"{at}.model", SPRT_MODELS)
     normalized = entry.get("normalized", False)
     if not isinstance(normalized, bool):
-        raise r.fail("sprt.normalized", f"expected true or false, got {normalized!r}")
+        raise r.fail(f"{at}.normalized", f"expected true or false, got {normalized!r}")
     try:
         return Sprt(normalized=normalized, **values)
     except ConfigError as exc:
-        raise r.fail("sprt", str(exc)) from None
+        raise r.fail(at, str(exc)) from None
 
 
 def _adjudication(r: _Reader, entry: Any) -> Adjudication:
@@ -446,6 +460,28 @@ def _solve_config(r: _Reader, data: dict[str, Any], registry: Registry, game: An
                             position_notes=tuple(note for _, note in positions), **common)
 
 
+def _tune_config(r: _Reader, data: dict[str, Any], registry: Registry, game: Any,
+                 common: dict[str, Any]) -> TournamentConfig:
+    """Tune mode: SPSA over the `tune` section's parameters, in colour-swapped pairs from the start positions."""
+    from framework.tuning.settings import read_tune  # the tuning package builds on this module
+
+    seats = player_count(game)
+    if seats != 2:
+        raise r.fail("game", f"tuning scores colour-swapped pairs of two-player games; {common['game']} seats {seats}")
+    if "tune" not in data:
+        raise r.fail("tune", "missing; name the agent and the parameters to tune, e.g. 'tune: {agent: {agent: NAME}, "
+                             "parameters: {NAME: {start: 1, min: 0, max: 2, c_end: 0.1}}, iterations: 500}'")
+    tune = read_tune(r, data["tune"], registry, common["game"], game)
+    positions = tuple(text for text, _ in _positions(r, "start_positions", data.get("start_positions"), r.path.parent,
+                                                    game))
+    max_plies = data.get("max_plies")
+    return TournamentConfig(
+        participants=(tune.start(),), format="tune", champion=None, games_per_pairing=2, start_positions=positions,
+        max_plies=None if max_plies is None else r.integer(max_plies, "max_plies", 1, MAX_PLIES), tune=tune,
+        adjudication=None if data.get("adjudication") is None else _adjudication(r, data["adjudication"]),
+        opening=None if data.get("opening") is None else _opening(r, data["opening"]), **common)
+
+
 def _game(r: _Reader, registry: Registry, entry: Any, key: str) -> tuple[str, dict[str, Any], Any]:
     """(name, resolved options, game object) of a `game` entry: a name or {name, options}."""
     if isinstance(entry, dict):  # start_positions: read by load_config, once the game is known
@@ -476,46 +512,51 @@ def _participants(r: _Reader, entries: Any, registry: Registry, games: list[tupl
     if len(entries) > MAX_PARTICIPANTS:
         raise r.fail(key, f"{len(entries):,} {key} are more than the {MAX_PARTICIPANTS:,} one run may hold")
     out: list[Participant] = []
-    base = key
     for i, entry in enumerate(entries):
-        key = f"{base}[{i}]"
-        entry = r.mapping(entry, key, {"id": 1, "agent": 1, "params": 1, "budget": 1})
-        agent = r.string(entry.get("agent"), f"{key}.agent")
-        pid = entry.get("id", agent)
-        if not isinstance(pid, str) or not ID_PATTERN.match(pid):
-            raise r.fail(f"{key}.id", f"expected an id of letters, digits and _.+- , got {quoted(pid)}")
-        if any(p.id == pid for p in out):
-            raise r.fail(f"{key}.id", f"'{pid}' is already the id of another participant; ids must be unique")
-        try:
-            spec = registry.agent_spec(agent)
-        except PluginError as exc:
-            raise r.fail(f"{key}.agent", str(exc)) from None
-        if spec.interactive:
-            raise r.fail(f"{key}.agent", f"agent '{agent}' is a person at the terminal, and tournaments run "
-                                         "unattended in worker processes; play it with 'plyground play GAME "
-                                         f"--first {agent}'")
-        params = r.params(spec.params, entry.get("params"), f"{key}.params", f"agent '{agent}'")
-        for game_name, game in games:
-            for param in spec.params:
-                if param.type is HeuristicRef and params[param.name] is not None:
-                    try:
-                        registry.heuristic_spec(game_name, params[param.name])
-                    except PluginError as exc:
-                        raise r.fail(f"{key}.params.{param.name}", str(exc)) from None
-            try:
-                built = registry.create_agent(agent, game, params, where=key)
-            except PlygroundError as exc:
-                raise r.fail(key, str(exc)) from None
-            except Exception as exc:   # the agent's constructor raised: name the participant, in one line
-                raise r.fail(key, f"participant '{pid}' (agent '{agent}') could not be built for game "
-                                  f"'{game_name}': {one_line(exc)}") from None
-        budget = _budget(r, entry.get("budget"), f"{key}.budget")
-        if solver and not callable(getattr(built, "solve", None)):
-            able = sorted(n for n, reg in registry.agents.items() if callable(getattr(reg.spec.factory, "solve", None)))
-            raise r.fail(f"{key}.agent", f"agent '{agent}' cannot solve positions (it has no solve method); "
-                                         f"agents that can: {', '.join(able) or 'none'}")
-        out.append(Participant(pid, agent, params, budget))
+        out.append(participant(r, entry, registry, games, f"{key}[{i}]", taken={p.id for p in out}, solver=solver))
     return tuple(out)
+
+
+def participant(r: _Reader, entry: Any, registry: Registry, games: list[tuple[str, Any]], key: str, *,
+                taken: Collection[str] = (), solver: bool = False, default_id: str | None = None) -> Participant:
+    """One `{id, agent, params, budget}` entry at the key path `key`, its agent built for every game to check it."""
+    entry = r.mapping(entry, key, {"agent": 1, "params": 1, "budget": 1} if default_id else
+                      {"id": 1, "agent": 1, "params": 1, "budget": 1})
+    agent = r.string(entry.get("agent"), f"{key}.agent")
+    pid = entry.get("id", default_id or agent)
+    if not isinstance(pid, str) or not ID_PATTERN.match(pid):
+        raise r.fail(f"{key}.id", f"expected an id of letters, digits and _.+- , got {quoted(pid)}")
+    if pid in taken:
+        raise r.fail(f"{key}.id", f"'{pid}' is already the id of another participant; ids must be unique")
+    try:
+        spec = registry.agent_spec(agent)
+    except PluginError as exc:
+        raise r.fail(f"{key}.agent", str(exc)) from None
+    if spec.interactive:
+        raise r.fail(f"{key}.agent", f"agent '{agent}' is a person at the terminal, and tournaments run "
+                                     "unattended in worker processes; play it with 'plyground play GAME "
+                                     f"--first {agent}'")
+    params = r.params(spec.params, entry.get("params"), f"{key}.params", f"agent '{agent}'")
+    for game_name, game in games:
+        for param in spec.params:
+            if param.type is HeuristicRef and params[param.name] is not None:
+                try:
+                    registry.heuristic_spec(game_name, str(heuristic_choice(params[param.name])[0]))
+                except PluginError as exc:
+                    raise r.fail(f"{key}.params.{param.name}", str(exc)) from None
+        try:
+            built = registry.create_agent(agent, game, params, where=key)
+        except PlygroundError as exc:
+            raise r.fail(key, str(exc)) from None
+        except Exception as exc:   # the agent's constructor raised: name the participant, in one line
+            raise r.fail(key, f"participant '{pid}' (agent '{agent}') could not be built for game "
+                              f"'{game_name}': {one_line(exc)}") from None
+    budget = _budget(r, entry.get("budget"), f"{key}.budget")
+    if solver and not callable(getattr(built, "solve", None)):
+        able = sorted(n for n, reg in registry.agents.items() if callable(getattr(reg.spec.factory, "solve", None)))
+        raise r.fail(f"{key}.agent", f"agent '{agent}' cannot solve positions (it has no solve method); "
+                                     f"agents that can: {', '.join(able) or 'none'}")
+    return Participant(pid, agent, params, budget)
 
 
 def _budget(r: _Reader, entry: Any, key: str) -> Budget:

@@ -21,7 +21,7 @@ from tqdm import tqdm
 from framework.capabilities import capabilities
 from framework.errors import ConfigError
 from framework.match import Termination
-from framework.params import HeuristicRef
+from framework.params import HeuristicRef, heuristic_choice
 from framework.registry import Provenance, Registry
 from framework.tournament.config import TournamentConfig, load_plugin_file
 from framework.tournament.executors import Executor, make_executor
@@ -76,7 +76,7 @@ def providers(config: TournamentConfig, registry: Registry) -> dict[str, Provena
             out[f"agent {p.agent}"] = registry.agents[p.agent].provenance
             for param in registry.agent_spec(p.agent).params:
                 if param.type is HeuristicRef:
-                    name = p.params.get(param.name) or capabilities(game).default_heuristic
+                    name = heuristic_choice(p.params.get(param.name))[0] or capabilities(game).default_heuristic
                     if name is not None:
                         out[f"heuristic {game_name}/{name}"] = registry.heuristics[(game_name, name)].provenance
     return out

@@ -46,7 +46,7 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE TABLE IF NOT EXISTS moves (
     key TEXT NOT NULL REFERENCES games(key), ply INTEGER NOT NULL, mover INTEGER NOT NULL,
     participant TEXT NOT NULL, move TEXT NOT NULL, nodes INTEGER NOT NULL, depth INTEGER NOT NULL,
-    score REAL, wall_time REAL NOT NULL, cpu_time REAL NOT NULL, pv TEXT NOT NULL,
+    score REAL, wall_time REAL NOT NULL, cpu_time REAL NOT NULL, pv TEXT NOT NULL, binding TEXT,
     PRIMARY KEY (key, ply));
 CREATE TABLE IF NOT EXISTS seats (
     key TEXT NOT NULL REFERENCES games(key), seat INTEGER NOT NULL, participant TEXT NOT NULL,
@@ -63,10 +63,12 @@ CREATE TABLE IF NOT EXISTS solves (
 #: rss_*: the worker's resident bytes at the task's start and peak, and whether that peak is the task's
 #: own or the worker process's so far (`memory.TaskMemory`); peak_entries: the solver's `SearchStats`;
 #: traceback: of the exception that cost a crashed agent the game; retries: times the task was replayed
-#: because its worker was killed from outside (guard.RETRIES).
+#: because its worker was killed from outside (guard.RETRIES); binding: how the move's search ran
+#: (`SearchStats.extra["binding"]`, framework.kernel.binding).
 MEMORY_COLUMNS = (("rss_start", "INTEGER"), ("rss_peak", "INTEGER"), ("rss_scope", "TEXT"))
 ADDED = {"games": (*MEMORY_COLUMNS, ("traceback", "TEXT"), ("retries", "INTEGER")),
-         "solves": (("peak_entries", "INTEGER"), *MEMORY_COLUMNS, ("retries", "INTEGER"))}
+         "solves": (("peak_entries", "INTEGER"), *MEMORY_COLUMNS, ("retries", "INTEGER")),
+         "moves": (("binding", "TEXT"),)}
 GAME_COLUMNS = ("key", "pairing_a", "pairing_b", "game_index", "game", "first", "second", "seed", "start", "final",
                 "result_first", "result_second", "winner", "termination", "reason", "plies", "wall_time",
                 "finished_at", "rss_start", "rss_peak", "rss_scope", "traceback", "retries")
@@ -107,6 +109,7 @@ class Store:
 
     def bind(self, config: dict[str, Any], fingerprint: str, versions: dict[str, str]) -> None:
         """Record the config for a new folder, or refuse one that holds results of another config."""
+        config = json.loads(json.dumps(config))   # as stored: a tuple option reads back as a list
         meta = self.meta()
         if "fingerprint" not in meta:
             with self.conn:
@@ -155,7 +158,7 @@ class Store:
                 record.result[1], winner, record.termination.value, record.reason, record.plies,
                 sum(m.wall_time for m in record.moves), time.time(), *_memory(result.memory), record.traceback or None,
                 result.retries))
-            self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?)", _move_rows(played.key, record))
+            self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", _move_rows(played.key, record))
             ranks = rank_of(record.result)
             self.conn.executemany("INSERT INTO seats VALUES (?,?,?,?,?)", [
                 (played.key, seat, pid, result, ranks[seat])
@@ -181,7 +184,7 @@ def _memory(memory: TaskMemory | None) -> tuple[int | None, int | None, str | No
 #: Config keys whose changes can only add games (or stop a match sooner), never alter a stored one: a
 #: game's key and seed depend on its pairing and index, and new participants or more games per pairing
 #: only add keys (pairings keep the order of the participants' ids).
-GROWING = ("games_per_pairing", "participants", "sprt")
+GROWING = ("games_per_pairing", "participants", "sprt", "tune")  # tune: framework.tuning.runner checks it
 
 
 def _altering(now: dict[str, Any], then: dict[str, Any]) -> list[str]:
@@ -210,4 +213,4 @@ def _changed(now: dict[str, Any], then: dict[str, Any]) -> list[str]:
 def _move_rows(key: str, record: Any) -> Iterable[tuple]:
     for m in record.moves:
         yield (key, m.ply, m.mover, record.players[m.mover], m.move, m.nodes, m.depth,
-               None if m.score is None else float(m.score), m.wall_time, m.cpu_time, " ".join(m.pv))
+               None if m.score is None else float(m.score), m.wall_time, m.cpu_time, " ".join(m.pv), m.binding or None)

@@ -80,6 +80,14 @@ def results_body(folder: Path) -> str:
     if results.mode == "solve":
         return head + "".join(f"<h2>{escape(k)}</h2>{pages.table(v, k, _csv(folder, k))}"
                               for k, v in results.tables().items())
+    if results.tuning is not None:   # final values, the validation match, every iteration, the plots
+        notes = "".join(f"<p>{escape(line)}</p>" for line in (results.tuning.validation, results.tuning.warning)
+                        if line)
+        return "".join([head, "<h2>Final values</h2>", pages.table(results.tuning.final(), "final",
+                                                                    _csv(folder, "final")), notes,
+                        _plots(folder), "<h2>Iterations</h2>",
+                        pages.table(results.tuning.tuning, "tuning", _csv(folder, "tuning")),
+                        "<h2>Games</h2>", _game_list(folder.name, results.games)])
     body = [head, "<h2>Standings</h2>", pages.table(_standings(results), "standings", _csv(folder, "standings")),
             "<h2>Crosstable</h2>",
             pages.table(results.crosstable(), "crosstable", _csv(folder, "crosstable"), index=True)]
@@ -87,12 +95,17 @@ def results_body(folder: Path) -> str:
         title = escape(key.replace("_", " "))
         body.append(f"<h2>{title}</h2>{pages.table(results.tables()[key], key, _csv(folder, key))}")
     body.append("<h2>Games</h2>" + _game_list(folder.name, results.games))
-    plots = sorted(p.name for p in folder.glob("*.png"))
-    if plots:
-        body.append("<h2>Plots</h2>" + "".join(
-            f'<figure><img src="/results/{name}/plots/{escape(quote(p))}" alt="{escape(p)}">'
-            f'<figcaption>{escape(p)}</figcaption></figure>' for p in plots))
+    body.append(_plots(folder))
     return "".join(body)
+
+
+def _plots(folder: Path) -> str:
+    """The report's PNGs in the folder (none before `plyground report` ran)."""
+    plots = sorted(p.name for p in folder.glob("*.png"))
+    name = escape(folder.name)
+    return "<h2>Plots</h2>" + "".join(
+        f'<figure><img src="/results/{name}/plots/{escape(quote(p))}" alt="{escape(p)}">'
+        f'<figcaption>{escape(p)}</figcaption></figure>' for p in plots) if plots else ""
 
 
 def plot_file(folder: Path, name: str) -> Path:

@@ -19,9 +19,9 @@ def error(text: str) -> str:
 
 
 def test_an_alias_bomb_is_refused_before_it_expands():
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: the machine's load stretches wall time, not this
     message = error(BOMB)
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
     assert message.startswith("t.yaml, line 6: the data expands to more than 100,000 values")
     assert len(message) < 300
 

@@ -6,8 +6,8 @@ with SIGSEGV), while the first process, which compiled them, runs fine: only a s
 cache shows it. Each case runs in two fresh processes sharing a new cache directory; both must exit cleanly and
 print what the same code printed interpreted in this one.
 
-Run as a script (`python test_search_reload.py CASE`), it prints the case's figures as JSON (compiled kernels
-on, as the environment says).
+Run as a script (`python test_search_reload.py CASE`), it prints the case's figures as JSON, each agent's
+binding chosen by `auto` (compiled, or interpreted with `PLYGROUND_JIT=0`) and recorded.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 if __name__ == "__main__":
@@ -31,9 +30,6 @@ from framework.protocols import CHANCE, BaseHeuristic, Budget  # noqa: E402
 from tests.framework import dice_race_sample as race  # noqa: E402
 
 RULES = numba_backend.Kernel(race, tag="dice_race")
-NO_LIMIT = 1 << 62
-DEADLINE = 1e300
-LO, HI = -1000.0, 1000.0
 
 
 class LeadHeuristic(BaseHeuristic):
@@ -103,76 +99,68 @@ class DiceRace:
         return tuple(int(w) for w in text.split(","))
 
 
-def _search(module: Any, compiled: bool) -> Any:
-    """`module` over the race's kernel, `score` bound to `lead`: compiled, or the same code interpreted."""
-    kernel = numba_backend.Kernel(module, rules=RULES, tag="dice_race", aliases={"score": "lead"})
-    return kernel if compiled else kernel.interpreted
+def _rolled(seats: int) -> Any:
+    """The race's start with a 2 rolled: the first seat to move."""
+    return race.apply_move(race.start(seats, True), 2)
 
 
-def _work(size: int, compiled: bool) -> Any:
-    work = np.zeros(size, np.int64) if compiled else [0] * size
-    work[1] = NO_LIMIT         # BUDGET.limit
-    return work
+def _played(agent: Any, game: DiceRace, state: Any) -> dict[str, Any]:
+    decision = agent.select_move(game, state, Budget())
+    stats = decision.stats
+    return {"move": decision.move, "score": round(stats.score, 9), "nodes": stats.nodes, **stats.extra}
 
 
-def expectimax(compiled: bool) -> dict[str, Any]:
-    from plugins.agents.expectiminimax import search
-    out = {}
-    for star in (0, 1, 2):
-        work = _work(search.WORK_SIZE, compiled)
-        work[search.WORK.use_star1] = int(star >= 1)
-        work[search.WORK.use_star2] = int(star == 2)
-        value = _search(search, compiled).expectimax(race.start(2, True), 6, LO, HI, 0, work, LO, HI, (1.0,),
-                                                     DEADLINE)
-        out[f"star{star}"] = [round(float(value), 9), int(work[search.WORK.nodes])]
-    return out
+def expectimax() -> dict[str, Any]:
+    """The expectiminimax agent with each of its pruning switches, on the race for two with dice."""
+    from plugins.agents.expectiminimax import ExpectiminimaxAgent
+    game = DiceRace(2, dice=True)
+    return {f"star{star}": _played(ExpectiminimaxAgent(game, depth=6, star1=star >= 1, star2=star == 2,
+                                                       heuristic=LeadHeuristic(game)), game, _rolled(2))
+            for star in (0, 1, 2)}
 
 
-def maxn(compiled: bool) -> dict[str, Any]:
-    from plugins.agents.multiplayer import search
-    work = _work(search.WORK_SIZE, compiled)
-    depth, seats = 6, 3
-    values = np.zeros((depth + 1) * seats) if compiled else [0.0] * ((depth + 1) * seats)
-    value = _search(search, compiled).maxn(race.start(seats, True), depth, seats, -np.inf, 0, work, LO, HI, LO, 0.0,
-                                          (1.0,), DEADLINE, values, 0)
-    return {"value": round(float(value), 9), "vector": [round(float(v), 9) for v in values[:seats]],
-            "nodes": int(work[search.WORK.nodes])}
+def maxn() -> dict[str, Any]:
+    """max^n on the race for three with dice, with and without shallow pruning."""
+    from plugins.agents.multiplayer import MaxnAgent
+    game = DiceRace(3, dice=True)
+    return {f"shallow{shallow}": _played(MaxnAgent(game, depth=6, heuristic=LeadHeuristic(game), shallow=shallow,
+                                                   max_sum=3000.0), game, _rolled(3))
+            for shallow in (False, True)}
 
 
-def paranoid(compiled: bool) -> dict[str, Any]:
-    from plugins.agents.multiplayer import search
-    work = _work(search.WORK_SIZE, compiled)
-    value = _search(search, compiled).paranoid(race.start(3, True), 6, LO, HI, 0, work, LO, HI, (1.0,), DEADLINE)
-    return {"value": round(float(value), 9), "nodes": int(work[search.WORK.nodes])}
+def paranoid() -> dict[str, Any]:
+    from plugins.agents.multiplayer import ParanoidAgent
+    game = DiceRace(3, dice=True)
+    return _played(ParanoidAgent(game, depth=6, heuristic=LeadHeuristic(game)), game, _rolled(3))
 
 
-def brs(compiled: bool) -> dict[str, Any]:
-    from plugins.agents.multiplayer import search
-    work = _work(search.WORK_SIZE, compiled)
-    value = _search(search, compiled).brs(race.start(3, False), 6, LO, HI, 0, 3, True, work, LO, HI, (1.0,),
-                                          DEADLINE)
-    return {"value": round(float(value), 9), "nodes": int(work[search.WORK.nodes])}
+def brs() -> dict[str, Any]:
+    from plugins.agents.multiplayer import BestReplyAgent
+    game = DiceRace(3, dice=False)
+    return _played(BestReplyAgent(game, depth=6, heuristic=LeadHeuristic(game)), game, game.initial_state())
 
 
-def alphabeta(compiled: bool) -> dict[str, Any]:
+def alphabeta() -> dict[str, Any]:
     """The alpha-beta agent on the race without dice, over the game's kernel (compiled, or its rules
     interpreted): its binding's choice is the environment's (`PLYGROUND_JIT`)."""
     from plugins.agents.alphabeta import AlphaBetaAgent
     game = DiceRace(2, dice=False)
     agent = AlphaBetaAgent(game, depth=5, heuristic=LeadHeuristic(game))
     decision = agent.select_move(game, game.initial_state(), Budget())
-    return {"move": decision.move, "score": decision.stats.score, "nodes": decision.stats.nodes}
+    return {"move": decision.move, "score": decision.stats.score, "nodes": decision.stats.nodes,
+            "binding": decision.stats.extra["binding"]}
 
 
-def proof_numbers(compiled: bool) -> dict[str, Any]:
-    """Every PN agent solves the race without dice from the start."""
+def proof_numbers() -> dict[str, Any]:
+    """Every PN agent plays the race without dice from the start (solving it)."""
     from plugins.agents.proofnumber.dfpn import DFPNAgent, PDSAgent, PDSPNAgent
     from plugins.agents.proofnumber.pns import PN2Agent, PNSAgent
     game = DiceRace(2, dice=False)
     out = {}
     for agent_class in (PNSAgent, PN2Agent, DFPNAgent, PDSAgent, PDSPNAgent):
-        result = agent_class(game).solve(game, game.initial_state(), Budget())
-        out[agent_class.__name__] = [result.value.value, result.move, result.stats.nodes]
+        decision = agent_class(game).select_move(game, game.initial_state(), Budget())
+        out[agent_class.__name__] = [decision.move, decision.stats.nodes, decision.stats.extra["proof"]]
+        out["binding"] = decision.stats.extra["binding"]
     return out
 
 
@@ -186,7 +174,9 @@ COMPILED = {"expectimax": ("expectimax",), "maxn": ("maxn",), "paranoid": ("para
 def test_a_compiled_search_loads_from_the_cache_in_a_second_process_with_the_interpreted_figures(
         case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PLYGROUND_JIT", "0")
-    interpreted = json.loads(json.dumps(CASES[case](False)))
+    interpreted = json.dumps(CASES[case]())
+    assert '"binding": "interpreted"' in interpreted and '"adapter"' not in interpreted
+    expected = json.loads(interpreted.replace('"binding": "interpreted"', '"binding": "compiled"'))
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PLYGROUND_JIT": "1"}
     runs = []
     for _ in range(2):
@@ -197,8 +187,8 @@ def test_a_compiled_search_loads_from_the_cache_in_a_second_process_with_the_int
     cached = {path.name for path in tmp_path.rglob("*.nbi")}
     for name in COMPILED[case]:
         assert any(f".{name}-" in file for file in cached), (name, sorted(cached))
-    assert runs == [interpreted, interpreted]
+    assert runs == [expected, expected]
 
 
 if __name__ == "__main__":
-    print(json.dumps(CASES[sys.argv[1]](numba_backend.enabled())))
+    print(json.dumps(CASES[sys.argv[1]]()))

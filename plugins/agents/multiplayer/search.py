@@ -33,6 +33,7 @@ array compiled); max^n's vectors in `values`, floats, a vector per level.
 from __future__ import annotations
 
 from framework.kernel.api import (
+    CHANCE,
     ONGOING,
     apply_move,
     chance_probability,
@@ -47,8 +48,6 @@ from framework.kernel.api import (
 from framework.layout import layout
 
 INF = float("inf")
-#: `to_move` at a chance node (framework.protocols.CHANCE).
-CHANCE = -1
 #: The slots of `work`: nodes, shallow cutoffs, heuristic vectors that broke max_sum, the node limit, the
 #: aborted flag, the shallow-pruning switch and the game's one int option.
 WORK, WORK_SIZE = layout("Work", "nodes limit aborted cutoffs over_sum shallow option")

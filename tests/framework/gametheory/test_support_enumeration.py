@@ -43,9 +43,11 @@ def test_equilibria_of_300_random_games_up_to_5x5_are_exactly_nashpys():
     """Equal to nashpy's support enumeration, or, where that drops one, to nashpy's vertex enumeration.
 
     nashpy's support enumeration drops a real equilibrium when a probability it solves for comes out
-    as -1e-17 instead of 0 (it requires `prob >= 0` exactly, whatever the tolerance): 7 of these 300
-    games. Our exact check proves those equilibria, and nashpy's vertex enumeration (a different
-    algorithm, too slow to run on all 300) finds exactly our set there.
+    as -1e-17 instead of 0 (it requires `prob >= 0` exactly, whatever the tolerance). How many of these
+    300 games that hits depends on the CPU and the BLAS build (7 with OpenBLAS's Haswell kernels, 11 with
+    SkylakeX's), so no count is asserted: every game must match one of nashpy's two algorithms exactly,
+    nashpy's support enumeration must never find an equilibrium we miss, and it must agree with us on
+    most games (else the comparison would prove nothing).
     """
     rounding_misses = 0
     for a, b in random_games(300, seed=7):
@@ -58,7 +60,7 @@ def test_equilibria_of_300_random_games_up_to_5x5_are_exactly_nashpys():
             rounding_misses += 1
             assert all(any(np.allclose(t, o, atol=1e-8) for o in ours) for t in theirs)  # nothing extra
             assert same_sets(ours, [np.concatenate(eq) for eq in nashpy.Game(a, b).vertex_enumeration()]), (a, b)
-    assert rounding_misses == 7
+    assert rounding_misses < 30
 
 
 def test_equilibria_are_exact_and_verified_exactly():
@@ -86,8 +88,11 @@ def test_small_integer_games_are_either_flagged_degenerate_or_have_an_odd_number
             opponent_strategy = w.strategy
             assert len(game.best_responses(1 - w.player, opponent_strategy)) > sum(1 for p in w.strategy if p)
             continue
-        # nondegenerate: nashpy over ALL support pairs (unequal sizes too) finds nothing more
-        assert same_sets(as_float_set((e.row, e.column) for e in result.equilibria), nashpy_support_enumeration(a, b))
+        # nondegenerate: nashpy over ALL support pairs (unequal sizes too) finds nothing more; where its
+        # exact `prob >= 0` drops one to rounding (CPU-dependent, as above), vertex enumeration decides
+        ours = as_float_set((e.row, e.column) for e in result.equilibria)
+        if not same_sets(ours, nashpy_support_enumeration(a, b)):
+            assert same_sets(ours, [np.concatenate(eq) for eq in nashpy.Game(a, b).vertex_enumeration()]), (a, b)
         assert len(result.equilibria) % 2 == 1
     assert 20 < flagged < 150  # both kinds occur
 

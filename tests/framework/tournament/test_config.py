@@ -89,7 +89,7 @@ BAD = [
                                   "expected one of ab, rnd, got None"),
     (GOOD + "champion: ab\n", "champion: only a gauntlet has a champion"),
     (GOOD + "positions: p.txt\n", "positions: 'positions' belongs to 'mode: solve', and this file is in mode games"),
-    (GOOD + "mode: tournament\n", "mode: expected one of games, solve, got 'tournament'"),
+    (GOOD + "mode: tournament\n", "mode: expected one of games, solve, tune, got 'tournament'"),
     (GOOD + "games: [matches]\n", "games: name either one 'game' or a list of 'games', not both"),
     (GOOD.replace("game: tictactoe", "games: []"), "games: expected a list of games, got []"),
     (GOOD.replace("game: tictactoe", "games: [tictactoe, tictactoe]"), "games: a game is listed twice"),
