@@ -3,7 +3,9 @@
 Needs chromium and playwright (the test extra).
 
 It runs a short checkers match into a temporary results folder, serves it, plays a few moves of
-checkers against alpha-beta with the coach on, and saves docs/play.png and docs/replay.png.
+checkers against alpha-beta with the coach on, and saves docs/play.png and docs/replay.png; then the boards
+of the dice and many-player games from set positions: docs/boards-pig.png, boards-einstein.png (a cube
+selected: its targets outlined) and boards-rolit.png (three players).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 import uvicorn
 from playwright.sync_api import sync_playwright
@@ -33,6 +36,11 @@ participants:
   - {id: alphabeta-d4, agent: alphabeta, params: {depth: 4}}
   - {id: mcts-200, agent: mcts, budget: {nodes: 200}}
 """
+#: (file, game, options, position, squares clicked before the picture) of the boards' screenshots.
+BOARDS = (("boards-pig.png", "pig", "players=3", "31,12,57 t=8 p1 goal=100", ()),
+          ("boards-einstein.png", "einstein", "", "..CB./..A.D/6...F/4523./1.... r5", ("c2",)),
+          ("boards-rolit.png", "rolit", "players=3", "R.G...../.R.G..../..RGGGG./...RR.../..YYYY../....RY../"
+                                                     "....RY../........ r", ()))
 
 
 def main() -> int:
@@ -66,9 +74,20 @@ def main() -> int:
         for _ in range(12):
             page.keyboard.press("ArrowRight")
         page.screenshot(path=DOCS / "replay.png")
+        for file, game, options, position, clicks in BOARDS:
+            seats = [("seat", "human")] * (3 if "players=3" in options else 2)   # people at every seat
+            form = urlencode([("game", game), ("options", options), ("position", position), *seats,
+                              ("first", "human"), ("second", "human")])
+            started = page.request.post(base + "/play", data=form,
+                                        headers={"Content-Type": "application/x-www-form-urlencoded"})
+            page.goto(started.url)
+            page.wait_for_selector("svg.board")
+            for square in clicks:
+                page.click(f'[data-square="{square}"]')
+            page.screenshot(path=DOCS / file)
         browser.close()
     server.should_exit = True
-    print(f"wrote {DOCS / 'play.png'} and {DOCS / 'replay.png'}")
+    print(f"wrote play.png, replay.png and {', '.join(b[0] for b in BOARDS)} in {DOCS}")
     return 0
 
 

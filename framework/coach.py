@@ -80,7 +80,7 @@ def _fmt(value: Proof | float | None) -> str:
     forced = _forced(value)
     if forced:
         return "a forced win" if forced > 0 else "a forced loss"
-    return f"score {value + 0.0:g}"  # + 0.0 turns -0.0 into 0
+    return f"score {round(value, 2) + 0.0:g}"  # rounded as the engine lines are; + 0.0 turns -0.0 into 0
 
 
 #: The most searches `coach_move` runs, each within the budget: two solves, then three move choices.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pluggy
 
-from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
+from framework.specs import AgentSpec, GameFamilySpec, GameFileSpec, GameSpec, HeuristicSpec
 
 PROJECT = "plyground"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -35,3 +35,9 @@ def plyground_heuristics() -> list[HeuristicSpec]:
 @hookspec
 def plyground_game_files() -> list[GameFileSpec]:
     """Return normal- or extensive-form games shipped as data files, for `plyground nash NAME`."""
+
+
+@hookspec
+def plyground_game_families() -> list[GameFamilySpec]:
+    """Return the game families this plugin provides: games named `FAMILY:MEMBER`, each resolved on first use
+    (e.g. another library's games, which take parameters and need that library installed)."""

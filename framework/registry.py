@@ -29,7 +29,7 @@ from framework.capabilities import capabilities, declared, has_chance, player_co
 from framework.errors import ConfigError, PluginError
 from framework.params import AgentRef, HeuristicRef, heuristic_choice, resolve_params
 from framework.protocols import Agent, Game, Heuristic
-from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
+from framework.specs import AgentSpec, GameFamilySpec, GameFileSpec, GameSpec, HeuristicSpec
 
 ENTRY_POINT_GROUP = "plyground"
 #: Agents naming agents (a fallback's fallback ...) nest at most this deep; deeper is taken for a cycle.
@@ -81,6 +81,9 @@ class Registry:
         self.agents: dict[str, Registered[AgentSpec]] = {}
         self.heuristics: dict[tuple[str, str], Registered[HeuristicSpec]] = {}
         self.game_files: dict[str, Registered[GameFileSpec]] = {}
+        #: Game families by name: their members `FAMILY:MEMBER` join `games` (and their heuristics
+        #: `heuristics`) when first looked up.
+        self.families: dict[str, Registered[GameFamilySpec]] = {}
         self.plugins: dict[str, Provenance] = {}
         self.failed: dict[str, str] = {}
         self.clashes: dict[tuple[str, str], str] = {}  # (kind, name) registered twice -> the message naming both
@@ -148,7 +151,7 @@ class Registry:
         try:
             provided = {hook: self._call_own(plugin, hook)
                         for hook in ("plyground_games", "plyground_agents", "plyground_heuristics",
-                                     "plyground_game_files")}
+                                     "plyground_game_files", "plyground_game_families")}
         except Exception as exc:
             self._pm.unregister(plugin)
             self._fail(name, distribution, f"{type(exc).__name__}: {exc}")
@@ -162,6 +165,8 @@ class Registry:
             additions.append((self.heuristics, (spec.game, spec.name), spec))
         for spec in provided["plyground_game_files"]:
             additions.append((self.game_files, spec.name, spec))
+        for spec in provided["plyground_game_families"]:
+            additions.append((self.families, spec.name, spec))
         for spec in provided["plyground_agents"]:
             bound = spec.memory_bound
             if bound is not None and bound.param not in {p.name for p in spec.params}:
@@ -175,7 +180,7 @@ class Registry:
                 self._pm.unregister(plugin)
                 other = clash.provenance if clash is not None else provenance
                 kind = {id(self.games): "game", id(self.agents): "agent",
-                        id(self.game_files): "game file"}.get(id(table), "heuristic")
+                        id(self.game_files): "game file", id(self.families): "game family"}.get(id(table), "heuristic")
                 label = key if isinstance(key, str) else f"{key[1]}' for game '{key[0]}"
                 message = (f"{kind} '{label}' is registered twice: by {other} and by {provenance}; "
                            "uninstall or rename one of them")
@@ -197,6 +202,7 @@ class Registry:
     # -- lookup ------------------------------------------------------------------
 
     def game_spec(self, name: str) -> GameSpec:
+        self._resolve_member(name)
         return self._lookup(self.games, name, "game").spec
 
     def agent_spec(self, name: str) -> AgentSpec:
@@ -211,7 +217,20 @@ class Registry:
             raise PluginError(self.clashes[(kind, name)])
         return _lookup(table, name, kind)
 
+    def _resolve_member(self, game: str) -> None:
+        """Register the game `FAMILY:MEMBER` of a registered family, with its heuristics, if not registered yet;
+        the family's PluginError (an unknown or refused member) propagates."""
+        family, colon, member = game.partition(":")
+        if game in self.games or not colon or family not in self.families:
+            return
+        entry = self.families[family]
+        spec, heuristics = entry.spec.resolve(member)
+        self.games[game] = Registered(spec, entry.provenance)
+        for heuristic in heuristics:
+            self.heuristics[(game, heuristic.name)] = Registered(heuristic, entry.provenance)
+
     def heuristic_spec(self, game: str, name: str) -> HeuristicSpec:
+        self._resolve_member(game)
         if ("heuristic", f"{name}' for game '{game}") in self.clashes:
             raise PluginError(self.clashes[("heuristic", f"{name}' for game '{game}")])
         key = (game, name)
@@ -237,6 +256,7 @@ class Registry:
         return named[0][0]
 
     def heuristics_for(self, game: str) -> list[HeuristicSpec]:
+        self._resolve_member(game)
         return [r.spec for (g, _), r in self.heuristics.items() if g == game]
 
     # -- construction ------------------------------------------------------------

@@ -76,6 +76,22 @@ class HeuristicSpec:
 
 
 @dataclass(frozen=True)
+class GameFamilySpec:
+    """Games named `NAME:MEMBER`, made on demand: a plugin bridging another library's games cannot list
+    them all up front (they take parameters, and the library may be absent), so the registry asks it.
+
+    `resolve(member)` returns the member's GameSpec (named `NAME:MEMBER`) with the heuristics registered
+    for it, or raises PluginError saying why the member is unknown or refused; `members()` lists every
+    member as `(member, reason)`, the reason empty when the member is playable (`plyground list --family`).
+    """
+
+    name: str
+    resolve: Callable[[str], tuple[GameSpec, tuple[HeuristicSpec, ...]]]
+    members: Callable[[], list[tuple[str, str]]]
+    help: str
+
+
+@dataclass(frozen=True)
 class GameFileSpec:
     """A game-theory example shipped as a data file (YAML or CSV), read by `framework.gametheory.files`."""
 

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+from types import FrameType
 
 from framework.errors import ConfigError
+
+#: Seconds open connections get to finish after Ctrl-C before the server closes them.
+SHUTDOWN = 1
 
 
 def run(args: argparse.Namespace) -> int:
@@ -15,9 +20,20 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise ConfigError(f"plyground serve needs the web packages ({exc.name} is missing): "
                           "pip install 'plyground'") from None
-    app = create_app(args.results, tuple(args.plugin or ()))
+    app = create_app(args.results, tuple(args.plugin or ()), hosts=(args.host,), engines=args.engines)
     print(f"Plyground workbench on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # Ctrl-C: open pages (a live feed, a search in progress) get a second, then their connections are closed
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                            timeout_graceful_shutdown=SHUTDOWN)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            super().handle_exit(sig, frame)
+            app.state.stopping.set()   # live feeds end at their next look (POLL)
+            app.state.pool.close()   # searches in progress end now (their pages are told), not after the grace
+
+    with contextlib.suppress(KeyboardInterrupt):   # uvicorn raises the Ctrl-C again once it has stopped
+        Server(config).run()
     return 0
 
 
@@ -27,4 +43,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--results", metavar="DIR", help="a results folder, or a folder of them, to browse and replay")
     p.add_argument("--plugin", action="append", metavar="FILE", help="a plugin file to load (repeatable)")
+    p.add_argument("--engines", type=int, default=2, metavar="N",
+                   help="searches run at once, for every tab together (default 2); more wait, or get 429")
     p.set_defaults(func=run)

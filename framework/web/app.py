@@ -3,20 +3,29 @@
 Every request parameter is checked; a bad one is a 4xx page (or fragment) naming it, never a
 500 with a traceback. Searches run in guarded workers from a thread (framework/tournament/engine.py),
 so the event loop only renders pages.
+
+It is a local server that runs engines, so `Guard` screens every request before a route sees it: a
+`Host` that is not the address served is refused (400: DNS rebinding), so is a POST from another
+site's page (`Origin`, 403: cross-site request forgery) and a body over MAX_BODY (413, before it is
+read). At most `engines` searches run at once (a bounded thread limiter in front of the engine pool);
+a few more wait, past them a request is refused with 429.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlsplit
 
 import anyio.to_thread
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import (
     FileResponse,
@@ -28,9 +37,11 @@ from starlette.responses import (
 )
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from framework.errors import ConfigError, PlygroundError
 from framework.tournament.engine import EnginePool
+from framework.tournament.guard import Cancelled
 from framework.web import pages, results
 from framework.web.play import PlaySession, make_registry, new_session
 
@@ -39,6 +50,86 @@ STATIC = Path(__file__).with_name("static")
 MAX_SESSIONS = 200
 #: Seconds between two looks at a results store by the live feed.
 POLL = 0.5
+#: The actions that change a game: a page posts them with the version of the game it shows (stale: 409).
+CHANGES = ("move", "engine", "undo", "resign")
+#: The largest request body read: the pages send forms of a few hundred bytes.
+MAX_BODY = 64 * 1024
+#: The names of this machine a request may give as its Host, besides the address served (`--host`).
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+#: Searches run at once unless told otherwise (`plyground serve --engines`).
+DEFAULT_ENGINES = 2
+#: Requests that may wait for a search slot, per slot; past them a request is refused (429).
+WAITING_PER_ENGINE = 4
+
+
+def host_name(netloc: str) -> str | None:
+    """The host of `host[:port]` (brackets of an IPv6 address dropped, lower case); None when it is no address."""
+    try:
+        return urlsplit(f"//{netloc}").hostname
+    except ValueError:
+        return None
+
+
+class Guard:
+    """ASGI middleware refusing what a local server must not answer: a foreign Host, a cross-site POST, a huge body.
+
+    A foreign Host is 400 (a page of another site whose name was made to resolve to 127.0.0.1), a POST whose
+    Origin is another site is 403 (a page elsewhere posting a move or a game), a body larger than MAX_BODY is
+    413: at once when its Content-Length says so, else as soon as the bytes read pass it.
+    """
+
+    def __init__(self, app: ASGIApp, hosts: tuple[str, ...]) -> None:
+        self.app = app
+        named = (f"[{h}]" if ":" in h and not h.startswith("[") else h for h in (*LOCAL_HOSTS, *hosts))  # --host ::1
+        self.hosts = frozenset(filter(None, map(host_name, named)))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        host = headers.get("host", "")
+        refusal = self.refusal(scope["method"], host, headers)
+        if refusal is not None:
+            status, message = refusal
+            await HTMLResponse(pages.error_page(status, message), status_code=status)(scope, receive, send)
+            return
+        await self.app(scope, limited(receive), send)
+
+    def refusal(self, method: str, host: str, headers: Headers) -> tuple[int, str] | None:
+        """(status, message) when the request is refused before any route sees it."""
+        if host_name(host) not in self.hosts:
+            return 400, (f"this workbench answers requests for {', '.join(sorted(self.hosts))}, not for "
+                         f"'{host}' (plyground serve --host names another address)")
+        origin = headers.get("origin")
+        if method not in ("GET", "HEAD", "OPTIONS") and origin is not None:
+            parts = urlsplit(origin)
+            if parts.netloc.lower() != host.lower() or parts.scheme not in ("http", "https"):
+                return 403, f"a page of '{origin}' may not post to this workbench; use its own pages at {host}"
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return 413, f"the request body is {length} bytes; the workbench reads at most {MAX_BODY:,}"
+        return None
+
+
+def limited(receive: Receive) -> Receive:
+    """`receive`, raising 413 once the body read passes MAX_BODY (a body sent without its length)."""
+    seen = 0
+
+    async def guarded() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > MAX_BODY:
+                raise HTTPException(413, f"the request body is over {MAX_BODY:,} bytes, the most the workbench reads")
+        return message
+
+    return guarded
+
+
+class Busy(Exception):
+    """Every search slot is taken and enough requests wait for one: refused with 429."""
 
 
 async def form_of(request: Request) -> dict[str, str]:
@@ -56,13 +147,28 @@ def event(name: str, data: str) -> str:
 
 
 def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] = (),
-               pool: EnginePool | None = None) -> Starlette:
-    """The ASGI application; `results_dir` is a results folder or a folder of them (None: no results pages)."""
+               pool: EnginePool | None = None, *, hosts: tuple[str, ...] = (),
+               engines: int = DEFAULT_ENGINES) -> Starlette:
+    """The ASGI application; `results_dir` is a results folder or a folder of them (None: no results pages).
+
+    `hosts`: the address served besides this machine's own names; `engines`: searches that run at once."""
+    if engines < 1:
+        raise ConfigError(f"--engines must be at least 1, got {engines}")
     registry = make_registry(plugins)
-    pool = pool or EnginePool()
+    pool = pool or EnginePool(keep=engines)
+    slots = anyio.CapacityLimiter(engines)
     sessions: dict[str, PlaySession] = {}
     locks: dict[str, asyncio.Lock] = {}
     library = results.Library(results_dir)
+    stopping = threading.Event()   # set on Ctrl-C: live feeds end, so the server need not wait for them
+
+    async def in_engine(work: Any, *args: Any) -> Any:
+        """Run `work` (which asks engines) in a thread once a search slot is free; Busy when too many wait."""
+        waiting = slots.statistics().tasks_waiting
+        if not slots.available_tokens and waiting >= WAITING_PER_ENGINE * engines:
+            raise Busy(f"the server is running {engines} searches and {waiting} more wait; try again in a moment "
+                       "(plyground serve --engines N allows more at once)")
+        return await anyio.to_thread.run_sync(work, *args, limiter=slots)
 
     def session_of(request: Request) -> PlaySession:
         sid = request.path_params["sid"]
@@ -78,10 +184,10 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
         form = await form_of(request)
         try:
             session = new_session(registry, form, plugins)
-            await anyio.to_thread.run_sync(session.build, pool)
-        except PlygroundError as exc:
+            await in_engine(session.build, pool)
+        except (PlygroundError, Busy) as exc:
             return HTMLResponse(pages.index(sorted(registry.games), sorted(registry.agents), form, str(exc),
-                                            library.names()), status_code=400)
+                                            library.names()), status_code=429 if isinstance(exc, Busy) else 400)
         while len(sessions) >= MAX_SESSIONS:
             oldest = next(iter(sessions))
             sessions.pop(oldest).close()
@@ -99,17 +205,27 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
         action = request.path_params["action"]
         form = await form_of(request)
         lock = locks[session.id]
-        if lock.locked() and action in ("move", "engine", "undo", "resign"):
+        if action == "engine" and lock.locked():
+            async with lock:   # a search for this game runs (a reloaded page asks again): its move is the answer
+                return HTMLResponse(pages.panel(session))
+        if lock.locked() and action in CHANGES:
             return HTMLResponse(pages.panel(session, "the engine is still thinking; wait for its move"), 409)
+        seen = form.get("version")
+        if action in CHANGES and seen is not None and seen != str(session.version):
+            return HTMLResponse(pages.panel(session, "the game changed since this page showed it (another tab?); "
+                                                     "this is the board now"), 409)
         async with lock:
             try:
                 if action == "move":
                     text = str(form.get("move", "")).strip()
                     if not text:
                         raise ConfigError("type a move, or click the board")
-                    await anyio.to_thread.run_sync(session.human_move, text)
+                    if "coach" in session.engines:
+                        await in_engine(session.human_move, text)
+                    else:
+                        await anyio.to_thread.run_sync(session.human_move, text)
                 elif action == "engine":
-                    await anyio.to_thread.run_sync(session.engine_move)
+                    await in_engine(session.engine_move)
                 elif action == "undo":
                     session.undo()
                 elif action == "flip":
@@ -118,8 +234,12 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
                     session.resign()
                 else:
                     raise HTTPException(404, f"unknown action '{action}'; use move, engine, undo, flip or resign")
-            except PlygroundError as exc:
-                return HTMLResponse(pages.panel(session, str(exc)), 400)
+            except (PlygroundError, Busy) as exc:
+                return HTMLResponse(pages.panel(session, str(exc)), 429 if isinstance(exc, Busy) else 400)
+            except Cancelled:   # the server stops (Ctrl-C): the search was interrupted, the game is as it was
+                return HTMLResponse(pages.panel(session, "the server is stopping; the search was interrupted"), 503)
+            if action in CHANGES:
+                session.version += 1
         return HTMLResponse(pages.panel(session))
 
     async def results_index(request: Request) -> HTMLResponse:
@@ -156,7 +276,7 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
             seen: Any = None
             seen_live: Any = ()
             games: dict[str, Any] = {}   # the game objects of the games in progress, by name
-            while not await request.is_disconnected():
+            while not stopping.is_set() and not await request.is_disconnected():
                 mark = await anyio.to_thread.run_sync(results.change_mark, folder)
                 if mark != seen:
                     seen = mark
@@ -196,4 +316,8 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
         yield
         pool.close()
 
-    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan,
+                    middleware=[Middleware(Guard, hosts=hosts)])
+    app.state.pool = pool   # plyground serve stops the searches as soon as Ctrl-C is pressed
+    app.state.stopping = stopping
+    return app

@@ -13,8 +13,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 from framework.capabilities import capabilities
-from framework.protocols import Game, State
+from framework.protocols import CHANCE, Game, State
 from framework.records import format_score
+from framework.web.charts import evaluation
 from framework.web.play import DEFAULT_COACH_TIME, DEFAULT_MOVE_TIME, PlaySession
 
 
@@ -116,7 +117,8 @@ def panel(session: PlaySession, message: str = "") -> str:
     error = f'<p class="error" id="message">{escape(message)}</p>' if message else '<p id="message"></p>'
     data = json.dumps([[n, list(c)] for n, c in legal]).replace("</", "<\\/")
     return f"""<div class="play" data-engine-turn="{int(session.engine_to_move())}"
- data-position="{escape(game.to_text(state))}">
+ data-position="{escape(game.to_text(state))}" data-version="{session.version}"
+ data-last="{escape(json.dumps(last_clicks(session)))}">
 <div class="left">{board(game, state, session.flipped)}</div>
 <div class="right">{status}{error}
 <form id="move-form" class="inline"><input name="move" id="move-input" autocomplete="off"
@@ -127,8 +129,23 @@ def panel(session: PlaySession, message: str = "") -> str:
 <button type="button" data-action="resign">Resign</button>
 <a class="button" href="/?{escape(session_query(session))}">New game</a></div>
 <ol id="moves">{"".join(rows)}</ol>
+{evaluation([p.engine.score if p.engine else None for p in session.moves], [p.mover for p in session.moves],
+            game.player_names)}
 <details><summary>Position text</summary><code>{escape(game.to_text(state))}</code></details></div></div>
 <script type="application/json" id="legal">{data}</script>"""
+
+
+def last_clicks(session: PlaySession) -> list[str]:
+    """The squares of the last move a seat made (back over the rolls after it), for the board to highlight."""
+    clicks = capabilities(session.game).move_clicks
+    for i in range(len(session.moves) - 1, -1, -1):
+        before = session.states[i]
+        mover = session.game.to_move(before)
+        if mover != CHANCE or i == 0:
+            if clicks is None or mover == CHANCE:
+                return []
+            return list(clicks(before, session.game.parse_move(before, session.moves[i].move)))
+    return []
 
 
 def session_query(session: PlaySession) -> str:

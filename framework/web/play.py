@@ -73,6 +73,7 @@ class PlaySession:
     details: str = ""   # the traceback of the exception that cost an engine the game
     flipped: bool = False
     engines: dict[str, GuardedAgent] = field(default_factory=dict)   # by role, for the seats people do not play
+    version: int = 0   # counts the changes of the game: a tab posting a move names the version it has seen
 
     def __post_init__(self) -> None:
         if not self.states:

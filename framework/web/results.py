@@ -21,11 +21,11 @@ from starlette.exceptions import HTTPException
 
 from framework.analysis.tables import Results
 from framework.errors import PlygroundError
-from framework.protocols import WIN_SCORE
 from framework.records import format_score, game_for, replay_states
 from framework.tournament.live import LIVE, read_live
 from framework.tournament.store import DATABASE
 from framework.web import pages
+from framework.web.charts import clip, evaluation
 
 #: The last finished games the live page lists.
 RECENT = 10
@@ -171,9 +171,10 @@ def replay_body(folder: Path, key: str) -> str:
                      f'{" · pv " + escape(m.pv) if m.pv else ""}</span></li>')
     movers = list(moves["mover"])
     scores = [None if s is None or s != s else float(s) for s in moves["score"]]
-    charts = (chart("nodes", [float(n) for n in moves["nodes"]], movers, log=True)
+    charts = (evaluation(scores, movers, game.player_names)
+              + chart("nodes", [float(n) for n in moves["nodes"]], movers, log=True)
               + chart("time", [float(t) for t in moves["wall_time"]], movers)
-              + chart("score", _clip(scores), movers))
+              + chart("score", clip(scores), movers))
     result = "draw" if g.winner is None or g.winner != g.winner else f"{g.winner} wins"
     return (f'<h1>{escape(g.first)} – {escape(g.second)}</h1><p id="result">{escape(result)} — '
             f'{escape(g.termination)}{": " + escape(g.reason) if g.reason else ""}</p>'
@@ -183,14 +184,6 @@ def replay_body(folder: Path, key: str) -> str:
             f'<button type="button" id="last">»</button> <span class="muted">(arrow keys too)</span></p></div>'
             f'<div class="right"><div class="charts">{charts}</div><ol id="moves">{"".join(items)}</ol></div></div>'
             f'<p><a href="/results/{escape(folder.name)}">back to the results</a></p>')
-
-
-def _clip(scores: list[float | None]) -> list[float | None]:
-    """Scores for the chart: proven wins and losses (|score| >= WIN_SCORE/2) drawn just past the largest
-    ordinary score, so one proof does not flatten every other point."""
-    ordinary = [abs(s) for s in scores if s is not None and abs(s) < WIN_SCORE / 2]
-    edge = 1.25 * max(ordinary, default=1.0) or 1.0
-    return [s if s is None or abs(s) < WIN_SCORE / 2 else math.copysign(edge, s) for s in scores]
 
 
 def chart(name: str, values: list[float | None], movers: list[int], log: bool = False) -> str:

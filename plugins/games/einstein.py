@@ -23,6 +23,8 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from framework.boardsvg import Cell, grid
+from framework.boardsvg import die as draw_die
 from framework.errors import MoveParseError, PositionError
 from framework.hookspecs import hookimpl
 from framework.protocols import CHANCE, BaseHeuristic
@@ -179,6 +181,35 @@ class EinStein:
         if winner(cells) is not None and die:
             raise PositionError(f"'{text}' is a finished game: write the die as '?'")
         return (cells, player, die)
+
+    def render_svg(self, state: State, flipped: bool = False) -> str:
+        """Rank 5 at the top, the numbered cubes, each side's goal corner marked, the cubes the roll lets move
+        outlined, and the die beside the board ("?" before the roll)."""
+        cells, player, die_face = state
+        won = winner(cells)
+        cubes = cube_cells(cells, player)
+        movers = {cubes[n] for n in movable(cubes, die_face)} if die_face and won is None else set()
+        rows = []
+        for r in range(SIZE - 1, -1, -1):
+            row = []
+            for c in range(SIZE):
+                cell = r * SIZE + c
+                piece = cells[cell]
+                tags = " ".join(t for t, on in (("goal-0", cell == TARGET[RED]), ("goal-1", cell == TARGET[BLUE]),
+                                                ("movable", cell in movers)) if on)
+                row.append(Cell(square(cell), dark=(r + c) % 2 == 0, piece=owner(piece) if piece else None,
+                                crown=str((piece - 1) % FACES + 1) if piece else "", cube=True, tags=tags))
+            rows.append(row)
+        name = self.player_names[player]
+        caption = (f"{self.player_names[won]} wins" if won is not None else
+                   f"{name} rolled {die_face}" if die_face else f"{name} to roll")
+        side = draw_die(30, 30, die_face or None, caption=caption)
+        return grid(rows, flipped=flipped, files="abcde", ranks=tuple("54321"), title="einstein", theme="einstein",
+                    side=side, side_width=150)
+
+    def move_clicks(self, state: State, move) -> tuple[str, ...]:
+        """The cube's square, then where it goes; a roll is never clicked (chance draws it)."""
+        return () if state[2] == 0 else (square(move[0]), square(move[1]))
 
 
 class ProgressHeuristic(BaseHeuristic):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from framework.boardsvg import Cell, grid
 from framework.errors import ConfigError, MoveParseError, PositionError, quoted
 from framework.hookspecs import hookimpl
 from framework.params import Param
@@ -200,6 +201,28 @@ class Rolit:
     def pass_to(self, state: State, seat: int) -> State:
         """The same board with `seat` to move (best-reply search skips seats this way)."""
         return (state[0], seat)
+
+    def render_svg(self, state: State, flipped: bool = False) -> str:
+        """Rank 8 at the top, every ball in its colour (a colour nobody plays stays on the board), every square
+        clickable by name (the legal ones lighter), and each colour's count beside the board, the mover marked."""
+        boards, mover = state
+        legal = move_bits(boards, mover)
+        rows = [[Cell(name(sq), piece=next((c for c in range(4) if boards[c] >> sq & 1), None),
+                      tags="legal" if legal >> sq & 1 else "")
+                 for f in range(8) for sq in [8 * r + f]] for r in range(7, -1, -1)]
+        counts = [board.bit_count() for board in boards]
+        over = self.is_terminal(state)
+        side = "".join(
+            f'<g class="seat{" mover" if seat == mover and not over else ""}">'
+            f'<circle class="piece piece-{seat}" cx="34" cy="{34 + 44 * seat}" r="14"/>'
+            f'<text class="name" x="56" y="{40 + 44 * seat}">{"▶ " if seat == mover and not over else ""}'
+            f'{COLOURS[seat]} {counts[seat]}{"" if seat < self.num_players else " (nobody)"}</text></g>'
+            for seat in range(4))
+        return grid(rows, flipped=flipped, files="abcdefgh", ranks=tuple("87654321"), title="rolit", theme="rolit",
+                    side=side, side_width=190)
+
+    def move_clicks(self, state: State, move: int) -> tuple[str, ...]:
+        return (name(move),)
 
 
 class DiscsHeuristic(BaseHeuristic):

@@ -128,7 +128,7 @@ class TicTacToe:
         x, o, _ = state
         cells = [[Cell(NAMES[i], piece=0 if x >> i & 1 else 1 if o >> i & 1 else None,
                        mark="X" if x >> i & 1 else "O") for i in range(3 * r, 3 * r + 3)] for r in range(3)]
-        return grid(cells, flipped=flipped, files="abc", ranks=("3", "2", "1"), title="tic-tac-toe")
+        return grid(cells, flipped=flipped, files="abc", ranks=("3", "2", "1"), title="tic-tac-toe", lines=True)
 
     def move_clicks(self, state: State, move: int) -> tuple[str, ...]:
         return (NAMES[move],)

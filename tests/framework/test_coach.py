@@ -114,3 +114,11 @@ def test_scores_inside_the_forced_range_stay_an_inaccuracy():
     verdict = Verdict(move=0, best_move=1, optimal=False, exact=False, played_value=-3.0, best_value=-0.0, depth=2)
     assert verdict.describe(TTT, TTT.initial_state()) == ("a3: inaccuracy by the coach's search at depth 2 — "
                                                          "score -3 against score 0 for b3")
+
+
+def test_a_verdicts_scores_are_rounded_to_two_decimals_as_the_engine_lines_are():
+    game = TicTacToe()
+    state = game.initial_state()
+    verdict = Verdict(4, 0, False, False, 61.234567, 75.0049, depth=3)
+    text = verdict.describe(game, state)
+    assert "score 61.23" in text and "score 75" in text and "61.234" not in text

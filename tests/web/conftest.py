@@ -23,6 +23,8 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 ROOT = Path(__file__).resolve().parents[2]
 #: The pages, not the searches, are under test: interpreted rules need no compiled kernels (no compile on a cold cache).
 INTERPRETED = {"PLYGROUND_JIT": "0"}
+#: The address TestClient requests name: the workbench answers only requests for the address it serves.
+LOCAL = "http://127.0.0.1"
 FIXTURE_AGENTS = str(ROOT / "tests" / "framework" / "tournament" / "fixture_agents.py")
 
 
@@ -113,3 +115,16 @@ def assert_not_blank(path: Path) -> None:
     assert pixels.std() > 0.05, f"{path} looks blank"
     flat = (pixels[..., :3] * 255).astype(int).reshape(-1, 3)
     assert len({tuple(p) for p in flat[:: max(1, len(flat) // 20000)]}) > 20, f"{path} has too few colours"
+
+
+def open_game(page, server: str, game: str, seats: list[str], **fields: str) -> None:
+    """Start a game by posting the new-game form's fields (each seat in order) and open its page.
+
+    The seats go both as repeated `seat` fields and as `first` / `second`, the two spellings of the form."""
+    from urllib.parse import urlencode
+
+    form = [("game", game), *(("seat", s) for s in seats), *zip(("first", "second"), seats), *fields.items()]
+    response = page.request.post(server + "/play", data=urlencode(form),
+                                 headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert response.ok and "/play/" in response.url, response.text()
+    page.goto(response.url)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+import threading
+import time
 
 import pytest
 from starlette.testclient import TestClient
 
 from framework.web.app import create_app
-from tests.web.conftest import FIXTURE_AGENTS, ROOT
+from tests.web.conftest import FIXTURE_AGENTS, LOCAL, ROOT
 
 FAULT_AGENTS = str(ROOT / "tests" / "framework" / "tournament" / "fault_agents.py")
 
@@ -16,7 +18,7 @@ FAULT_AGENTS = str(ROOT / "tests" / "framework" / "tournament" / "fault_agents.p
 @pytest.fixture(scope="module")
 def client(workspace):
     app = create_app(workspace / "results", (FIXTURE_AGENTS, FAULT_AGENTS))
-    with TestClient(app, raise_server_exceptions=False) as c:
+    with TestClient(app, raise_server_exceptions=False, base_url=LOCAL) as c:
         yield c
 
 
@@ -176,3 +178,64 @@ def test_results_tables_download_as_csv(client):
     assert response.status_code == 200 and response.text.startswith("participant,games,wins,draws,losses")
     page = client.get("/results/replay")
     assert page.status_code == 200 and re.search(r"[+-]\d+ ± \d+", page.text)
+
+
+def version_of(response) -> str:
+    return re.search(r'data-version="(\d+)"', response.text)[1]
+
+
+def test_a_page_that_has_not_seen_the_last_change_is_refused_with_the_board_as_it_is(client):
+    url = new(client)
+    shown = version_of(client.get(url))
+    moved = client.post(url + "/move", data={"move": "b2", "version": shown})
+    assert moved.status_code == 200 and version_of(moved) != shown
+    assert '<div class="play" data-engine-turn="1"' in moved.text
+    replied = client.post(url + "/engine", data={"version": version_of(moved)})
+    assert replied.status_code == 200
+    stale = client.post(url + "/move", data={"move": "a1", "version": shown})   # a second tab, still at the start
+    assert stale.status_code == 409
+    assert message(stale) == "the game changed since this page showed it (another tab?); this is the board now"
+    assert version_of(stale) == version_of(replied) and stale.text.count('class="move"') == 2
+    assert client.post(url + "/undo", data={"version": shown}).status_code == 409
+    assert client.post(url + "/undo", data={"version": version_of(replied)}).status_code == 200
+
+
+def test_the_last_move_is_named_for_the_board_to_highlight(client):
+    url = new(client)
+    assert 'data-last="[]"' in client.get(url).text
+    moved = client.post(url + "/move", data={"move": "b2"})
+    assert 'data-last="[&quot;b2&quot;]"' in moved.text
+
+
+def test_a_reloaded_page_asking_for_the_engine_move_gets_the_move_being_searched(workspace):
+    """The first request's search is running; the second (a reload) waits for its move instead of a 409 or a second
+    search."""
+    from tests.web.test_guard import CountingPool
+
+    pool = CountingPool()
+    app = create_app(None, (FIXTURE_AGENTS,), pool)
+    with TestClient(app, base_url=LOCAL) as c:
+        url = c.post("/play", data={"game": "tictactoe", "first": "sleepy:delay=1.5", "second": "human", "time": "10"},
+                     follow_redirects=False).headers["location"]
+        answers = []
+        first = threading.Thread(target=lambda: answers.append(c.post(url + "/engine")))
+        first.start()
+        deadline = time.monotonic() + 60
+        while not pool.running:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        reload = c.post(url + "/engine")
+        first.join(timeout=60)
+    assert reload.status_code == 200 and answers[0].status_code == 200
+    assert reload.text.count('class="move"') == 1 == answers[0].text.count('class="move"')
+    assert 'data-engine-turn="0"' in reload.text
+
+
+def test_the_play_page_charts_the_engine_scores_from_the_first_seats_side(client):
+    url = new(client, first="alphabeta:depth=1", second="human")   # depth 1 scores by the lines heuristic
+    assert 'id="chart-evaluation"' not in client.get(url).text
+    engine = client.post(url + "/engine")
+    score = float(re.search(r"score (-?[\d.]+)", engine.text)[1])
+    assert re.findall(r"<title>ply (\d+): ([-\d.]+)</title>", engine.text) == [("1", f"{score:.4g}")]
+    moved = client.post(url + "/move", data={"move": "a1" if "b2" in engine.text else "b2"})
+    assert 'id="chart-evaluation"' in moved.text and moved.text.count("<title>ply ") == 1   # a person's move: no point

@@ -10,12 +10,12 @@ from starlette.testclient import TestClient
 
 from framework.tournament.live import LIVE
 from framework.web.app import create_app
-from tests.web.conftest import run_tournament, tournament
+from tests.web.conftest import LOCAL, run_tournament, tournament
 
 
 @pytest.fixture(scope="module")
 def client(workspace):
-    with TestClient(create_app(workspace / "results"), raise_server_exceptions=False) as c:
+    with TestClient(create_app(workspace / "results"), raise_server_exceptions=False, base_url=LOCAL) as c:
         yield c
 
 

@@ -125,7 +125,7 @@ class Checkers:
         return state
 
     def render_svg(self, state: State, flipped: bool = False) -> str:
-        """The board as `render` draws it (square 1 top left); dark squares are clicked by their number."""
+        """The board as `render` draws it (square 1 top left); dark squares show their number and are clicked by it."""
         black, white, kings, _, _ = state
         rows = []
         for row in range(8):
@@ -137,7 +137,8 @@ class Checkers:
                 square = 4 * row + col // 2 + 1
                 bit = SQUARE_BIT[square]
                 piece = 0 if black & bit else 1 if white & bit else None
-                cells.append(Cell(str(square), dark=True, piece=piece, crown="K" if kings & bit else ""))
+                cells.append(Cell(str(square), dark=True, piece=piece, crown="K" if kings & bit else "",
+                                  note=str(square)))
             rows.append(cells)
         return grid(rows, flipped=flipped, title="checkers")
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from framework.boardsvg import die, document
 from framework.errors import ConfigError, MoveParseError, PositionError, quoted
 from framework.hookspecs import hookimpl
 from framework.params import Param
@@ -160,6 +161,43 @@ class Pig:
         i, j = scores[player], scores[1 - player]
         p = solution.roll_probability(i, j, total) if rolling else solution.win_probability(i, j, total)
         return (p, 1.0 - p) if player == 0 else (1.0 - p, p)
+
+    def render_svg(self, state: State, flipped: bool = False) -> str:
+        """Each seat's banked score as a bar towards the goal (the mover's turn total after it), the die (clicked
+        to roll; "?" while it is in the air) and the hold button; `flipped` changes nothing."""
+        scores, total, player, rolling = state
+        over = self.is_terminal(state)
+        width, row, bar = 420, 44, 250
+        out = [f'<text class="label" x="{width - 8}" y="18" text-anchor="end">goal {self.goal}</text>']
+        for seat, score in enumerate(scores):
+            y = 28 + seat * row
+            mover = seat == player
+            banked = bar * min(score, self.goal) / self.goal
+            turn = bar * min(total, self.goal - min(score, self.goal)) / self.goal if mover else 0
+            out.append(f'<g class="seat{" mover" if mover else ""}">'
+                       f'<text class="name" x="8" y="{y + 17}">{"▶ " if mover else ""}'
+                       f'{self.player_names[seat]}</text>'
+                       f'<rect class="track" x="64" y="{y}" width="{bar}" height="24" rx="4"/>'
+                       f'<rect class="bar piece-{seat}" x="64" y="{y}" width="{banked:.1f}" height="24" rx="4"/>'
+                       + (f'<rect class="turn" x="{64 + banked:.1f}" y="{y}" width="{turn:.1f}" height="24"/>'
+                          if turn else "")
+                       + f'<text class="score" x="{72 + bar}" y="{y + 17}">{score}'
+                       f'{f" +{total}" if mover and total else ""}</text></g>')
+        y = 40 + len(scores) * row
+        if over:
+            out.append(f'<text class="name" x="64" y="{y + 30}">{self.player_names[player]} reached the goal</text>')
+        else:
+            moves = self.legal_moves(state)
+            out.append(die(64, y, None, name=None if rolling or ROLL not in moves else ROLL,
+                           text="?" if rolling else "roll", caption="rolling…" if rolling else f"turn total {total}"))
+            if HOLD in moves:
+                out.append(f'<g class="button" data-square="{HOLD}"><rect x="160" y="{y + 10}" width="120" height="40" '
+                           f'rx="6"/><text x="220" y="{y + 36}" text-anchor="middle">hold (+{total})</text></g>')
+        return document(width, y + 84, "".join(out), "pig", "pig")
+
+    def move_clicks(self, state: State, move) -> tuple[str, ...]:
+        """Roll by clicking the die, hold by its button; a face of the die is never clicked (chance rolls it)."""
+        return () if state[3] else (str(move),)
 
 
 @hookimpl

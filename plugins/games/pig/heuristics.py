@@ -6,6 +6,7 @@ from typing import Any
 
 from framework.errors import ConfigError
 from framework.protocols import BaseHeuristic
+from plugins.games.pig import solver
 
 #: Scale of heuristic values (inside +-WIN_SCORE, as every heuristic's).
 SCALE = 1000.0
@@ -39,6 +40,7 @@ class OptimalHeuristic(BaseHeuristic):
         if game.num_players != 2:
             raise ConfigError(f"pig heuristic 'optimal' is exact for two players; this game has {game.num_players}"
                               "; use 'race'")
+        solver.require_memory(game.goal)   # refused when built, not at its first move
 
     def evaluate(self, state: Any, player: int) -> float:
         return SCALE * (2.0 * self.game.exact_values(state)[player] - 1.0)

@@ -21,6 +21,8 @@ class PigPolicyAgent:
         if policy == "optimal" and game.num_players != 2:  # type: ignore[attr-defined]
             raise ConfigError(f"pig_policy 'optimal' is the two-player solution; this game has "
                               f"{game.num_players} players: use policy hold_at")  # type: ignore[attr-defined]
+        if policy == "optimal":
+            solver.require_memory(game.goal)  # type: ignore[attr-defined]
         self.policy, self.total, self.goal = policy, total, game.goal  # type: ignore[attr-defined]
 
     def select_move(self, game: Game, state: Any, budget: Budget) -> Decision:

@@ -19,10 +19,14 @@ than TOLERANCE (a handful of steps per sum). Goal 100: P(0, 0, 0) = 0.5306 (the 
 
 from __future__ import annotations
 
+import os
+import resource
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+
+from framework.errors import ConfigError
 
 #: A sum's Newton steps stop when no value moves more than this.
 TOLERANCE = 1e-14
@@ -56,9 +60,47 @@ class PigSolution:
         return i + k < self.goal and bool(self.rolls[i, j, k])
 
 
+def table_bytes(goal: int, tables: int = 1) -> int:
+    """The memory `tables` solutions of `goal` take: P(i, j, k) as float64 plus the roll decisions (goal^3 cells)."""
+    return tables * goal * goal * ((goal + FACES) * 8 + goal)
+
+
+def free_memory() -> int | None:
+    """Bytes this process may still allocate: the memory the system has available, or the address-space limit
+    set on this process (a worker's) when lower; None when neither can be read."""
+    free = None
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    free = int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if limit != resource.RLIM_INFINITY:
+        free = limit if free is None else min(free, limit)
+    if free is None and hasattr(os, "sysconf"):
+        try:
+            free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError):
+            pass
+    return free
+
+
+def require_memory(goal: int, tables: int = 1) -> None:
+    """ConfigError, before anything is allocated, when `tables` solutions of `goal` would not fit in memory."""
+    need, free = table_bytes(goal, tables), free_memory()
+    if free is not None and need > free:
+        raise ConfigError(f"pig goal={goal}: the exact solution is a table of goal^3 numbers, {need / 1e9:.1f} GB, "
+                          f"more than the {free / 1e9:.1f} GB of memory free; use a smaller goal, or heuristic "
+                          "race / pig_policy policy=hold_at, which need no table")
+
+
 @lru_cache(maxsize=4)
 def solve(goal: int) -> PigSolution:
-    """The exact solution for two players and `goal` (cached: goal 100 takes about a second)."""
+    """The exact solution for two players and `goal` (cached: goal 100 takes about a second); ConfigError when its
+    table would not fit in memory."""
+    require_memory(goal)
     win = np.zeros((goal, goal, goal + FACES))
     rolls = np.zeros((goal, goal, goal), dtype=bool)
     k_index = np.arange(goal + FACES)
@@ -91,6 +133,7 @@ class Matchup:
 def matchup(goal: int, a_rolls: np.ndarray, b_rolls: np.ndarray) -> Matchup:
     """A against B, both playing their fixed policies (rolls arrays, `PigSolution.rolls` or `hold_at`): the
     same sum-by-sum decomposition, where a fixed policy makes each pair's equations linear (solved at once)."""
+    require_memory(goal, tables=2)
     wins = []
     for _ in (a_rolls, b_rolls):
         w = np.zeros((goal, goal, goal + FACES))

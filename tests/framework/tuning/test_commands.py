@@ -36,7 +36,7 @@ def test_a_tuning_runs_on_guarded_workers_reports_and_shows_in_the_workbench(tmp
     assert "![trajectory](trajectory.png)" in (tmp_path / "out" / "report.md").read_text()
     assert (tmp_path / "out" / "tables" / "tuning.csv").read_text().startswith(
         "iteration,parameter,value,perturbation,plus,minus,score")
-    with TestClient(create_app(tmp_path)) as client:
+    with TestClient(create_app(tmp_path), base_url="http://127.0.0.1") as client:   # its own address
         page = client.get("/results/out")
         assert page.status_code == 200 and "Final values" in page.text and "trajectory.png" in page.text
         assert client.get("/results/out/tables/tuning.csv").text.startswith("iteration,parameter")
