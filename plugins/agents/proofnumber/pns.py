@@ -28,16 +28,8 @@ from typing import Any
 from framework.errors import ConfigError
 from framework.protocols import Budget, Game, State
 from framework.search import SearchAborted, SearchLimits
-from plugins.agents.proofnumber import search
-from plugins.agents.proofnumber.common import (
-    GROWTH,
-    BinaryResult,
-    ProofNumberAgent,
-    Spend,
-    bind,
-    checked_growth,
-    node_allowance,
-)
+from plugins.agents.proofnumber import common, search
+from plugins.agents.proofnumber.common import BinaryResult, ProofNumberAgent, Spend, bind, node_allowance
 
 _REASONS = {search.SOLVED: "solved", search.BUDGET: "budget", search.TREE_FULL: "tree_limit"}
 
@@ -51,7 +43,7 @@ def pn_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: i
     args = (bound.to_kernel(state), prover, bound.option, tree_limit, node_allowance(spend), spend.limits.deadline,
             cyclic)
     if two_level:
-        result = bound.functions.pn2_search(*args, GROWTH[growth])
+        result = bound.functions.pn2_search(*args, common.GROWTH[growth])
     else:
         result = bound.functions.pn_search(*args)
     if result.status == search.ROOT_OVER_BUDGET:
@@ -111,7 +103,7 @@ class PN2Agent(PNSAgent):
     def __init__(self, game: Game, seed: int = 0, fallback: Any = None, solve_share: float = 0.5,
                  tree_limit: int = 1_000_000, kernel: str = "auto", tree_share: float | None = None,
                  growth: str = "published") -> None:
-        self.growth = checked_growth(growth)
+        self.growth = common.checked_growth(growth)
         super().__init__(game, seed, fallback, solve_share, tree_limit, kernel, tree_share)
 
     def search(self, game: Game, state: State, prover: int, spend: Spend) -> BinaryResult:
