@@ -687,6 +687,17 @@ def dfpn_expand(stack: list[Frame], arena: Arena, state: Any, key: Any, phi_th: 
     return True
 
 
+def pds_child_thresholds(phi: int, delta: int, phi_th: int, delta_th: int, child_phi: int,
+                         child_delta: int) -> tuple[int, int]:
+    """PDS's thresholds for the child searched next, from the parent's numbers and thresholds and the child's
+    numbers (all from each node's mover's side): the child's own numbers with the one Nagai's rule picks raised
+    by one. Proof-like (the parent's delta under its threshold, and the child's phi <= its delta, a tie
+    proof-like, or the parent's phi at its threshold): its phi; otherwise its delta (see the module docstring)."""
+    if delta < delta_th and (child_phi <= child_delta or phi >= phi_th):
+        return child_phi + 1, child_delta
+    return child_phi, child_delta + 1
+
+
 def dfpn_mid(root: Any, key: Any, prover: int, option: int, cyclic: bool, table: Any, path: Any,
              counters: list[int], tt_size: int, node_limit: int, deadline: float, arena: Arena,
              pds: bool, two_level: bool, growth: int) -> tuple[int, int]:
@@ -721,10 +732,9 @@ def dfpn_mid(root: Any, key: Any, prover: int, option: int, cyclic: bool, table:
             if not pds:
                 child_phi_th, child_delta_th = min(INF, frame.delta_th + phis[best] - delta), min(frame.phi_th,
                                                                                                    second + 1)
-            elif delta < frame.delta_th and (phis[best] <= deltas[best] or phi >= frame.phi_th):
-                child_phi_th, child_delta_th = phis[best] + 1, deltas[best]     # the child is proof-like
-            else:                                                               # the child is disproof-like
-                child_phi_th, child_delta_th = phis[best], deltas[best] + 1
+            else:
+                child_phi_th, child_delta_th = pds_child_thresholds(phi, delta, frame.phi_th, frame.delta_th,
+                                                                    phis[best], deltas[best])
             if not dfpn_expand(stack, arena, arena.states[best], arena.keys[best], child_phi_th, child_delta_th,
                                frame.below1, frame.below2, prover, option, cyclic, table, path, counters, tt_size,
                                node_limit, deadline, two_level, growth):

@@ -210,6 +210,21 @@ def test_a_time_budget_is_kept_within_ten_percent(solver, keeps_time_budget):
     assert result.value is Proof.UNKNOWN
 
 
+@pytest.mark.parametrize("parent, child, thresholds", [
+    # the parent's (phi, delta, phi threshold, delta threshold), the child's (phi, delta): the child's thresholds.
+    # The rule before issue 29 read the parent's phi <= delta instead: it gave (2, 3), (2, 4) and (5, 1) to the
+    # first, second and fourth.
+    ((3, 5, 4, 6), (2, 2), (3, 2)),       # a tie in the child's numbers is proof-like: its phi is raised
+    ((3, 5, 4, 6), (2, 3), (3, 3)),       # the child nearer a proof for its mover: proof-like
+    ((3, 5, 4, 6), (3, 2), (3, 3)),       # the child nearer a disproof: its delta is raised
+    ((5, 3, 6, 4), (4, 1), (4, 2)),       # the parent's delta < phi, yet the child's numbers decide
+    ((3, 5, 3, 6), (4, 1), (5, 1)),       # the parent's phi at its threshold: only its delta (the children's phi)
+    ((3, 5, 4, 5), (1, 4), (1, 5)),       # the parent's delta at its threshold: only its phi (least delta)
+])
+def test_pds_raises_the_threshold_nagais_rule_picks_from_the_childs_numbers(parent, child, thresholds):
+    assert search.pds_child_thresholds(*parent, *child) == thresholds
+
+
 @pytest.mark.parametrize("solver", [PNSAgent, PN2Agent])
 def test_a_tree_share_bounds_the_tree_by_the_node_budget(solver):
     bounded = solver(TTT, tree_share=0.01).solve(TTT, TTT.initial_state(), Budget(nodes=5_000))
