@@ -59,9 +59,9 @@ def main() -> int:
         page = browser.new_page(viewport={"width": 1100, "height": 720})
         page.goto(base + "/")
         page.select_option("select[name=game]", "checkers")
-        page.fill("input[name=second]", "alphabeta:depth=6")
+        page.locator("input[name=seat]").nth(1).fill("alphabeta:depth=6")
         page.fill("input[name=coach]", "alphabeta:depth=4")
-        page.click("#new-game button[type=submit]")
+        page.click("#play-button")
         for number, path in enumerate((("11", "15"), ("15", "24")), 1):
             for square in path:
                 page.click(f'[data-square="{square}"]')

@@ -8,13 +8,17 @@ position, and the coach's scores of the positions after its best move and after 
 move (negated, since the opponent moves there), both searched alike at the coach's depth and
 budget; the move is optimal when it scores at least as well as the coach's own choice. Such
 a verdict is only as good as the coach. A move that ends the game is valued by the game's result.
+
+In a game with dice the coach is never asked at a chance node: a position where the dice move next is
+valued as the expectation, over the game's `chance_outcomes`, of the coach's values of the positions
+each outcome leads to (and solvers give no exact verdict there).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from framework.protocols import WIN_SCORE, Agent, Budget, Game, Move, Proof, State
+from framework.protocols import CHANCE, WIN_SCORE, Agent, Budget, Game, Move, Proof, State
 
 _RANK = {Proof.LOSS: 0, Proof.DRAW: 1, Proof.WIN: 2}
 _FLIP = {Proof.WIN: Proof.LOSS, Proof.LOSS: Proof.WIN, Proof.DRAW: Proof.DRAW, Proof.UNKNOWN: Proof.UNKNOWN}
@@ -83,8 +87,20 @@ def _fmt(value: Proof | float | None) -> str:
     return f"score {round(value, 2) + 0.0:g}"  # rounded as the engine lines are; + 0.0 turns -0.0 into 0
 
 
-#: The most searches `coach_move` runs, each within the budget: two solves, then three move choices.
+#: The most searches `coach_move` runs in a game without dice, each within the budget: two solves, then three
+#: move choices (`searches` counts them where the dice move after a move).
 SEARCHES = 5
+
+
+def searches(game: Game, state: State) -> int:
+    """The most searches `coach_move` runs on a move at `state`, each within its budget: SEARCHES, plus one per
+    outcome beyond the first where the played or the best move leads to a chance node."""
+    widest = max((_outcome_count(game, game.apply(state, move)) for move in game.legal_moves(state)), default=1)
+    return SEARCHES + 2 * (widest - 1)
+
+
+def _outcome_count(game: Game, state: State) -> int:
+    return len(game.chance_outcomes(state)) if game.to_move(state) == CHANCE else 1  # type: ignore[attr-defined]
 
 
 def coach_move(game: Game, state: State, move: Move, coach: Agent, budget: Budget) -> Verdict:
@@ -93,7 +109,7 @@ def coach_move(game: Game, state: State, move: Move, coach: Agent, budget: Budge
     child = game.apply(state, move)
     nodes = 0
     solve = getattr(coach, "solve", None)
-    if solve is not None:
+    if solve is not None and game.to_move(child) != CHANCE:
         before = solve(game, state, budget)
         nodes += before.stats.nodes
         if game.is_terminal(child):
@@ -123,9 +139,18 @@ def _proof(result: float) -> Proof:
 
 
 def _score(game: Game, child: State, mover: int, coach: Agent, budget: Budget) -> tuple[float | None, int]:
-    """The mover's value of `child` by the coach (negating the opponent's score), and the nodes it took."""
+    """The mover's value of `child` by the coach (negating the opponent's score), and the nodes it took; at a
+    chance node the expectation over its outcomes (None when the coach scored one of them None)."""
     if game.is_terminal(child):
         return game.returns(child)[mover] * WIN_SCORE, 0
+    if game.to_move(child) == CHANCE:
+        total: float | None = 0.0
+        nodes = 0
+        for outcome, probability in game.chance_outcomes(child):  # type: ignore[attr-defined]
+            value, used = _score(game, game.apply(child, outcome), mover, coach, budget)
+            nodes += used
+            total = None if value is None or total is None else total + float(probability) * value
+        return total, nodes
     decision = coach.select_move(game, child, budget)
     score = decision.stats.score
     if score is not None and game.to_move(child) != mover:

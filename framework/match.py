@@ -114,6 +114,11 @@ class GameRecord:
         return len(self.moves)
 
 
+def seat_names(seats: int) -> tuple[str, ...]:
+    """The default names of `seats` seats: "first", "second", ... (as `plyground play`'s flags say)."""
+    return tuple(_ORDINALS[i] if i < len(_ORDINALS) else f"seat {i}" for i in range(seats))
+
+
 def pv_notation(game: Game, state: State, pv: Sequence) -> tuple[str, ...]:
     """The principal variation in notation, stopping quietly at the first move that does not apply."""
     out = []
@@ -219,13 +224,40 @@ def legal_equal(legal: Sequence, move: Any) -> Any | None:
 
 def draw_outcome(game: Game, state: State, rng: random.Random) -> Any:
     """An outcome of the chance node `state` drawn from `rng` with the game's probabilities (one draw)."""
-    outcomes = game.chance_outcomes(state)  # type: ignore[attr-defined]
-    pick = rng.random()
+    return pick_outcome(game.chance_outcomes(state), rng.random())  # type: ignore[attr-defined]
+
+
+def pick_outcome(outcomes: Sequence[tuple[Any, Any]], uniform: float) -> Any:
+    """The outcome whose slice of [0, 1) holds `uniform`, the slices laid out in the order of `outcomes`."""
     for outcome, probability in outcomes:
-        pick -= float(probability)
-        if pick < 0:
+        uniform -= float(probability)
+        if uniform < 0:
             return outcome
     return outcomes[-1][0]    # rounding left a sliver past the last probability
+
+
+class Dice:
+    """The chance of one game: every door (a tournament's games, `plyground play`, the workbench's sessions)
+    rolls with it, so nobody ever chooses an outcome. One uniform number per ply is drawn from a stream
+    seeded by `seed`, in the order the plies are first reached, so a game replays from its seed; a ply
+    reached again after a take-back gets the same number (undoing is no way to roll again)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._stream = random.Random(seed)
+        self._drawn: dict[int, float] = {}
+
+    def roll(self, game: Game, state: State, ply: int) -> tuple[Any, MoveRecord]:
+        """The outcome at the chance node `state`, reached as ply `ply` (1 = the first), and its record."""
+        if ply not in self._drawn:
+            self._drawn[ply] = self._stream.random()
+        outcome = pick_outcome(game.chance_outcomes(state), self._drawn[ply])  # type: ignore[attr-defined]
+        return outcome, MoveRecord(ply, CHANCE, game.format_move(state, outcome), 0, 0, None, 0.0, 0.0)
+
+
+def rolled(notation: str) -> str:
+    """How a chance ply reads for people: "rolled 4"."""
+    return f"rolled {notation}"
 
 
 def forfeit_result(n: int, loser: int) -> tuple[float, ...]:
@@ -255,9 +287,8 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
     if len(agents) != seats:
         raise ConfigError(f"{game.name} is played by {seats} players, got {len(agents)} agents")
     budgets = tuple(budgets) if budgets is not None else (UNLIMITED,) * seats
-    players = tuple(players) if players is not None else tuple(
-        _ORDINALS[i] if i < len(_ORDINALS) else f"seat {i}" for i in range(seats))
-    dice = random.Random(seed)
+    players = tuple(players) if players is not None else seat_names(seats)
+    dice = Dice(seed)
     state = game.initial_state() if start is None else start
     start_text = game.to_text(state)
     offered = capabilities(game)
@@ -287,8 +318,7 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
             return finish(Termination.MAX_PLIES, (0.0,) * seats, f"adjudicated a draw after {max_plies} plies")
         mover = game.to_move(state)
         if mover == CHANCE:
-            outcome = draw_outcome(game, state, dice)
-            record = MoveRecord(len(moves) + 1, CHANCE, game.format_move(state, outcome), 0, 0, None, 0.0, 0.0)
+            outcome, record = dice.roll(game, state, len(moves) + 1)
             moves.append(record)
             history.append(state)
             before, state = state, game.apply(state, outcome)

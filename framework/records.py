@@ -16,16 +16,19 @@ import json
 import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from framework.capabilities import capabilities
 from framework.errors import ConfigError
-from framework.protocols import WIN_SCORE
+from framework.match import rolled
+from framework.protocols import CHANCE, WIN_SCORE
 from framework.registry import Registry
 from framework.tournament.config import load_plugin_file
 
 FORMATS = ("pgn", "pdn", "jsonl")
+#: How a chance ply's comment starts in PGN: `4 {chance: rolled 4}` (the dice moved; nobody chose it).
+CHANCE_COMMENT = "chance: "
 DRAW = "1/2-1/2"
 
 
@@ -42,7 +45,8 @@ def format_score(score: float | None) -> str:
 
 @dataclass(frozen=True)
 class RecordMove:
-    """One ply of a record: the notation and, when known, what the search reported."""
+    """One ply of a record: the notation, the seat that moved (None: not known, as in a parsed PGN), whether the
+    dice moved (a chance ply: nobody chose it), and when known what the search reported."""
 
     move: str
     depth: int | None = None
@@ -50,6 +54,8 @@ class RecordMove:
     time: float | None = None
     score: float | None = None
     pv: str = ""
+    mover: int | None = None
+    chance: bool = False
     binding: str | None = None      # how the search ran (framework.kernel.binding), when it said
 
 
@@ -74,6 +80,40 @@ def result_token(result_first: float, result_second: float, fmt: str) -> str:
     return "1-0" if first_won else "0-1"
 
 
+def make_record(*, game: str, event: str, date: str, round: str, players: Sequence[str],
+                result: Sequence[float] | None,
+                termination: str, reason: str, start: str, final: str, moves: Sequence[RecordMove], fmt: str,
+                key: str, pdn_type: int | None = None, time_control: str | None = None,
+                extra: dict[str, Any] | None = None) -> Record:
+    """The record of one game, whichever door played it (a tournament's store, a workbench session): every
+    writer below reads only this, so every door writes the same record.
+
+    Seats 0 and 1 are PGN's White and Black (PDN's Black and White); a game of more seats names the others in
+    `Player3`, `Player4`, ... tags, and its Result is `*` with the payoffs in a `Returns` tag (PGN knows two
+    players). The JSON line holds the players and payoffs per seat and the winner's name (null: no single one)."""
+    first, second = ("Black", "White") if fmt == "pdn" else ("White", "Black")
+    two = len(players) == 2
+    tags = {"Event": event, "Site": "Plyground", "Date": date, "Round": round, first: players[0], second: players[1],
+            **{f"Player{seat + 1}": name for seat, name in enumerate(players) if seat >= 2},
+            "Result": result_token(result[0], result[1], fmt) if two and result is not None else "*", "Game": game,
+            "Termination": termination, "SetUp": "1", "FEN": start}
+    if not two and result is not None:
+        tags["Returns"] = " ".join(f"{r:g}" for r in result)
+    if fmt == "pdn":
+        tags["GameType"] = str(pdn_type)
+    if time_control is not None:
+        tags["TimeControl"] = time_control
+    if reason:
+        tags["Reason"] = reason
+    leaders = [] if result is None else [seat for seat, r in enumerate(result) if r == max(result)]
+    winner = players[leaders[0]] if len(leaders) == 1 else None
+    return Record(tags, tuple(moves), start, final, {
+        "key": key, "pairing": [players[0], " vs ".join(players[1:])], "game": game, "players": list(players),
+        "result": None if result is None else [float(r) for r in result], "winner": winner,
+        "termination": termination, "plies": len(moves),
+        **(extra or {})})
+
+
 def records_from_results(results: Any, fmt: str, pdn_types: dict[str, int | None]) -> Iterator[Record]:
     """One Record per stored game of a `Results` (framework/analysis/tables.py), in the store's order."""
     meta = results.meta
@@ -82,26 +122,30 @@ def records_from_results(results: Any, fmt: str, pdn_types: dict[str, int | None
     date = time.strftime("%Y.%m.%d", time.gmtime(created)) if created else "????.??.??"
     limit = config.get("move_time_limit")
     moves_by_key = {key: rows for key, rows in results.moves.groupby("key")}
+    seats_by_key = {key: rows.sort_values("seat") for key, rows in results.seats.groupby("key")}
     for row in results.games.itertuples(index=False):
         rows = moves_by_key.get(row.key)
-        moves = () if rows is None else tuple(
-            RecordMove(m.move, int(m.depth), int(m.nodes), float(m.wall_time),
-                       None if m.score is None or m.score != m.score else float(m.score), m.pv,
-                       m.binding if isinstance(m.binding, str) else None)
-            for m in rows.itertuples(index=False))
-        first, second = ("Black", "White") if fmt == "pdn" else ("White", "Black")
-        tags = {"Event": str(config.get("name") or results.folder.name), "Site": "Plyground", "Date": date,
-                "Round": str(int(row.game_index) + 1), first: row.first, second: row.second,
-                "Result": result_token(row.result_first, row.result_second, fmt), "Game": row.game,
-                "Termination": row.termination, "SetUp": "1", "FEN": row.start}
-        if fmt == "pdn":
-            tags["GameType"] = str(pdn_types[row.game])
-        if limit is not None:
-            tags["TimeControl"] = f"move_time_limit={limit}"
-        if row.reason:
-            tags["Reason"] = row.reason
-        yield Record(tags, moves, row.start, row.final, {"key": row.key, "pairing": [row.pairing_a, row.pairing_b],
-                                                          "winner": row.winner, "plies": int(row.plies)})
+        moves = () if rows is None else tuple(stored_move(m) for m in rows.itertuples(index=False))
+        seats = seats_by_key.get(row.key)
+        if seats is not None and len(seats) >= 2:
+            players, result = list(seats["participant"]), [float(r) for r in seats["result"]]
+        else:   # a void game keeps no seats: its two named players, scoring nothing
+            players, result = [row.first, row.second], [float(row.result_first), float(row.result_second)]
+        yield make_record(game=row.game, event=str(config.get("name") or results.folder.name), date=date,
+                          round=str(int(row.game_index) + 1), players=players, result=result,
+                          termination=row.termination, reason=row.reason, start=row.start, final=row.final,
+                          moves=moves, fmt=fmt, key=row.key, pdn_type=pdn_types[row.game],
+                          time_control=None if limit is None else f"move_time_limit={limit}",
+                          extra={"seed": int(row.seed)})
+
+
+def stored_move(m: Any) -> RecordMove:
+    """A row of the store's `moves` table as a record's ply (a chance ply has no search figures)."""
+    if int(m.mover) == CHANCE:
+        return RecordMove(m.move, mover=None, chance=True)
+    score = None if m.score is None or m.score != m.score else float(m.score)
+    return RecordMove(m.move, int(m.depth), int(m.nodes), float(m.wall_time), score, m.pv, int(m.mover),
+                      binding=m.binding if isinstance(m.binding, str) else None)
 
 
 def _escape(value: str) -> str:
@@ -109,6 +153,8 @@ def _escape(value: str) -> str:
 
 
 def _comment(m: RecordMove) -> str:
+    if m.chance:
+        return " {" + CHANCE_COMMENT + rolled(m.move).replace("}", ")") + "}"
     parts = []
     if m.depth is not None:
         parts.append(f"depth {m.depth}")
@@ -148,9 +194,10 @@ def _wrap(text: str, width: int = 79) -> str:
 
 
 def write_json(record: Record) -> str:
-    """One game as one JSON line (for pandas: `pd.read_json(file, lines=True)`)."""
+    """One game as one line of strict JSON (no NaN or Infinity: a missing number is null), for pandas:
+    `pd.read_json(file, lines=True)`."""
     return json.dumps({"tags": record.tags, "start": record.start, "final": record.final, **record.extra,
-                       "moves": [m.__dict__ for m in record.moves]}) + "\n"
+                       "moves": [asdict(m) for m in record.moves]}, allow_nan=False) + "\n"
 
 
 _TAG = re.compile(r'\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]')
@@ -160,41 +207,42 @@ _COMMENT_FIELD = re.compile(r"(depth|nodes|time|score|pv) ([^,]*)")
 
 
 def parse_pgn(text: str) -> list[Record]:
-    """Every game of a PGN/PDN text: tags, moves (with the search figures of their comments) and start."""
+    """Every game of a PGN/PDN text: tags, moves (with the search figures of their comments) and start.
+
+    A game's movetext runs to the next tag section; only its last token is read as the result (`1-0`,
+    `1/2-1/2`, ...), so a move written like one (Matches' `1-1`) stays a move."""
     records: list[Record] = []
     tags: dict[str, str] = {}
-    moves: list[RecordMove] = []
-    in_moves = False
+    tokens: list[str] = []
 
     def finish() -> None:
-        nonlocal tags, moves, in_moves
+        nonlocal tags, tokens
+        if tokens and tokens[-1] in _RESULTS:
+            tokens.pop()
+        moves: list[RecordMove] = []
+        for token in tokens:
+            if token.startswith("{"):
+                if moves and token[1:].startswith(CHANCE_COMMENT):
+                    moves[-1] = replace(moves[-1], chance=True)
+                elif moves:
+                    moves[-1] = _with_comment(moves[-1], token[1:-1])
+            elif not token.startswith(";") and not re.fullmatch(r"\d+\.+", token):
+                moves.append(RecordMove(re.sub(r"^\d+\.+", "", token)))
         if tags or moves:
             records.append(Record(tags, tuple(moves), tags.get("FEN")))
-        tags, moves, in_moves = {}, [], False
+        tags, tokens = {}, []
 
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if stripped.startswith("["):
-            if in_moves:
+            if tokens:
                 finish()
             found = _TAG.fullmatch(stripped)
             if found is None:
                 raise ConfigError(f"line {number}: '{stripped}' is not a tag pair; expected [Name \"value\"]")
             tags[found[1]] = re.sub(r"\\(.)", r"\1", found[2])
             continue
-        if not stripped:
-            continue
-        in_moves = True
-        for token in _TOKEN.findall(stripped):
-            if token.startswith("{"):
-                if moves:
-                    moves[-1] = _with_comment(moves[-1], token[1:-1])
-            elif token.startswith(";") or re.fullmatch(r"\d+\.+", token):
-                continue
-            elif token in _RESULTS:
-                finish()
-            else:
-                moves.append(RecordMove(re.sub(r"^\d+\.+", "", token)))
+        tokens += _TOKEN.findall(stripped)
     finish()
     return records
 
@@ -228,6 +276,12 @@ def game_for(results: Any, name: str) -> Any:
     for file in results.config.get("plugins") or []:
         load_plugin_file(registry, file)
     return registry.create_game(name, options)
+
+
+def seating(results: Any, g: Any) -> str:
+    """Who sat where in the stored game `g` (a row of `results.games`): "a – b", "a – b – c" (every seat, in order)."""
+    seats = results.seats[results.seats["key"] == g.key].sort_values("seat")
+    return " – ".join(seats["participant"]) if len(seats) >= 2 else f"{g.first} – {g.second}"
 
 
 def replay_states(game: Any, start: str, moves: Sequence[str]) -> list[Any]:

@@ -147,7 +147,7 @@ def write_report(results: Results, folder: Path | None = None) -> Path:
     standings = results.standings()
     plots.crosstable_heatmap(results.crosstable_scores(), folder / "crosstable.png")
     plots.rating_bars(standings, folder / "ratings.png")
-    plots.nodes_per_move(results.moves, folder / "nodes_per_move.png")
+    plots.nodes_per_move(results.decisions(), folder / "nodes_per_move.png")
     config = results.config
     participants = pd.DataFrame([{"participant": p["id"], "agent": p["agent"], "params": _listing(p["params"]),
                                   "budget": _listing(p["budget"])}

@@ -11,6 +11,7 @@ from framework.analysis import multiplayer, solving
 from framework.analysis import standings as analysis
 from framework.errors import ConfigError
 from framework.match import Termination
+from framework.protocols import CHANCE
 from framework.sprt import Sprt
 from framework.tournament.sequential import SprtWatch
 from framework.tournament.store import Store
@@ -92,7 +93,8 @@ class Results:
             self.solves = pd.concat([self.solves.drop(columns="extra"), extras], axis=1)
         self.games = with_scores(self.games)
         # `first` names seat 0; a start position may give seat 1 the first move: say who actually moved first
-        opener = self.moves[self.moves["ply"] == 1].set_index("key")["participant"]
+        # (the first ply that was a decision: a roll of the dice is nobody's)
+        opener = self.decisions().sort_values("ply").groupby("key")["participant"].first()
         self.games["moved_first"] = self.games["key"].map(opener)
 
     @property
@@ -161,8 +163,12 @@ class Results:
         tracebacks = self.games.set_index("key")["traceback"].fillna("")
         return lost.assign(traceback=lost["key"].map(tracebacks)).drop(columns="termination").reset_index(drop=True)
 
+    def decisions(self) -> pd.DataFrame:
+        """The moves agents chose: every stored ply but the rolls of the dice (mover CHANCE: nobody's)."""
+        return self.moves[self.moves["mover"] != CHANCE]
+
     def search_stats(self) -> pd.DataFrame:
-        return analysis.search_stats(self.moves)
+        return analysis.search_stats(self.decisions())
 
     def solve_summary(self) -> pd.DataFrame:
         return solving.solve_summary(self.solves, self.ids)

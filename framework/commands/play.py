@@ -1,4 +1,4 @@
-"""`plyground play GAME --first AGENT --second AGENT`: one game in the terminal.
+"""`plyground play GAME --seat AGENT --seat AGENT [...]` (or `--first`/`--second`): one game in the terminal.
 
 Engines play in guarded worker processes (framework/tournament/engine.py), as in a tournament: a hung
 engine forfeits on time, one that crashes or exits forfeits with the reason and its traceback; one that
@@ -10,14 +10,19 @@ from __future__ import annotations
 import argparse
 
 from framework.agentspec import parse_agent_spec, parse_key_values
+from framework.capabilities import player_count
 from framework.commands import options
 from framework.errors import ConfigError, PlygroundError, one_line
-from framework.match import Termination, play_game
+from framework.match import Termination, play_game, rolled
 from framework.params import resolve_params
-from framework.protocols import UNLIMITED, Agent, Budget, Game
+from framework.protocols import CHANCE, UNLIMITED, Agent, Budget, Game
 from framework.registry import Registry
 from framework.tournament.config import MAX_NODES, MAX_PLIES, MAX_SEED, load_plugin_file
 from framework.tournament.engine import GuardedAgent
+from framework.tournament.tasks import derive_seed
+
+#: --seed stops this far below MAX_SEED, so seat i's seed+i stays a valid seed (6: the most seats of a built-in game).
+MAX_SEATS = 6
 
 #: The coach's time per search when no coach budget is given, so big games do not hang.
 DEFAULT_COACH_TIME = 2.0
@@ -51,18 +56,37 @@ def _engine(registry: Registry, args: argparse.Namespace, game_options: dict, te
                         label=f"{flag} '{text}'")
 
 
+def seat_specs(registry: Registry, game: Game, args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(flag, agent text) per seat: the --seat flags in order, else --first and --second (their defaults when not
+    given); ConfigError in one line when the count does not fit the game or both spellings are mixed."""
+    players = player_count(game)
+    if args.seat:
+        if args.first or args.second:
+            raise ConfigError("give the seats either as --seat (one per seat, in order) or as --first/--second, "
+                              "not both")
+        if len(args.seat) != players:
+            raise ConfigError(f"{args.game} is played by {players} players, got {len(args.seat)} --seat flags; "
+                              f"give one --seat AGENT per seat, in order")
+        return [(f"--seat {i + 1}", text) for i, text in enumerate(args.seat)]
+    if players != 2:
+        raise ConfigError(f"{args.game} is played by {players} players; --first/--second seat two: give one "
+                          f"--seat AGENT per seat, in order")
+    return [(flag, given or registry.default_for(f"play {flag}"))
+            for flag, given in (("--first", args.first), ("--second", args.second))]
+
+
 def run(args: argparse.Namespace) -> int:
     registry = Registry()
     for file in args.plugin or ():
         load_plugin_file(registry, file)
     game_options = parse_key_values(args.option or [], "--option")
     game = registry.create_game(args.game, game_options)
+    seats = seat_specs(registry, game, args)
     agents: list[Agent] = []
     people: set[int] = set()
     coach = None
     try:
-        for i, (flag, given) in enumerate((("--first", args.first), ("--second", args.second))):
-            text = given or registry.default_for(f"play {flag}")
+        for i, (flag, text) in enumerate(seats):
             if _interactive(registry, text, flag):   # a person: reads this terminal, in this process
                 people.add(i)
                 agents.append(_person(registry, game, text, args.seed + i, flag))
@@ -71,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
         if args.coach and _interactive(registry, args.coach, "--coach"):
             raise ConfigError(f"--coach '{args.coach}' is a person at the keyboard; a coach is an agent that searches")
         if args.coach:
-            coach = _engine(registry, args, game_options, args.coach, args.seed + 2, "--coach")
-        return _play(args, game, agents, people, coach)
+            coach = _engine(registry, args, game_options, args.coach, args.seed + len(seats), "--coach")
+        return _play(args, game, agents, people, coach, tuple(text for _, text in seats))
     finally:
         for agent in (*agents, coach):
             if isinstance(agent, GuardedAgent):
@@ -80,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, game: Game, agents: list[Agent], people: set[int],
-          coach: GuardedAgent | None) -> int:
+          coach: GuardedAgent | None, players: tuple[str, ...]) -> int:
     start = game.from_text(args.position) if args.position else None
     budget = Budget(time=args.time, nodes=args.nodes)
     if args.time is None and args.nodes is None:
@@ -90,9 +114,13 @@ def _play(args: argparse.Namespace, game: Game, agents: list[Agent], people: set
     coach_budget = Budget(time=args.coach_time, nodes=args.coach_nodes)
     if args.coach_time is None and args.coach_nodes is None:
         coach_budget = Budget(time=DEFAULT_COACH_TIME)
-    coached = people or {0, 1}   # coach the people at the keyboard; with none playing, coach every move
+    coached = people or set(range(len(agents)))   # coach the people at the keyboard; with none playing, every move
 
     def show(before, record, after) -> None:
+        if record.mover == CHANCE:   # the dice moved (match.Dice): nobody chose it
+            print(f"{record.ply}. {rolled(record.move)}")
+            print(game.render(after), end="\n\n")
+            return
         print(f"{record.ply}. {game.player_names[record.mover]} plays {record.move}"
               + (f"  (nodes {record.nodes}, score {record.score})" if record.nodes > 1 else ""))
         if coach is not None and record.mover in coached:
@@ -107,8 +135,8 @@ def _play(args: argparse.Namespace, game: Game, agents: list[Agent], people: set
         print(game.render(state), end="\n\n")
 
     print(game.render(start if start is not None else game.initial_state()), end="\n\n")
-    record = play_game(game, agents, budgets=budgets, start=start, players=(args.first, args.second),
-                       max_plies=args.max_plies, on_move=show, on_take_back=take_back)
+    record = play_game(game, agents, budgets=budgets, start=start, players=players, max_plies=args.max_plies,
+                       on_move=show, on_take_back=take_back, seed=derive_seed(args.seed, "chance"))
     outcome = ("no result" if record.termination is Termination.VOID
                else "draw" if record.winner is None
                else f"{game.player_names[record.winner]} ({record.players[record.winner]}) wins")
@@ -119,8 +147,11 @@ def _play(args: argparse.Namespace, game: Game, agents: list[Agent], people: set
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("play", help="play one game between two agents (an interactive agent is you)")
+    p = subparsers.add_parser("play", help="play one game between agents, one per seat (an interactive agent is you)")
     p.add_argument("game", help="game name (see 'plyground list')")
+    p.add_argument("--seat", action="append", metavar="AGENT", help="agent for the next seat: NAME[:key=value,...] "
+                   "(repeat once per seat, in order: the first --seat moves first; for two seats --first/--second "
+                   "say the same)")
     p.add_argument("--first", help="agent for the first player: NAME[:key=value,...] (default: the agent a plugin "
                                    "declares for it, the interactive one; 'plyground list' marks it)")
     p.add_argument("--second", help="agent for the second player: NAME[:key=value,...] (default: the agent a "
@@ -129,8 +160,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    "(repeatable; it is code that runs, as a tournament's 'plugins:' are)")
     p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
     p.add_argument("--position", help="start position in the game's text format")
-    p.add_argument("--seed", type=options.count(0, MAX_SEED - 2), default=0,
-                   help="seed of the first agent; the second gets seed+1 (a coach seed+2)")
+    p.add_argument("--seed", type=options.count(0, MAX_SEED - MAX_SEATS), default=0,
+                   help="seed of the first agent; seat i gets seed+i, a coach the next one; the dice are seeded "
+                        "from it too")
     p.add_argument("--time", type=options.seconds, help="time budget per engine move in seconds "
                    f"(default {DEFAULT_MOVE_TIME} when --nodes is not given either; a human is never timed)")
     p.add_argument("--nodes", type=options.count(1, MAX_NODES), help="node budget per move")

@@ -7,7 +7,9 @@ import sys
 
 from framework.analysis.tables import Results
 from framework.errors import ConfigError
-from framework.records import format_score, game_for, replay_states
+from framework.match import rolled
+from framework.protocols import CHANCE
+from framework.records import format_score, game_for, replay_states, seating
 
 HELP = "Enter: next ply · b: back · number: go to that ply · q: quit"
 
@@ -25,11 +27,12 @@ def run(args: argparse.Namespace) -> int:
     moves = results.moves[results.moves["key"] == g.key].sort_values("ply")
     game = game_for(results, g.game)
     states = replay_states(game, g.start, list(moves["move"]))
-    lines = [f"{m.ply}. {game.player_names[m.mover]} ({m.participant}) plays {m.move}  depth {m.depth}, "
+    lines = [f"{m.ply}. {rolled(m.move)}" if m.mover == CHANCE else
+             f"{m.ply}. {game.player_names[m.mover]} ({m.participant}) plays {m.move}  depth {m.depth}, "
              f"nodes {m.nodes:,}, {m.wall_time:.3f}s, score {format_score(None if m.score != m.score else m.score)}"
              + (f", pv {m.pv}" if m.pv else "") for m in moves.itertuples(index=False)]
     result = "draw" if g.winner is None or g.winner != g.winner else f"{g.winner} wins"
-    print(f"{g.first} – {g.second} ({g.game}): {result} — {g.termination}{': ' + g.reason if g.reason else ''}")
+    print(f"{seating(results, g)} ({g.game}): {result} — {g.termination}{': ' + g.reason if g.reason else ''}")
     interactive = sys.stdin.isatty() and not args.all
     ply = 0
     while True:

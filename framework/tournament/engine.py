@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from framework.coach import SEARCHES, coach_move
+from framework.coach import coach_move, searches
 from framework.errors import ConfigError, PlygroundError, one_line
 from framework.match import Forfeit, MoveRecord, Termination, checked, crash_reason, pv_notation
 from framework.protocols import Budget, Decision, Game, SearchStats, State
@@ -217,7 +217,7 @@ class GuardedAgent:
         """The agent's verdict as a coach (framework/coach.py) on `move` (notation) played at `state`, each of its
         searches within `budget`: one line, saying why there is none when the coach crashed or hung."""
         outcome = self.pool.run(replace(self.task, position=game.to_text(state), budget=budget,
-                                        limit=SEARCHES * hard_limit(budget), judge=move))
+                                        limit=searches(game, state) * hard_limit(budget), judge=move))
         return outcome.text if outcome.termination is None else f"{move}: no verdict — the coach {outcome.text}"
 
     def close(self) -> None:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from framework.errors import ConfigError
+from framework.protocols import CHANCE
 from framework.tournament.memory import TaskMemory
 from framework.tournament.tasks import GameResult, SolveOutcome
 
@@ -212,5 +213,6 @@ def _changed(now: dict[str, Any], then: dict[str, Any]) -> list[str]:
 
 def _move_rows(key: str, record: Any) -> Iterable[tuple]:
     for m in record.moves:
-        yield (key, m.ply, m.mover, record.players[m.mover], m.move, m.nodes, m.depth,
-               None if m.score is None else float(m.score), m.wall_time, m.cpu_time, " ".join(m.pv), m.binding or None)
+        yield (key, m.ply, m.mover, "" if m.mover == CHANCE else record.players[m.mover], m.move, m.nodes, m.depth,
+               None if m.score is None else float(m.score), m.wall_time, m.cpu_time, " ".join(m.pv),
+               m.binding or None)

@@ -39,11 +39,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from framework.capabilities import capabilities
 from framework.errors import ConfigError, PlygroundError
+from framework.records import write_json, write_pgn
 from framework.tournament.engine import EnginePool
 from framework.tournament.guard import Cancelled
 from framework.web import pages, results
-from framework.web.play import PlaySession, make_registry, new_session
+from framework.web.play import PlaySession, make_registry, new_session, seat_count
 
 STATIC = Path(__file__).with_name("static")
 #: Most sessions kept; the oldest is dropped past it (a session is a few positions, but tabs accumulate).
@@ -132,13 +134,18 @@ class Busy(Exception):
     """Every search slot is taken and enough requests wait for one: refused with 429."""
 
 
-async def form_of(request: Request) -> dict[str, str]:
-    """The fields of a url-encoded form (the only kind the pages send); the last value of a repeated field wins."""
+async def fields_of(request: Request) -> list[tuple[str, str]]:
+    """The fields of a url-encoded form (the only kind the pages send), in order, repeated ones included."""
     body = await request.body()
     try:
-        return dict(parse_qsl(body.decode("utf-8"), keep_blank_values=True))
+        return parse_qsl(body.decode("utf-8"), keep_blank_values=True)
     except UnicodeDecodeError:
         raise ConfigError("the form is not UTF-8 text") from None
+
+
+async def form_of(request: Request) -> dict[str, str]:
+    """The fields of a url-encoded form; the last value of a repeated field wins."""
+    return dict(await fields_of(request))
 
 
 def event(name: str, data: str) -> str:
@@ -176,18 +183,23 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
             raise HTTPException(404, f"no game '{sid}' on this server (it may have restarted); start a new game")
         return sessions[sid]
 
+    def start_page(form: dict[str, str], seats: list[str], message: str = "") -> str:
+        """The start page with one seat selector per player of the form's game and options."""
+        return pages.index(sorted(registry.games), sorted(registry.agents), form, message, library.names(),
+                           seats, seat_count(registry, form))
+
     async def index(request: Request) -> HTMLResponse:
-        return HTMLResponse(pages.index(sorted(registry.games), sorted(registry.agents), dict(request.query_params),
-                                        folders=library.names()))
+        return HTMLResponse(start_page(dict(request.query_params), request.query_params.getlist("seat")))
 
     async def create(request: Request) -> Response:
-        form = await form_of(request)
+        fields = await fields_of(request)
+        form = dict(fields)
+        seats = [value for name, value in fields if name == "seat"]
         try:
-            session = new_session(registry, form, plugins)
+            session = new_session(registry, form, seats, plugins)
             await in_engine(session.build, pool)
         except (PlygroundError, Busy) as exc:
-            return HTMLResponse(pages.index(sorted(registry.games), sorted(registry.agents), form, str(exc),
-                                            library.names()), status_code=429 if isinstance(exc, Busy) else 400)
+            return HTMLResponse(start_page(form, seats, str(exc)), status_code=429 if isinstance(exc, Busy) else 400)
         while len(sessions) >= MAX_SESSIONS:
             oldest = next(iter(sessions))
             sessions.pop(oldest).close()
@@ -241,6 +253,22 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
             if action in CHANGES:
                 session.version += 1
         return HTMLResponse(pages.panel(session))
+
+    async def record(request: Request) -> Response:
+        """The session's game as the record `plyground export` writes: record.jsonl, or record.pgn (PDN for a
+        draughts game)."""
+        session = session_of(request)
+        fmt = request.path_params["fmt"]
+        if fmt == "pgn":
+            kind = "pdn" if capabilities(session.game).pdn_game_type is not None else "pgn"
+            text = write_pgn(session.record(kind))
+        elif fmt == "jsonl":
+            text = write_json(session.record("jsonl"))
+        else:
+            raise HTTPException(404, f"no record format '{fmt}'; download record.jsonl or record.pgn")
+        kind = "application/x-ndjson" if fmt == "jsonl" else "application/x-chess-pgn"
+        disposition = f'attachment; filename="{session.game_name}-{session.id}.{fmt}"'
+        return PlainTextResponse(text, media_type=kind, headers={"Content-Disposition": disposition})
 
     async def results_index(request: Request) -> HTMLResponse:
         return HTMLResponse(pages.layout("Results", results.index_body(library)))
@@ -302,7 +330,8 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
 
     routes = [
         Route("/", index), Route("/play", create, methods=["POST"]),
-        Route("/play/{sid}", play), Route("/play/{sid}/{action}", act, methods=["POST"]),
+        Route("/play/{sid}", play), Route("/play/{sid}/record.{fmt}", record),
+        Route("/play/{sid}/{action}", act, methods=["POST"]),
         Route("/results", results_index), Route("/results/{run}", results_page),
         Route("/results/{run}/tables/{table}.csv", table_csv), Route("/results/{run}/plots/{name}", plot),
         Route("/results/{run}/games/{key:path}", replay),

@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from framework.capabilities import capabilities
+from framework.match import rolled, seat_names
 from framework.protocols import CHANCE, Game, State
 from framework.records import format_score
 from framework.web.charts import evaluation
@@ -46,8 +47,9 @@ def _options(values: Iterable[str], chosen: str) -> str:
 
 
 def index(games: Sequence[str], agents: Sequence[str], form: Mapping[str, str], message: str = "",
-          folders: Sequence[str] = ()) -> str:
-    """The start page: the new-game form (refilled after an error, with the error above it).
+          folders: Sequence[str] = (), seats: Sequence[str] = (), players: int = 2) -> str:
+    """The start page: the new-game form (refilled after an error, with the error above it), with one seat
+    selector per player of the form's game and options (`players`; "Seats for this game" redraws them).
 
     An empty seat plays what `plyground play` would: the agents plugins declare as its defaults."""
     def field(name: str, default: str = "") -> str:
@@ -56,29 +58,37 @@ def index(games: Sequence[str], agents: Sequence[str], form: Mapping[str, str], 
     error = f'<p class="error" id="message">{escape(message)}</p>' if message else ""
     agent_list = ", ".join(escape(a) for a in agents)
     results = "".join(f'<li><a href="/results/{escape(f)}">{escape(f)}</a></li>' for f in folders)
+    given = list(seats) or [form.get("first", ""), form.get("second", "")]
+    seat_fields = "".join(
+        f'<label>{escape(ordinal.capitalize())} seat <input name="seat" list="agent-names" '
+        f'value="{escape(given[i] if i < len(given) else "")}" placeholder="NAME:key=value,... (empty: the default)">'
+        f'</label>' for i, ordinal in enumerate(seat_names(players)))
+    names = "".join(f'<option value="{escape(a)}">' for a in agents)
     return layout("New game", f"""<h1>New game</h1>{error}
 <form method="post" action="/play" id="new-game" class="form">
 <label>Game <select name="game">{_options(games, form.get("game", ""))}</select></label>
 <label>Game options <input name="options" value="{field("options")}" placeholder="key=value,key=value"></label>
-<label>First seat <input name="first" value="{field("first")}"
- placeholder="NAME:key=value,... (empty: the default)"></label>
-<label>Second seat <input name="second" value="{field("second")}"
- placeholder="NAME:key=value,... (empty: the default)"></label>
+<datalist id="agent-names">{names}</datalist>
+<fieldset id="seats" data-players="{players}"><legend>Seats ({players} players)</legend>{seat_fields}</fieldset>
 <label>Seconds per engine move <input name="time" value="{field("time")}" placeholder="{DEFAULT_MOVE_TIME:g}"></label>
 <label>Coach (optional) <input name="coach" value="{field("coach")}" placeholder="NAME:key=value,..."></label>
 <label>Coach seconds <input name="coach_time" value="{field("coach_time")}"
  placeholder="{DEFAULT_COACH_TIME:g}"></label>
 <label>Start position (optional) <input name="position" value="{field("position")}"
  placeholder="the game's text format"></label>
-<button type="submit">Play</button></form>
-<p class="help">A seat is an agent: {agent_list}. The interactive one is you, clicking or typing moves.</p>
+<label>Dice seed (optional) <input name="seed" value="{field("seed")}" placeholder="empty: a fresh one"></label>
+<button type="submit" id="play-button">Play</button>
+<button type="submit" formmethod="get" formaction="/" id="seats-button">Seats for this game</button></form>
+<p class="help">A seat is an agent: {agent_list}. The interactive one is you, clicking or typing moves. Changed
+the game or its options? "Seats for this game" redraws one seat per player. Dice are rolled by the game's seeded
+stream, never chosen.</p>
 {f'<h2>Results</h2><ul>{results}</ul>' if results else ''}""")
 
 
 def play_page(session: PlaySession) -> str:
-    return layout(f"{session.game_name}", f'<h1>{escape(session.game_name)}: {escape(session.label(0))} vs '
-                  f'{escape(session.label(1))}</h1><div id="panel" data-session="{escape(session.id)}">'
-                  f'{panel(session)}</div>', "play.js")
+    players = " vs ".join(escape(session.label(seat)) for seat in range(len(session.seats)))
+    return layout(f"{session.game_name}", f'<h1>{escape(session.game_name)}: {players}</h1>'
+                  f'<div id="panel" data-session="{escape(session.id)}">{panel(session)}</div>', "play.js")
 
 
 def engine_line(played: Any) -> str:
@@ -109,10 +119,14 @@ def panel(session: PlaySession, message: str = "") -> str:
                       for n, clicks in legal if not clicks)
     rows = []
     for i, played in enumerate(session.moves):
+        if played.mover == CHANCE:   # the dice moved: nobody chose it
+            rows.append(f'<li data-ply="{i + 1}" class="chance"><span class="move roll">'
+                        f'{escape(rolled(played.move))}</span></li>')
+            continue
         verdict = f'<div class="verdict">coach: {escape(played.verdict)}</div>' if played.verdict else ""
         rows.append(f'<li data-ply="{i + 1}"><b>{escape(game.player_names[played.mover])}</b> '
                     f'<span class="move">{escape(played.move)}</span> {engine_line(played)}{verdict}</li>')
-    can_move = result is None and session.seats[session.mover].human
+    can_move = session.person_to_move()
     disabled = "" if can_move else "disabled"
     error = f'<p class="error" id="message">{escape(message)}</p>' if message else '<p id="message"></p>'
     data = json.dumps([[n, list(c)] for n, c in legal]).replace("</", "<\\/")
@@ -127,7 +141,10 @@ def panel(session: PlaySession, message: str = "") -> str:
 <div class="controls"><button type="button" data-action="undo">Undo</button>
 <button type="button" data-action="flip">Flip board</button>
 <button type="button" data-action="resign">Resign</button>
-<a class="button" href="/?{escape(session_query(session))}">New game</a></div>
+<a class="button" href="/?{escape(session_query(session))}">New game</a>
+<a class="button" id="record-jsonl" href="/play/{escape(session.id)}/record.jsonl" download>Record (JSONL)</a>
+<a class="button" id="record-pgn" href="/play/{escape(session.id)}/record.pgn" download>Record
+ ({"PDN" if capabilities(game).pdn_game_type is not None else "PGN"})</a></div>
 <ol id="moves">{"".join(rows)}</ol>
 {evaluation([p.engine.score if p.engine else None for p in session.moves], [p.mover for p in session.moves],
             game.player_names)}
@@ -149,13 +166,14 @@ def last_clicks(session: PlaySession) -> list[str]:
 
 
 def session_query(session: PlaySession) -> str:
-    """The start page's query string refilling the form with this game's settings."""
-    fields = {"game": session.game_name, "first": session.seats[0].spec, "second": session.seats[1].spec,
-              "options": ",".join(f"{k}={json.dumps(v) if not isinstance(v, str) else v}"
-                                  for k, v in session.options.items()),
-              "time": f"{session.budget.time:g}" if session.budget.time else ""}
+    """The start page's query string refilling the form with this game's settings (a `seat` field per seat)."""
+    fields = [("game", session.game_name),
+              ("options", ",".join(f"{k}={json.dumps(v) if not isinstance(v, str) else v}"
+                                   for k, v in session.options.items())),
+              *(("seat", seat.spec) for seat in session.seats),
+              ("time", f"{session.budget.time:g}" if session.budget.time else "")]
     if session.coach is not None:
-        fields["coach"] = session.coach.spec
+        fields.append(("coach", session.coach.spec))
     return urlencode(fields)
 
 

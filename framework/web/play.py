@@ -11,15 +11,17 @@ as in a tournament, and the page says why and shows the traceback.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from framework.agentspec import parse_agent_spec, parse_key_values
-from framework.capabilities import capabilities
-from framework.errors import ConfigError
-from framework.match import Forfeit, MoveRecord, Termination
-from framework.protocols import Budget, Game, State
+from framework.capabilities import capabilities, player_count
+from framework.errors import ConfigError, PlygroundError
+from framework.match import Dice, Forfeit, MoveRecord, Termination, forfeit_result, seat_names
+from framework.protocols import CHANCE, Budget, Game, State
+from framework.records import Record, RecordMove, make_record
 from framework.registry import Registry
 from framework.tournament.config import load_plugin_file
 from framework.tournament.engine import EnginePool, GuardedAgent
@@ -28,8 +30,13 @@ from framework.tournament.engine import EnginePool, GuardedAgent
 DEFAULT_MOVE_TIME = 1.0
 MAX_MOVE_TIME = 120.0
 DEFAULT_COACH_TIME = 1.0
-#: The engines' names in errors, as `plyground play` names them: its seats, then the coach (seeds 0, 1, 2 alike).
-ROLES = ("first", "second", "coach")
+#: The coach's name in errors, as `plyground play` names it; the seats are named as its --seat flags (first, ...).
+COACH = "coach"
+
+
+def fresh_seed() -> int:
+    """A new session's dice seed when the form gives none."""
+    return secrets.randbelow(2**31)
 
 
 @dataclass(frozen=True)
@@ -45,7 +52,8 @@ class Seat:
 
 @dataclass(frozen=True)
 class Played:
-    """One ply of the session: the notation, who made it, the engine's figures and the coach's verdict."""
+    """One ply of the session: the notation, who made it (CHANCE: the dice rolled it), the engine's figures and
+    the coach's verdict."""
 
     mover: int
     move: str
@@ -53,31 +61,45 @@ class Played:
     verdict: str | None = None
 
 
+@dataclass(frozen=True)
+class Ended:
+    """A game ended by a resignation or a forfeit (the rules end the others by themselves): the payoff per seat."""
+
+    termination: Termination
+    result: tuple[float, ...]
+    text: str
+
+
 @dataclass
 class PlaySession:
-    """One game in one tab; `states[i]` is the position before `moves[i]`."""
+    """One game in one tab; `states[i]` is the position before `moves[i]`. Chance nodes are rolled at once by the
+    session's `Dice` (seeded by `seed`, as a match's): no person or engine is ever asked at one."""
 
     game_name: str
     options: Mapping[str, Any]
     game: Game
-    seats: tuple[Seat, Seat]
+    seats: tuple[Seat, ...]
     budget: Budget
     plugins: tuple[str, ...] = ()
     coach: Seat | None = None
     coach_budget: Budget = Budget(time=DEFAULT_COACH_TIME)
     start: State | None = None
+    seed: int = field(default_factory=fresh_seed)
     id: str = field(default_factory=lambda: secrets.token_urlsafe(12))
     states: list[State] = field(default_factory=list)
     moves: list[Played] = field(default_factory=list)
-    outcome: str | None = None   # set when the game ended by resignation or forfeit (rules end it by themselves)
+    ended: Ended | None = None
     details: str = ""   # the traceback of the exception that cost an engine the game
     flipped: bool = False
     engines: dict[str, GuardedAgent] = field(default_factory=dict)   # by role, for the seats people do not play
     version: int = 0   # counts the changes of the game: a tab posting a move names the version it has seen
 
     def __post_init__(self) -> None:
+        self.dice = Dice(self.seed)
+        self.roles = seat_names(len(self.seats))
         if not self.states:
             self.states.append(self.start if self.start is not None else self.game.initial_state())
+        self._roll()
 
     # -- the position ----------------------------------------------------------------
 
@@ -90,10 +112,13 @@ class PlaySession:
         return int(self.game.to_move(self.state))
 
     def over(self) -> bool:
-        return self.outcome is not None or self.game.is_terminal(self.state) or self._repetition() is not None
+        return self.ended is not None or self.game.is_terminal(self.state) or self._repetition() is not None
 
     def engine_to_move(self) -> bool:
         return not self.over() and not self.seats[self.mover].human
+
+    def person_to_move(self) -> bool:
+        return not self.over() and self.seats[self.mover].human
 
     def _repetition(self) -> int | None:
         limit = capabilities(self.game).repetition_limit
@@ -104,21 +129,35 @@ class PlaySession:
         count = keys.count(keys[-1])
         return count if count >= limit else None
 
-    def result_text(self) -> str | None:
-        """"X (human) wins — normal", "draw — repetition" ...; None while the game goes on."""
-        if self.outcome is not None:
-            return self.outcome
+    def result(self) -> tuple[Termination, tuple[float, ...], str] | None:
+        """How the game ended: termination, payoff per seat and reason; None while it goes on."""
+        if self.ended is not None:
+            return self.ended.termination, self.ended.result, self.ended.text
         count = self._repetition()
         if count is not None and not self.game.is_terminal(self.state):
-            return f"draw — repetition: the position occurred {count} times with the same side to move"
+            return (Termination.REPETITION, (0.0,) * len(self.seats),
+                    f"the position occurred {count} times with the same side to move")
         if not self.game.is_terminal(self.state):
             return None
-        result = self.game.returns(self.state)
         reason = capabilities(self.game).end_reason
-        why = f" — {reason(self.state)}" if reason is not None else ""
-        if result[0] == result[1]:
+        return Termination.NORMAL, tuple(self.game.returns(self.state)), reason(self.state) if reason else ""
+
+    def result_text(self) -> str | None:
+        """"X (human) wins — normal", "draw — repetition" ...; None while the game goes on."""
+        ended = self.result()
+        if ended is None:
+            return None
+        termination, result, reason = ended
+        if self.ended is not None:
+            return self.ended.text
+        why = f" — {'repetition: ' if termination is Termination.REPETITION else ''}{reason}" if reason else ""
+        best = max(result)
+        leaders = [seat for seat, r in enumerate(result) if r == best]
+        if len(leaders) == len(result):
             return f"draw{why}"
-        return f"{self.label(0 if result[0] > result[1] else 1)} wins{why}"
+        if len(leaders) > 1:
+            return f"{' and '.join(self.label(s) for s in leaders)} share first place{why}"
+        return f"{self.label(leaders[0])} wins{why}"
 
     def label(self, seat: int) -> str:
         return f"{self.game.player_names[seat]} ({self.seats[seat].spec})"
@@ -133,9 +172,9 @@ class PlaySession:
 
     def build(self, pool: EnginePool) -> None:
         """Build the engines, each in a worker of `pool` (blocking): ConfigError with the reason when one cannot be
-        built (the others are released)."""
+        built (the others are released). Seat i's engine gets seed i, the coach the next one (as in `play`)."""
         try:
-            for seed, (role, seat) in enumerate(zip(ROLES, (*self.seats, self.coach))):
+            for seed, (role, seat) in enumerate(zip((*self.roles, COACH), (*self.seats, self.coach))):
                 if seat is not None and not seat.human:
                     self.engines[role] = GuardedAgent(seat.agent, seat.params, self.game_name, self.options, seed,
                                                       self.plugins, role, f"{role} '{seat.spec}'", pool)
@@ -167,38 +206,59 @@ class PlaySession:
             raise ConfigError("it is not an engine's turn")
         mover = self.mover
         try:
-            outcome = self.engines[ROLES[mover]].play(self.game, self.state, self.budget)
+            outcome = self.engines[self.roles[mover]].play(self.game, self.state, self.budget)
         except Forfeit as exc:
             loser = self.label(mover)
-            self.outcome = (f"no result — {loser} {exc.reason}" if exc.termination is Termination.VOID
-                            else f"{self.label(1 - mover)} wins — forfeit: {loser} {exc.reason}")
+            if exc.termination is Termination.VOID:
+                self.ended = Ended(exc.termination, (0.0,) * len(self.seats), f"no result — {loser} {exc.reason}")
+            else:
+                self.ended = Ended(exc.termination, forfeit_result(len(self.seats), mover),
+                                   f"{self._others(mover)} — forfeit: {loser} {exc.reason}")
             self.details = exc.details
             return
         verdict = self._coach(outcome.text) if not any(s.human for s in self.seats) else None
         self._push(Played(mover, outcome.text, outcome.record(len(self.moves) + 1, mover), verdict),
                    self.game.apply(self.state, self.game.parse_move(self.state, outcome.text)))
 
+    def _others(self, loser: int) -> str:
+        """Who wins when `loser` forfeits or resigns: the other seat, or the others sharing its loss."""
+        others = [self.label(s) for s in range(len(self.seats)) if s != loser]
+        return f"{others[0]} wins" if len(others) == 1 else f"{', '.join(others)} share the win"
+
     def _coach(self, notation: str) -> str | None:
-        coach = self.engines.get("coach")
+        coach = self.engines.get(COACH)
         return None if coach is None else coach.verdict(self.game, self.state, notation, self.coach_budget)
 
     def _push(self, played: Played, state: State) -> None:
         self.moves.append(played)
         self.states.append(state)
+        self._roll()
+
+    def _roll(self) -> None:
+        """Roll the dice while the position is a chance node (the session's Dice, as a match rolls)."""
+        while not self.over() and self.game.to_move(self.state) == CHANCE:
+            outcome, record = self.dice.roll(self.game, self.state, len(self.moves) + 1)
+            self.moves.append(Played(CHANCE, record.move))
+            self.states.append(self.game.apply(self.state, outcome))
 
     def undo(self) -> None:
-        """Take back the last move, and the engine replies before it, back to a person's turn (if one plays)."""
-        if not self.moves:
+        """Take back the last move, the rolls after it, and the engine replies before it, back to a person's turn
+        (if one plays). A roll taken back is rolled alike when its ply comes again (Dice)."""
+        if not any(played.mover != CHANCE for played in self.moves):
             raise ConfigError("there is no move to undo")
-        self.outcome = None
+        self.ended = None
         self.details = ""
-        self._pop()
-        while self.moves and not self.seats[self.mover].human and any(s.human for s in self.seats):
-            self._pop()
+        people = any(s.human for s in self.seats)
+        taken = False
+        while self.moves:
+            taken = self._pop().mover != CHANCE or taken
+            if taken and self.game.to_move(self.state) != CHANCE and (not people or self.seats[self.mover].human):
+                break
+        self._roll()
 
-    def _pop(self) -> None:
-        self.moves.pop()
+    def _pop(self) -> Played:
         self.states.pop()
+        return self.moves.pop()
 
     def resign(self) -> None:
         if self.over():
@@ -207,14 +267,45 @@ class PlaySession:
         if not humans:
             raise ConfigError("only a person can resign; no person plays this game")
         loser = self.mover if self.mover in humans else humans[0]
-        self.outcome = f"{self.label(1 - loser)} wins — {self.label(loser)} resigned"
+        self.ended = Ended(Termination.RESIGN, forfeit_result(len(self.seats), loser),
+                           f"{self._others(loser)} — {self.label(loser)} resigned")
+
+    def record(self, fmt: str) -> Record:
+        """The game so far as a record (records.py): the same record `plyground export` writes of a stored game,
+        in format `fmt` (pgn, pdn or jsonl); an unfinished game's Result is `*`."""
+        ended = self.result()
+        players = [seat.spec for seat in self.seats]
+        moves = tuple(RecordMove(p.move, chance=True) if p.mover == CHANCE else
+                      RecordMove(p.move, mover=p.mover) if p.engine is None else
+                      RecordMove(p.move, p.engine.depth, p.engine.nodes, p.engine.wall_time, p.engine.score,
+                                 " ".join(p.engine.pv), p.mover)
+                      for p in self.moves)
+        return make_record(
+            game=self.game_name, event="Plyground workbench", date=time.strftime("%Y.%m.%d", time.gmtime()),
+            round="1", players=players, result=None if ended is None else ended[1],
+            termination="*" if ended is None else ended[0].value, reason="" if ended is None else ended[2],
+            start=self.game.to_text(self.states[0]), final=self.game.to_text(self.state), moves=moves, fmt=fmt,
+            key=self.id, pdn_type=capabilities(self.game).pdn_game_type,
+            time_control=f"move_time={self.budget.time:g}" if self.budget.time else None, extra={"seed": self.seed})
 
 
 def parse_seat(registry: Registry, text: str, where: str) -> Seat:
-    """A seat from `NAME[:key=value,...]`; empty: the default of `plyground play --first/--second`."""
-    text = (text or "").strip() or registry.default_for(f"play --{where}")
+    """A seat from `NAME[:key=value,...]`; empty: the default of `plyground play --first` for the first seat,
+    of `--second` for the others."""
+    text = (text or "").strip() or registry.default_for(f"play --{'first' if where == 'first' else 'second'}")
     name, params = parse_agent_spec(text, where)
     return Seat(name, params, text, registry.agent_spec(name).interactive)
+
+
+def seat_count(registry: Registry, form: Mapping[str, str]) -> int:
+    """How many seats the form's game with its options has (2 while the game or its options are not valid yet:
+    the form then says what is wrong with them)."""
+    try:
+        game = registry.create_game((form.get("game") or "").strip(),
+                                    parse_key_values(form.get("options") or "", "options"), where="game")
+    except PlygroundError:
+        return 2
+    return player_count(game)
 
 
 def parse_seconds(text: str, where: str, default: float) -> float:
@@ -230,13 +321,22 @@ def parse_seconds(text: str, where: str, default: float) -> float:
     return value
 
 
-def new_session(registry: Registry, form: Mapping[str, str], plugins: tuple[str, ...] = ()) -> PlaySession:
-    """A session from the new-game form's fields, every value checked (ConfigError, PositionError, PluginError)."""
+def new_session(registry: Registry, form: Mapping[str, str], seats: Sequence[str] = (),
+                plugins: tuple[str, ...] = ()) -> PlaySession:
+    """A session from the new-game form's fields, every value checked (ConfigError, PositionError, PluginError).
+
+    `seats` are the form's repeated `seat` fields, one per player in order; without them the two-seat fields
+    `first` and `second` are read (as `plyground play`'s --first/--second)."""
     game_name = (form.get("game") or "").strip()
     options = parse_key_values(form.get("options") or "", "options")
     game = registry.create_game(game_name, options, where="game")
-    seats = (parse_seat(registry, form.get("first", ""), "first"),
-             parse_seat(registry, form.get("second", ""), "second"))
+    texts = list(seats) if seats else [form.get("first", ""), form.get("second", "")]
+    players = player_count(game)
+    if len(texts) != players:
+        raise ConfigError(f"seat: {game_name} {'with ' + form['options'].strip() + ' ' if options else ''}is played "
+                          f"by {players} players, the form gave {len(texts)} seats; give one seat per player")
+    names = seat_names(players)
+    parsed = tuple(parse_seat(registry, text, names[i]) for i, text in enumerate(texts))
     coach = parse_seat(registry, form["coach"], "coach") if (form.get("coach") or "").strip() else None
     if coach is not None and coach.human:
         raise ConfigError(f"coach: '{coach.spec}' is a person at the keyboard; a coach is an agent that searches")
@@ -244,7 +344,11 @@ def new_session(registry: Registry, form: Mapping[str, str], plugins: tuple[str,
     start = game.from_text(position) if position else None
     budget = Budget(time=parse_seconds(form.get("time", ""), "time per move", DEFAULT_MOVE_TIME))
     coach_budget = Budget(time=parse_seconds(form.get("coach_time", ""), "coach time", DEFAULT_COACH_TIME))
-    return PlaySession(game_name, options, game, seats, budget, plugins, coach, coach_budget, start)
+    seed = (form.get("seed") or "").strip()
+    if seed and not (seed.isascii() and seed.isdigit() and int(seed) < 2**63):
+        raise ConfigError(f"seed: '{seed}' is not a whole number from 0 to 2**63-1 (it seeds the dice)")
+    return PlaySession(game_name, options, game, parsed, budget, plugins, coach, coach_budget, start,
+                       seed=int(seed) if seed else fresh_seed())
 
 
 def make_registry(plugins: tuple[str, ...]) -> Registry:

@@ -21,7 +21,9 @@ from starlette.exceptions import HTTPException
 
 from framework.analysis.tables import Results
 from framework.errors import PlygroundError
-from framework.records import format_score, game_for, replay_states
+from framework.match import rolled
+from framework.protocols import CHANCE
+from framework.records import format_score, game_for, replay_states, seating
 from framework.tournament.live import LIVE, read_live
 from framework.tournament.store import DATABASE
 from framework.web import pages
@@ -164,6 +166,10 @@ def replay_body(folder: Path, key: str) -> str:
                      for i, s in enumerate(states))
     items = []
     for m in moves.itertuples(index=False):
+        if m.mover == CHANCE:   # the dice moved: nobody chose it
+            items.append(f'<li data-ply="{m.ply}" class="chance"><span class="move roll">{escape(rolled(m.move))}'
+                         f'</span></li>')
+            continue
         score = None if m.score is None or m.score != m.score else m.score
         items.append(f'<li data-ply="{m.ply}"><b>{escape(game.player_names[m.mover])}</b> '
                      f'<span class="move">{escape(m.move)}</span> <span class="stats">depth {m.depth} · nodes '
@@ -176,7 +182,7 @@ def replay_body(folder: Path, key: str) -> str:
               + chart("time", [float(t) for t in moves["wall_time"]], movers)
               + chart("score", clip(scores), movers))
     result = "draw" if g.winner is None or g.winner != g.winner else f"{g.winner} wins"
-    return (f'<h1>{escape(g.first)} – {escape(g.second)}</h1><p id="result">{escape(result)} — '
+    return (f'<h1>{escape(seating(results, g))}</h1><p id="result">{escape(result)} — '
             f'{escape(g.termination)}{": " + escape(g.reason) if g.reason else ""}</p>'
             f'<div class="replay" data-plies="{len(states) - 1}"><div class="left">{frames}'
             f'<p class="controls"><button type="button" id="first">«</button><button type="button" id="prev">◀</button>'
@@ -187,7 +193,8 @@ def replay_body(folder: Path, key: str) -> str:
 
 
 def chart(name: str, values: list[float | None], movers: list[int], log: bool = False) -> str:
-    """An inline SVG chart: one point per move (seat 0 and seat 1 coloured apart), its line per seat."""
+    """An inline SVG chart: one point per move (each seat coloured apart), its line per seat; a roll of the dice
+    (mover CHANCE) has no point."""
     width, height, pad = 320, 90, 4
     shown = [None if v is None else (math.log10(v + 1) if log else v) for v in values]
     known = [v for v in shown if v is not None]
@@ -202,12 +209,14 @@ def chart(name: str, values: list[float | None], movers: list[int], log: bool = 
         return round(x, 1), round(y, 1)
 
     lines, points = [], []
-    for seat in (0, 1):
+    for seat in sorted(set(movers) - {CHANCE}):
         path = " ".join(f"{x},{y}" for i, v in enumerate(shown) if movers[i] == seat and v is not None
                         for x, y in [xy(i, v)])
         if path:
             lines.append(f'<polyline class="series-{seat}" fill="none" points="{path}"/>')
     for i, v in enumerate(shown):
+        if movers[i] == CHANCE:
+            continue
         x, y = xy(i, v)
         label = "–" if values[i] is None else f"{values[i]:.4g}"
         points.append(f'<circle class="point series-{movers[i]}{" missing" if v is None else ""}" cx="{x}" cy="{y}" '

@@ -2,6 +2,8 @@
 
 import io
 
+import pytest
+
 from framework.cli import main
 from framework.coach import Verdict, coach_move
 from framework.protocols import UNLIMITED, WIN_SCORE, Budget, Proof
@@ -122,3 +124,35 @@ def test_a_verdicts_scores_are_rounded_to_two_decimals_as_the_engine_lines_are()
     verdict = Verdict(4, 0, False, False, 61.234567, 75.0049, depth=3)
     text = verdict.describe(game, state)
     assert "score 61.23" in text and "score 75" in text and "61.234" not in text
+
+
+class _TurnTotalCoach:
+    """Scores a position by the mover's banked score plus turn total (a Pig position is never a chance node
+    when asked: the test fails if it is), and chooses the first legal move."""
+
+    def __init__(self) -> None:
+        self.asked: list = []
+
+    def select_move(self, game, state, budget):
+        from framework.protocols import CHANCE, Decision, SearchStats
+
+        assert game.to_move(state) != CHANCE, f"the coach was asked at a chance node {state}"
+        self.asked.append(state)
+        scores, total, player, _ = state
+        return Decision(game.legal_moves(state)[0], SearchStats(nodes=1, score=float(scores[player] + total)))
+
+
+def test_a_coach_values_a_roll_as_the_expectation_over_the_dice_and_is_never_asked_at_one():
+    from framework.coach import searches
+    from plugins.games.pig import HOLD, ROLL, Pig
+
+    game = Pig(goal=50)
+    state = ((10, 20), 6, 0, False)   # P1: 10 banked, 6 this turn; P2: 20
+    coach = _TurnTotalCoach()
+    verdict = coach_move(game, state, ROLL, coach, UNLIMITED)
+    # a 1 (1/6) passes the turn to P2, who then has 20 (P1's view: -20); 2..6 make P1's turn total 8..12
+    expected = (-20 + sum(10 + 6 + face for face in range(2, 7))) / 6
+    assert verdict.played_value == pytest.approx(expected) and expected == 80 / 6
+    # holding banks 16 and passes the turn to P2 with 20 (P1's view: -20); the coach's choice (ROLL) is better
+    assert coach_move(game, state, HOLD, coach, UNLIMITED).played_value == -20
+    assert len(coach.asked) <= searches(game, state) * 2 and searches(game, state) == 5 + 2 * 5

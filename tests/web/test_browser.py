@@ -12,12 +12,15 @@ from tests.web.conftest import assert_not_blank, open_game, run_tournament, tour
 
 def new_game(page, server, **fields):
     page.goto(server + "/")
+    seats = {"first": 0, "second": 1}   # the form's seat fields, in order
     for name, value in fields.items():
         if name == "game":
             page.select_option("select[name=game]", value)
+        elif name in seats:
+            page.locator("input[name=seat]").nth(seats[name]).fill(value)
         else:
             page.fill(f"input[name={name}]", value)
-    page.click("#new-game button[type=submit]")
+    page.click("#play-button")
     page.wait_for_url(re.compile(r"/play/"))
 
 
