@@ -40,6 +40,17 @@ class Spend:
         self.nodes += children
 
 
+#: The `growth` option of PN² and PDS-PN: how large a second-level tree may grow (`search.second_level_size`).
+GROWTH = {"published": search.GROWTH_PUBLISHED, "tree-size": search.GROWTH_TREE_SIZE}
+
+
+def checked_growth(growth: str) -> str:
+    """`growth` if it names a `GROWTH`, else a ConfigError naming the choices."""
+    if growth not in GROWTH:
+        raise ConfigError(f"growth must be one of {', '.join(GROWTH)}, got {growth!r}")
+    return growth
+
+
 def node_allowance(spend: Spend) -> int:
     """The nodes a search may still generate in this decision (an int64 for compiled code)."""
     return int(min(spend.limits.node_limit - spend.nodes, 1 << 62))

@@ -23,16 +23,26 @@ from framework.errors import ConfigError
 from framework.protocols import Budget, Game, State
 from framework.search import SearchLimits
 from plugins.agents.proofnumber import search
-from plugins.agents.proofnumber.common import BinaryResult, ProofNumberAgent, Spend, bind, node_allowance
+from plugins.agents.proofnumber.common import (
+    GROWTH,
+    BinaryResult,
+    ProofNumberAgent,
+    Spend,
+    bind,
+    checked_growth,
+    node_allowance,
+)
 
 
 def dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt_size: int,
-                name: str = "dfpn_search", kernel: str = "auto") -> BinaryResult:
+                name: str = "dfpn_search", kernel: str = "auto", growth: str = "published") -> BinaryResult:
     """Nagai's df-pn (or the search of `search` called `name`: "pds_search", "pdspn_search") for "does
-    `prover` win from `state`?", with a table of at most `tt_size` entries, bound as `kernel` says."""
+    `prover` win from `state`?", with a table of at most `tt_size` entries, bound as `kernel` says; `growth`
+    sizes PDS-PN's second-level trees (`common.GROWTH`)."""
     bound, cyclic = bind(game, kernel)
+    growth_arg = (GROWTH[growth],) if name == "pdspn_search" else ()
     result = getattr(bound.functions, name)(bound.to_kernel(state), prover, bound.option, tt_size,
-                                            node_allowance(spend), spend.limits.deadline, cyclic)
+                                            node_allowance(spend), spend.limits.deadline, cyclic, *growth_arg)
     if result.status == search.ROOT_OVER_BUDGET:       # the root itself was not paid for: nothing searched
         return BinaryResult(None, None, False, {"stopped_by": "budget", "expansions": 0, "tt_entries": 0})
     spend.nodes += int(result.nodes)
@@ -48,6 +58,8 @@ class DFPNAgent(ProofNumberAgent):
     """df-pn as a solver and agent; `tt_size` bounds its memory in table entries."""
 
     search_name = "dfpn_search"
+    #: How large PDS-PN's second-level trees may grow (`common.GROWTH`); only PDS-PN has them.
+    growth = "published"
 
     def __init__(self, game: Game, seed: int = 0, fallback: Any = None, solve_share: float = 0.5,
                  tt_size: int = 1_000_000, kernel: str = "auto") -> None:
@@ -61,7 +73,7 @@ class DFPNAgent(ProofNumberAgent):
                         self.search_name, kernel)
 
     def search(self, game: Game, state: State, prover: int, spend: Spend) -> BinaryResult:
-        return dfpn_search(game, state, prover, spend, self.tt_size, self.search_name, self.kernel)
+        return dfpn_search(game, state, prover, spend, self.tt_size, self.search_name, self.kernel, self.growth)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(tt_size={self.tt_size}, fallback={self.fallback!r})"
@@ -74,6 +86,12 @@ class PDSAgent(DFPNAgent):
 
 
 class PDSPNAgent(DFPNAgent):
-    """PDS-PN as a solver and agent; `tt_size` bounds its first-level table and each second-level tree."""
+    """PDS-PN as a solver and agent; `tt_size` bounds its first-level table and, with it, each second-level
+    tree (`search.second_level_size`, sized as `growth` says)."""
 
     search_name = "pdspn_search"
+
+    def __init__(self, game: Game, seed: int = 0, fallback: Any = None, solve_share: float = 0.5,
+                 tt_size: int = 1_000_000, kernel: str = "auto", growth: str = "published") -> None:
+        self.growth = checked_growth(growth)
+        super().__init__(game, seed, fallback, solve_share, tt_size, kernel)
