@@ -8,13 +8,16 @@ written with its constant (a uint64 shifted by a variable int64 types as a float
 bit comes from SQUARE_BIT (never `1 << s`, an int64 whose right shift sign-extends). The tests check
 every count against `rolit.Rolit`: perft, random playouts and the searches' nodes and values.
 
-State: `(red, yellow, green, blue, mover, players)`, the four colour bitboards (uint64 compiled) as in
-`rolit.State`, then the seat to move and the number of players. Moves: the square's index, as the game's.
+State: `(red, yellow, green, blue, mover, players)`, the four colour bitboards as in `rolit.State`, then the
+seat to move and the number of players: six int64 compiled, each board kept as its 64 bits' int64 pattern
+(`as_int64`) and read as a uint64 (`board`). One type throughout: a state a compiled search returns to Python
+and passes back is the type its recursion takes (a second type would compile a second specialisation, one
+numba cannot load from its cache, SEARCH_DESIGN.md). Moves: the square's index, as the game's.
 """
 
 from __future__ import annotations
 
-from framework.kernel.api import DRAW, LOSS, ONGOING, WIN, uint64
+from framework.kernel.api import DRAW, LOSS, ONGOING, WIN, as_int64, as_uint64
 
 FULL = (1 << 64) - 1
 NOT_FILE_A = FULL & ~0x0101010101010101
@@ -46,18 +49,12 @@ def shifted(bits, d: int):
 
 
 def board(state, colour: int):
-    """The bitboard of `colour`."""
-    if colour == 0:
-        return state[0]
-    if colour == 1:
-        return state[1]
-    if colour == 2:
-        return state[2]
-    return state[3]
+    """The bitboard of `colour` (a uint64 compiled; interpreted, masked to 64 bits from its int64 pattern)."""
+    return as_uint64(state[colour]) & FULL
 
 
 def occupied_bits(state):
-    return state[0] | state[1] | state[2] | state[3]
+    return board(state, 0) | board(state, 1) | board(state, 2) | board(state, 3)
 
 
 def move_bits(state):
@@ -102,8 +99,10 @@ def flips(square: int, own, enemy):
     return turned
 
 
-def recoloured(bits, colour: int, mover: int, placed, turned):
-    return bits | placed if colour == mover else bits & ~turned
+def recoloured(state, colour: int, mover: int, placed, turned) -> int:
+    """The board of `colour` after the mover placed `placed` and turned `turned`, as its int64 pattern."""
+    bits = board(state, colour)
+    return as_int64(bits | placed if colour == mover else bits & ~turned)
 
 
 def apply_move(state, move: int):
@@ -111,8 +110,8 @@ def apply_move(state, move: int):
     own = board(state, mover)
     turned = flips(move, own, occupied_bits(state) & ~own)
     placed = turned | SQUARE_BIT[move]
-    return (recoloured(state[0], 0, mover, placed, turned), recoloured(state[1], 1, mover, placed, turned),
-            recoloured(state[2], 2, mover, placed, turned), recoloured(state[3], 3, mover, placed, turned),
+    return (recoloured(state, 0, mover, placed, turned), recoloured(state, 1, mover, placed, turned),
+            recoloured(state, 2, mover, placed, turned), recoloured(state, 3, mover, placed, turned),
             (mover + 1) % state[5], state[5])
 
 
@@ -173,7 +172,6 @@ def corners(state, player: int, weights) -> float:
     return 10.0 * (bits.bit_count() + 10 * (bits & CORNERS).bit_count() - total / n)
 
 
-def kernel_state(state: tuple[tuple[int, int, int, int], int], players: int) -> tuple:
-    """A `rolit.State` as the kernel takes it (the bitboards as uint64)."""
-    boards = state[0]
-    return (uint64(boards[0]), uint64(boards[1]), uint64(boards[2]), uint64(boards[3]), state[1], players)
+def kernel_state(state: tuple[tuple[int, int, int, int], int], players: int) -> tuple[int, ...]:
+    """A `rolit.State` as the kernel takes it: the bitboards as their int64 patterns."""
+    return (*(bits - (1 << 64) if bits >> 63 else bits for bits in state[0]), state[1], players)
