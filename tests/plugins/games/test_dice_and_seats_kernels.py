@@ -9,20 +9,28 @@ as Python (the kernel's functions interpreted) and compiled with numba.
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from framework.kernel import api, numba_backend
-from framework.perft import generic_perft
-from framework.protocols import CHANCE, Budget
-from plugins.agents.expectiminimax import ExpectiminimaxAgent
-from plugins.agents.multiplayer import BestReplyAgent, MaxnAgent, ParanoidAgent
-from plugins.games.einstein import CELLS, FACES, EinStein, LeadHeuristic, ProgressHeuristic
-from plugins.games.pig import Pig
-from plugins.games.pig.heuristics import RaceHeuristic
-from plugins.games.rolit import CornersHeuristic, DiscsHeuristic, Rolit
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+from framework.kernel import api, numba_backend  # noqa: E402
+from framework.perft import generic_perft  # noqa: E402
+from framework.protocols import CHANCE, Budget  # noqa: E402
+from plugins.agents.expectiminimax import ExpectiminimaxAgent  # noqa: E402
+from plugins.agents.multiplayer import BestReplyAgent, MaxnAgent, ParanoidAgent  # noqa: E402
+from plugins.games.einstein import CELLS, FACES, EinStein, LeadHeuristic, ProgressHeuristic  # noqa: E402
+from plugins.games.pig import Pig  # noqa: E402
+from plugins.games.pig.heuristics import RaceHeuristic  # noqa: E402
+from plugins.games.rolit import CornersHeuristic, DiscsHeuristic, Rolit  # noqa: E402
 
 compiled_only = pytest.mark.skipif(not numba_backend.enabled(), reason="PLYGROUND_JIT=0")
 
@@ -199,3 +207,39 @@ def test_auto_runs_the_dice_and_seat_searches_compiled_and_says_why_not_elsewher
     decision = AlphaBetaAgent(rolit, depth=2, heuristic=DiscsHeuristic(rolit)).select_move(
         rolit, rolit.initial_state(), Budget())
     assert decision.stats.extra["binding"] == "adapter"
+
+
+def reload_case(game_name: str) -> list[Any]:
+    """Every search of dice and seats the game takes, on a sampled position, as `auto` binds it (printed as
+    JSON when this file runs as a script)."""
+    out = []
+    for name, make, heuristic, agent, options, plies in SEARCHES:
+        if name.startswith(game_name):
+            game = make()
+            state = sampled(game, game.initial_state(), plies[0], 0)
+            decision = agent(game, heuristic=heuristic(game), **options).select_move(game, state, Budget())
+            out.append([name, str(decision.move), decision.stats.score, decision.stats.nodes,
+                        decision.stats.extra["binding"]])
+    return out
+
+
+@compiled_only
+@pytest.mark.parametrize("game_name", ["einstein", "pig", "rolit"])
+def test_the_compiled_searches_load_from_the_cache_in_a_second_process(game_name: str, tmp_path: Path) -> None:
+    """numba cannot load some compiled recursions from its disk cache (SEARCH_DESIGN.md): a fresh cache is
+    filled by one process and read by a second, both giving what the interpreted searches give here."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PLYGROUND_JIT": "0"}
+    interpreted = subprocess.run([sys.executable, __file__, game_name], env=env, capture_output=True, text=True,
+                                 timeout=900, check=True)
+    expected = json.loads(interpreted.stdout.replace('"interpreted"', '"compiled"'))
+    assert expected and all(row[-1] == "compiled" for row in expected)
+    for _ in range(2):
+        done = subprocess.run([sys.executable, __file__, game_name], env={**env, "PLYGROUND_JIT": "1"},
+                              capture_output=True, text=True, timeout=900, check=False)
+        assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+        assert json.loads(done.stdout) == expected
+    assert any(tmp_path.rglob("*.nbi"))
+
+
+if __name__ == "__main__":
+    print(json.dumps(reload_case(sys.argv[1])))
