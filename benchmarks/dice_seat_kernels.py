@@ -1,11 +1,11 @@
 """Compiled kernels vs the adapter for the searches of dice and seats: nodes/s on the same positions.
 
-    python benchmarks/dice_seat_kernels.py [--repeat 5] [--positions 3]
+    python benchmarks/dice_seat_kernels.py [--repeat 5] [--positions 12]
 
 Rows (issue 27's targets first): EinStein expectiminimax (Star2) depth 4 with `progress`, Rolit for three
 paranoid depth 4 with `discs`; then Pig for three max^n depth 6 with `race` and Rolit for four best-reply search
 depth 4. Each row searches the same positions (the start and seeded random positions a few plies in, see
-`positions`) with `kernel: compiled` and `kernel: adapter` (the same search code run as Python over the game's
+`positions`: plies drawn from the row's range) with `kernel: compiled` and `kernel: adapter` (the same search code run as Python over the game's
 own methods); the two must visit the same nodes and choose the same moves with the same scores (checked: a
 mismatch exits with status 1). Each run of a row times all its positions, compiled and adapter alternating;
 the row reports the median nodes/s of each over `--repeat` runs and the median of the per-run ratios
@@ -34,22 +34,22 @@ from plugins.games.pig import Pig  # noqa: E402
 from plugins.games.pig.heuristics import RaceHeuristic  # noqa: E402
 from plugins.games.rolit import DiscsHeuristic, Rolit  # noqa: E402
 
-#: (label, game, heuristic, agent, options, plies of the random positions after the start)
-ROWS: list[tuple[str, Callable[[], Any], Any, Any, dict[str, Any], tuple[int, ...]]] = [
-    ("einstein expectiminimax d4", EinStein, ProgressHeuristic, ExpectiminimaxAgent, {"depth": 4}, (4, 8, 12)),
-    ("rolit-3 paranoid d4", lambda: Rolit(3), DiscsHeuristic, ParanoidAgent, {"depth": 4}, (6, 15, 24)),
-    ("pig-3 maxn d6", lambda: Pig(3, goal=50), RaceHeuristic, MaxnAgent, {"depth": 6}, (10, 30, 60)),
-    ("rolit-4 brs d4", lambda: Rolit(4), DiscsHeuristic, BestReplyAgent, {"depth": 4}, (8, 20, 32)),
+#: (label, game, heuristic, agent, options, the range of plies of the random positions)
+ROWS: list[tuple[str, Callable[[], Any], Any, Any, dict[str, Any], tuple[int, int]]] = [
+    ("einstein expectiminimax d4", EinStein, ProgressHeuristic, ExpectiminimaxAgent, {"depth": 4}, (2, 16)),
+    ("rolit-3 paranoid d4", lambda: Rolit(3), DiscsHeuristic, ParanoidAgent, {"depth": 4}, (4, 40)),
+    ("pig-3 maxn d6", lambda: Pig(3, goal=50), RaceHeuristic, MaxnAgent, {"depth": 6}, (4, 60)),
+    ("rolit-4 brs d4", lambda: Rolit(4), DiscsHeuristic, BestReplyAgent, {"depth": 4}, (4, 40)),
 ]
 
 
-def positions(game: Any, plies: tuple[int, ...], count: int) -> list[Any]:
-    """The start (after its roll, in a dice game) and positions `plies` seeded random moves in, none over and none
-    a chance node."""
+def positions(game: Any, plies: tuple[int, int], count: int) -> list[Any]:
+    """The start (after its roll, in a dice game) and `count` positions a seeded random number of random moves in
+    (within `plies`), none over and none a chance node."""
     out = []
-    for seed, n in enumerate((0, *plies)[:count + 1]):
+    for seed in range(count + 1):
         rng, state = random.Random(seed), game.initial_state()
-        for _ in range(n):
+        for _ in range(rng.randint(*plies) if seed else 0):
             state = game.apply(state, rng.choice(game.legal_moves(state)))
         while game.to_move(state) == CHANCE and not game.is_terminal(state):
             state = game.apply(state, rng.choice(game.legal_moves(state)))
@@ -75,7 +75,7 @@ def run(game: Any, heuristic: Any, agent: Any, options: dict[str, Any], kernel: 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per row (medians reported)")
-    parser.add_argument("--positions", type=int, default=3, help="random positions per row besides the start")
+    parser.add_argument("--positions", type=int, default=12, help="random positions per row besides the start")
     args = parser.parse_args()
     status = 0
     print(f"{'row':28} {'positions':>9} {'nodes':>10} {'compiled n/s':>13} {'adapter n/s':>12} {'ratio':>7}")
