@@ -4,13 +4,12 @@
 
 Rows (issue 27's targets first): EinStein expectiminimax (Star2) depth 4 with `progress`, Rolit for three
 paranoid depth 4 with `discs`; then Pig for three max^n depth 6 with `race` and Rolit for four best-reply search
-depth 4. Each row searches the same positions (the start and seeded random positions a few plies in, see
-`positions`: plies drawn from the row's range) with `kernel: compiled` and `kernel: adapter` (the same search code run as Python over the game's
-own methods); the two must visit the same nodes and choose the same moves with the same scores (checked: a
-mismatch exits with status 1). Each run of a row times all its positions, compiled and adapter alternating;
-the row reports the median nodes/s of each over `--repeat` runs and the median of the per-run ratios
-(the machine is shared: a ratio of one run compares like with like). Kernels are compiled (or loaded from
-numba's cache) before any timing.
+depth 4. Each row searches the same positions (the start and seeded random positions, see `positions`) with
+`kernel: compiled` and `kernel: adapter` (the same search code run as Python over the game's own methods); the
+two must visit the same nodes and choose the same moves with the same scores (checked: a mismatch exits with
+status 1). Each run of a row times all its positions, compiled then adapter; the row reports the median
+nodes/s of each over `--repeat` runs and the median of the per-run ratios (the machine is shared: a ratio of
+one run compares like with like). Kernels are compiled (or loaded from numba's cache) before any timing.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from framework.errors import ConfigError
 from framework.kernel import api, numba_backend, python_backend
 from framework.kernel.adapter import KernelAdapter
 from framework.params import Param
-from framework.protocols import Game, Heuristic, State
+from framework.protocols import CHANCE, Game, Heuristic, State
 
 #: The values of the `kernel` option.
 BINDINGS = ("auto", "compiled", "interpreted", "adapter")
@@ -201,3 +201,15 @@ def _weights(game: Game, kernel: api.GameKernel, heuristic: Heuristic | None,
     if type(heuristic) not in kernel.scores and type(heuristic) not in kernel.seat_scores:
         scored = next(cls for cls, function in kernel.scores.items() if function == aliases["score"])(game)
     return tuple(float(w) for w in getattr(scored, "weights", ()))
+
+
+def decision_state(game: Game) -> State | None:
+    """The first state from the start where a seat moves (first moves and outcomes followed), on which an agent
+    runs its compiled search once when built, so that no timed move pays for the compile; None if the game ends
+    first."""
+    state = game.initial_state()
+    while not game.is_terminal(state):
+        if game.to_move(state) != CHANCE:
+            return state
+        state = game.apply(state, game.legal_moves(state)[0])
+    return None
