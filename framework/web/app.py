@@ -42,6 +42,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from framework.capabilities import capabilities
 from framework.errors import ConfigError, PlygroundError
 from framework.records import write_json, write_pgn
+from framework.registry import Registry
 from framework.tournament.engine import EnginePool
 from framework.tournament.guard import Cancelled
 from framework.web import pages, results
@@ -153,6 +154,19 @@ def event(name: str, data: str) -> str:
     return f"event: {name}\n" + "".join(f"data: {line}\n" for line in data.split("\n")) + "\n"
 
 
+def game_names(registry: Registry) -> list[str]:
+    """The games the new-game form suggests: every registered game, then every playable member of each game
+    family as FAMILY:MEMBER (a family that cannot list its members, e.g. its library is missing, adds none)."""
+    names = sorted(registry.games)
+    for family, entry in sorted(registry.families.items()):
+        try:
+            members = entry.spec.members()
+        except PlygroundError:
+            continue
+        names += sorted(f"{family}:{member}" for member, reason in members if not reason)
+    return list(dict.fromkeys(names))
+
+
 def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] = (),
                pool: EnginePool | None = None, *, hosts: tuple[str, ...] = (),
                engines: int = DEFAULT_ENGINES) -> Starlette:
@@ -168,6 +182,7 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
     locks: dict[str, asyncio.Lock] = {}
     library = results.Library(results_dir)
     stopping = threading.Event()   # set on Ctrl-C: live feeds end, so the server need not wait for them
+    suggested: list[str] = []   # game_names, listed on the first start page (a family may load a library for it)
 
     async def in_engine(work: Any, *args: Any) -> Any:
         """Run `work` (which asks engines) in a thread once a search slot is free; Busy when too many wait."""
@@ -185,8 +200,10 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
 
     def start_page(form: dict[str, str], seats: list[str], message: str = "") -> str:
         """The start page with one seat selector per player of the form's game and options."""
-        return pages.index(sorted(registry.games), sorted(registry.agents), form, message, library.names(),
-                           seats, seat_count(registry, form))
+        if not suggested:
+            suggested.extend(game_names(registry))
+        return pages.index(suggested, sorted(registry.agents), form, message, library.names(), seats,
+                           seat_count(registry, form), sorted(registry.families))
 
     async def index(request: Request) -> HTMLResponse:
         return HTMLResponse(start_page(dict(request.query_params), request.query_params.getlist("seat")))

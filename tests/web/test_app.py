@@ -239,3 +239,63 @@ def test_the_play_page_charts_the_engine_scores_from_the_first_seats_side(client
     assert re.findall(r"<title>ply (\d+): ([-\d.]+)</title>", engine.text) == [("1", f"{score:.4g}")]
     moved = client.post(url + "/move", data={"move": "a1" if "b2" in engine.text else "b2"})
     assert 'id="chart-evaluation"' in moved.text and moved.text.count("<title>ply ") == 1   # a person's move: no point
+
+
+def datalist(page: str, name: str) -> list[str]:
+    """The values a <datalist> of the page suggests."""
+    body = re.search(rf'<datalist id="{name}">(.*?)</datalist>', page, re.DOTALL)[1]
+    return re.findall(r'<option value="([^"]*)">', body)
+
+
+def test_the_game_is_typed_with_the_registered_games_suggested(client):
+    page = client.get("/").text
+    assert re.search(r'<input name="game" list="game-names" value="" required', page)
+    assert "<select" not in page
+    suggested = datalist(page, "game-names")
+    assert suggested[:7] == ["checkers", "einstein", "loa", "matches", "pig", "rolit", "tictactoe"]
+    refilled = client.get("/", params={"game": "rolit", "options": "players=3"}).text
+    assert 'name="game" list="game-names" value="rolit"' in refilled and refilled.count('name="seat"') == 3
+    typo = client.post("/play", data={"game": "rolitt", "seat": ["human", "random"]})
+    assert typo.status_code == 400 and message(typo).startswith("unknown game 'rolitt'; available games: checkers")
+    assert 'value="rolitt"' in typo.text   # the form comes back with the name as typed
+
+
+def test_a_game_family_that_cannot_list_its_members_suggests_none_and_the_page_still_answers():
+    from framework.errors import PluginError
+    from framework.registry import Registered, Registry
+    from framework.specs import GameFamilySpec
+    from framework.web.app import game_names
+
+    def members() -> list[tuple[str, str]]:
+        raise PluginError("the library of the 'absent' family is not installed")
+
+    registry = Registry()
+    some = next(iter(registry.games.values())).provenance
+    registry.families = {"absent": Registered(GameFamilySpec("absent", lambda member: None, members, "absent"), some),
+                         "two": Registered(GameFamilySpec("two", lambda member: None,
+                                                          lambda: [("b", ""), ("a", ""), ("c", "refused")], "two"),
+                                           some)}
+    assert game_names(registry) == [*sorted(Registry().games), "two:a", "two:b"]
+
+
+def test_a_game_of_a_family_is_suggested_typed_and_played():
+    pytest.importorskip("pyspiel")
+    with TestClient(create_app(None, ()), raise_server_exceptions=False, base_url=LOCAL) as c:
+        page = c.get("/").text
+        suggested = datalist(page, "game-names")
+        assert "tictactoe" in suggested and "openspiel:tic_tac_toe" in suggested and "openspiel:pig" in suggested
+        assert "openspiel:kuhn_poker" not in suggested   # imperfect information: refused, so not offered
+        assert "Games of a family are named FAMILY:NAME (families: openspiel)" in page
+        three = c.get("/", params={"game": "openspiel:pig", "options": "players=3"}).text
+        assert 'data-players="3"' in three   # "Seats for this game" knows a family's game's seats
+        created = c.post("/play", data={"game": "openspiel:tic_tac_toe", "seat": ["human", "random"], "time": "1"},
+                         follow_redirects=False)
+        assert created.status_code == 303, created.text
+        url = created.headers["location"]
+        assert c.get(url).status_code == 200
+        moved = c.post(url + "/move", data={"move": "x(1,1)"})
+        assert moved.status_code == 200 and '<span class="move">x(1,1)</span>' in moved.text
+        refused = c.post("/play", data={"game": "openspiel:kuhn_poker", "seat": ["human", "random"]})
+        assert refused.status_code == 400
+        assert message(refused) == ("game 'openspiel:kuhn_poker' is refused: an imperfect-information game (players "
+                                    "see different things); Plyground plays perfect-information games only")
