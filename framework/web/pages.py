@@ -23,7 +23,7 @@ from framework.web.play import DEFAULT_COACH_TIME, DEFAULT_MOVE_TIME, PlaySessio
 def layout(title: str, body: str, script: str | None = None) -> str:
     tag = f'<script src="/static/{script}" defer></script>' if script else ""
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)} · Plyground</title>'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">'
             f'<link rel="stylesheet" href="/static/style.css">{tag}</head><body>'
             f'<nav><a href="/">Plyground</a> <a href="/">new game</a> <a href="/results">results</a></nav>'
             f'<main>{body}</main></body></html>')
