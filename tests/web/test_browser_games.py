@@ -22,7 +22,7 @@ from tests.web.conftest import assert_not_blank
 CASES = {
     "pig": ("pig", "goal=20", ["human", "random"], None),
     "einstein": ("einstein", "", ["random", "human"], None),
-    "rolit-3": ("rolit", "players=3", ["random", "human", "alphabeta:depth=1"], None),
+    "rolit-3": ("rolit", "players=3", ["random", "human", "maxn:depth=1"], None),
     "checkers": ("checkers", "", ["human", "alphabeta:depth=1"], 10),
     "loa": ("loa", "", ["random", "human"], 10),
 }
@@ -48,7 +48,8 @@ def start_from_the_form(page, server: str, game: str, options: str, seats: list[
     page.fill("input[name=time]", "1")
     page.fill("input[name=seed]", "7")
     page.click("#play-button")
-    page.wait_for_url(re.compile(r"/play/"))
+    page.wait_for_url(re.compile(r"/play\b"))
+    assert "/play/" in page.url, page.locator("#message").text_content()   # else the form came back with an error
 
 
 def wait_for_person_or_end(page, version: str | None) -> None:
@@ -87,6 +88,9 @@ def test_a_person_plays_by_clicking_the_board_against_engines(case, page, server
         assert sorted(n for n, _ in legal) == sorted(game.format_move(state, m) for m in game.legal_moves(state))
         assert all(clicks for _, clicks in legal)   # every move is made on the board
         assert page.locator('button[data-action="move"]').count() == 0   # no die face, nor any move, as a button
+        if name in DICE:   # nor a die face to click on the board (checkers' squares are numbers, so not there)
+            targets = page.locator("[data-square]").evaluate_all("els => els.map(e => e.dataset.square)")
+            assert targets and not [t for t in targets if t.isdigit()]
         if made == 3:
             page.screenshot(path=tmp_path / f"{case}.png")
             assert_not_blank(tmp_path / f"{case}.png")
