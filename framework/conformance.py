@@ -44,6 +44,7 @@ from framework.capabilities import capabilities, player_count
 from framework.errors import MoveParseError, PositionError
 from framework.perft import generic_perft, perft
 from framework.protocols import CHANCE, Game, State
+from framework.registry import GAME_MEMBERS
 
 #: How far the chance probabilities of a state may sum from 1 (floats of exact fractions like 1/6).
 PROBABILITY_TOLERANCE = 1e-12
@@ -66,9 +67,7 @@ def _fail(game: Game, state: State | None, rule: str) -> None:
 def check_game_object(game: Game) -> None:
     """The game has the required attributes and methods of the Game protocol."""
     if not isinstance(game, Game):
-        missing = [n for n in ("name", "player_names", "initial_state", "to_move", "legal_moves", "apply",
-                               "is_terminal", "returns", "format_move", "parse_move", "render", "to_text",
-                               "from_text") if not hasattr(game, n)]
+        missing = [n for n in GAME_MEMBERS if not hasattr(game, n)]
         _fail(game, None, f"does not implement the Game protocol; missing: {', '.join(missing)}")
     if not isinstance(game.name, str) or not game.name:
         _fail(game, None, f"name must be a non-empty string, got {game.name!r}")

@@ -167,6 +167,12 @@ class Registry:
             additions.append((self.game_files, spec.name, spec))
         for spec in provided["plyground_game_families"]:
             additions.append((self.families, spec.name, spec))
+        for spec in provided["plyground_games"]:
+            missing = missing_members(spec.factory) if isinstance(spec.factory, type) else []
+            if missing:
+                self._pm.unregister(plugin)
+                raise PluginError(f"game '{spec.name}' of {provenance}: {spec.factory.__name__} "
+                                  f"{_lacks(missing)}")
         for spec in provided["plyground_agents"]:
             bound = spec.memory_bound
             if bound is not None and bound.param not in {p.name for p in spec.params}:
@@ -215,7 +221,13 @@ class Registry:
         """The entry for `name`, refused when two plugins provide it (whichever loaded first would be a guess)."""
         if (kind, name) in self.clashes:
             raise PluginError(self.clashes[(kind, name)])
-        return _lookup(table, name, kind)
+        try:
+            return _lookup(table, name, kind)
+        except PluginError as exc:  # the name may be one a plugin that failed to load would have provided
+            if not self.failed:
+                raise
+            failed = "; ".join(f"'{plugin}': {reason}" for plugin, reason in self.failed.items())
+            raise PluginError(f"{exc}; plugins not loaded: {failed}") from None
 
     def _resolve_member(self, game: str) -> None:
         """Register the game `FAMILY:MEMBER` of a registered family, with its heuristics, if not registered yet;
@@ -263,7 +275,12 @@ class Registry:
 
     def create_game(self, name: str, options: Mapping[str, Any] | None = None, where: str = "game") -> Game:
         spec = self.game_spec(name)
-        return spec.factory(**resolve_params(spec.params, options or {}, f"{where} '{name}'"))
+        game = spec.factory(**resolve_params(spec.params, options or {}, f"{where} '{name}'"))
+        missing = missing_members(game)
+        if missing:
+            raise PluginError(f"game '{name}' of {self.games[name].provenance}: the object its factory built "
+                              f"{_lacks(missing)}")
+        return game
 
     def create_heuristic(self, game: Game, name: str | None = None,
                          options: Mapping[str, Any] | None = None, where: str = "heuristic") -> Heuristic | None:
@@ -337,6 +354,35 @@ class Registry:
             return self.create_agent(name, game, params, seed=seed, where=where, _nesting=nesting + 1)
         except PluginError as exc:
             raise ConfigError(f"{where}: {exc}") from None
+
+
+#: The members every game has (framework/protocols.py, `Game`), in the protocol's order, and of them the
+#: data members (`name`, the `player_names` property), which a game may set in its `__init__`.
+GAME_MEMBERS: tuple[str, ...] = (*Game.__annotations__, *(n for n in vars(Game) if not n.startswith("_")))
+GAME_DATA = frozenset(n for n in GAME_MEMBERS if not callable(getattr(Game, n, None)))
+
+
+def missing_members(game: Any) -> list[str]:
+    """The members of the Game protocol that `game` lacks.
+
+    A game class without an `__init__` of its own is checked whole at registration, so a first game
+    missing `name` is named there rather than failing later inside an agent; a class with its own
+    `__init__` may set data members (`player_names` from its options) there, so only its methods are
+    checked until an instance exists (`Registry.create_game` checks that), and a class that forwards
+    attributes (`__getattr__`, as a wrapper may) only as an instance.
+    """
+    if isinstance(game, type):
+        own = {n for c in game.__mro__[:-1] for n in vars(c)}
+        if "__getattr__" in own:
+            return []
+        if "__init__" in own:
+            return [n for n in GAME_MEMBERS if n not in GAME_DATA and not hasattr(game, n)]
+    return [n for n in GAME_MEMBERS if not hasattr(game, n)]
+
+
+def _lacks(missing: list[str]) -> str:
+    return (f"lacks {', '.join(missing)} of the Game protocol (framework/protocols.py): "
+            f"add {'it' if len(missing) == 1 else 'them'}, see docs/tutorials/first-game.md")
 
 
 def _lookup(table: Mapping[str, Registered[T]], name: str, kind: str) -> Registered[T]:

@@ -9,6 +9,12 @@ from framework.params import Param
 from framework.protocols import Agent, Game, Heuristic
 
 
+def doc_help(obj: object) -> str:
+    """The first paragraph of `obj`'s docstring on one line: a spec's help taken from the class it registers,
+    whole (a docstring's first line alone may stop mid-sentence)."""
+    return " ".join((obj.__doc__ or "").split("\n\n")[0].split())
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A game: `factory(**options)` returns a Game.

@@ -51,3 +51,63 @@ def keeps_time_budget():
         assert wall <= seconds * WALL_BOUND_FACTOR + 2, f"{wall:.3f}s of wall time for a {seconds}s budget"
         return result
     return check
+
+
+#: The slowest tests (compiled searches compared across bindings, pip installs, a browser, runs whose workers
+#: are killed, the fuzzers, the benchmarks), marked `slow`: `python -m pytest -q -m "not slow"` leaves them out
+#: for a quick run, `python -m pytest -q` (and CI) runs everything. An entry is a folder ending in "/", a file,
+#: or a test of a file (all its parameters); tests/docs/test_slow_list.py checks that each one still names
+#: something.
+SLOW = (
+    "tests/benchmarks/",
+    "tests/docs/test_tutorials.py",
+    "tests/docs/test_wheel.py",
+    "tests/web/test_browser.py",
+    "tests/plugins/agents/test_alphabeta_compiled.py",
+    "tests/plugins/agents/test_alphabeta_compiled_checkers.py",
+    "tests/plugins/agents/test_dfpn_bindings.py",
+    "tests/plugins/agents/test_pds_bindings.py",
+    "tests/plugins/agents/test_pn_mcts_every_game.py",
+    "tests/plugins/agents/test_memory_bounds.py",
+    "tests/plugins/agents/test_multiplayer.py::test_shallow_pruning_finds_the_moves_and_values_of_plain_maxn",
+    "tests/plugins/agents/test_expectiminimax.py::test_star1_and_star2_find_the_values_and_moves_of_plain_expectiminimax",
+    "tests/plugins/agents/test_proofnumber.py::"
+    "test_node_counts_on_the_empty_board_are_fixed_and_pn_tree_counts_equal_tree_sizes",
+    "tests/framework/test_fuzz_input.py",
+    "tests/framework/test_sprt.py::test_simulated_error_rates_stay_within_alpha_and_beta",
+    "tests/framework/test_endgames.py::"
+    "test_every_line_of_the_shipped_file_is_reproved_by_the_default_solver_with_its_length_and_nodes",
+    "tests/plugins/reports/test_reproductions.py::test_the_pig_report_states_the_exact_values_and_the_sampled_ones",
+    "tests/framework/tournament/test_faults.py",
+    "tests/framework/tournament/test_growing.py",
+    "tests/framework/tournament/test_adjudication_openings.py",
+    "tests/framework/tournament/test_seats.py::test_the_guides_three_player_tournament_runs_and_is_reported",
+    "tests/framework/tournament/test_runner.py::test_a_run_terminated_part_way_resumes_with_every_game_exactly_once",
+    "tests/framework/tournament/test_runner.py::test_one_worker_two_workers_and_dask_give_identical_results",
+    "tests/framework/tournament/test_runner.py::test_crashing_hanging_and_dying_agents_forfeit_only_their_games",
+    "tests/framework/tournament/test_sprt_match.py::"
+    "test_the_match_stops_when_the_sprt_decides_whatever_the_workers_and_a_rerun_plays_nothing",
+    "tests/framework/tournament/test_sprt_match.py::"
+    "test_report_every_prints_the_match_statistics_and_report_exports_json_lines",
+    "tests/framework/tournament/test_sprt_match.py::"
+    "test_a_resumed_match_counts_the_stored_games_and_stops_where_an_uninterrupted_one_does",
+    "tests/framework/tournament/test_memory.py::test_a_folder_from_before_memory_was_recorded_loads_reports_and_resumes",
+    "tests/framework/tournament/test_memory.py::"
+    "test_a_solve_run_stores_each_solves_memory_and_reports_the_peak_not_the_total",
+    "tests/framework/tournament/test_solve.py::test_crashing_hanging_and_lying_solvers",
+    "tests/framework/tournament/test_solve.py::test_solvers_agree_with_minimax_and_the_run_resumes",
+    "tests/framework/tournament/test_beats.py::"
+    "test_a_hang_under_a_shorter_limit_than_the_opponents_is_stopped_at_its_own_limit",
+)
+
+
+def is_slow(nodeid: str) -> bool:
+    """Whether a test (its node id, relative to the repository) is one of SLOW."""
+    return any(nodeid.startswith(entry) if entry.endswith("/") else
+               nodeid == entry or nodeid.startswith((entry + "::", entry + "[")) for entry in SLOW)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if is_slow(item.nodeid):
+            item.add_marker(pytest.mark.slow)

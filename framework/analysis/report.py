@@ -8,6 +8,7 @@ import pandas as pd
 
 from framework.analysis import plots
 from framework.analysis.solving import peak_mib, rss_scopes
+from framework.analysis.standings import MATCH_LEGEND, elo_estimate
 from framework.analysis.tables import Results
 
 REPORT = "report.md"
@@ -50,6 +51,22 @@ def _fmt(table: pd.DataFrame) -> pd.DataFrame:
     return table.round(1)
 
 
+def _estimates(table: pd.DataFrame, elo: str, error: str, los: str | None = None) -> pd.DataFrame:
+    """The table rounded for reading, its Elo, error and LOS columns as text: "n/a (too few games)" where the
+    games cannot estimate them (the CSV tables keep the numbers)."""
+    shown = _fmt(table).astype({column: object for column in (elo, error, los) if column})
+    for i, row in table.iterrows():
+        texts = elo_estimate(row[elo], row[error], row[los] if los else float("nan"))
+        shown.at[i, elo], shown.at[i, error] = texts[0], texts[1]
+        if los:
+            shown.at[i, los] = texts[2].rstrip("%")
+    return shown
+
+
+SEARCH_HEADING = ("Search statistics (per participant: moves, mean and median nodes per move, nodes per second of "
+                  "wall time, mean depth completed, mean time per move)")
+
+
 def terminal_summary(results: Results) -> str:
     """Standings and crosstable as plain-text tables (solve mode: the solver table and any disagreement; tune
     mode: the final values and the validation match)."""
@@ -75,14 +92,16 @@ def terminal_summary(results: Results) -> str:
             "Finished ahead (% of shared games the row ranked above the column, ties half)",
             _fmt(results.ahead()).to_string(), "", "Wins by seat", results.seat_wins().round(1).to_string(index=False),
             "", run_peak(results.games), *crash_lines(results)])
-    standings = _fmt(results.standings())
+    standings = results.standings()
     lines = [f"{results.config['name']}: {len(results.games)} games of {', '.join(results.game_names)}",
              "", "Standings (Elo: Bradley-Terry fit, field mean 0, ± 95% CI)",
-             standings.to_string(index=False), "", "Crosstable (W-D-L and score of row against column)",
+             _estimates(standings, "elo", "elo_ci95").to_string(index=False), "",
+             "Crosstable (W-D-L and score of row against column)",
              results.crosstable().to_string(), "", "Match (per pairing: the first-named participant's results; Elo, "
              "its 95% error and LOS from the pentanomial of complete pairs)",
-             _fmt(results.match()).to_string(index=False), *[""] * bool(results.sprt()), *results.sprt(), "",
-             run_peak(results.games), *crash_lines(results)]
+             _estimates(results.match(), "elo", "elo_error", "los_pct").to_string(index=False), MATCH_LEGEND,
+             *[""] * bool(results.sprt()), *results.sprt(), "", SEARCH_HEADING,
+             _fmt(results.search_stats()).to_string(index=False), "", run_peak(results.games), *crash_lines(results)]
     if standings.attrs.get("elo_prior_draws"):
         lines.insert(3, "(a group of participants won or lost every game against the rest, "
                         "so one virtual draw per pairing keeps the Elo finite)")
@@ -200,7 +219,9 @@ Per pairing, the first-named participant's wins, draws and losses, score and dra
 error and the likelihood of superiority (LOS) from the pentanomial counts of complete pairs, as fastchess
 reports them.
 
-{_markdown(results.match())}
+{_markdown(_estimates(results.match(), "elo", "elo_error", "los_pct"))}
+
+{MATCH_LEGEND}.
 {sprt}
 ## Game pairs (pentanomial)
 

@@ -6,6 +6,8 @@ returns a new DataFrame; a row is always labelled with the participant it descri
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -117,10 +119,30 @@ def match_table(games: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=MATCH_COLUMNS)
 
 
+#: What a figure the games cannot estimate shows: an Elo of a 100% (or 0%) score, an interval of pairs that all
+#: ended alike (no spread: one pair, or every pair the same) or that reaches a 0% or 100% score.
+NOT_ESTIMATED = "n/a (too few games)"
+#: The one line that says what the match figures are.
+MATCH_LEGEND = ("LOS: likelihood of superiority, the chance that the first-named participant is the stronger; "
+                "Ptnml(0-2): the number of colour-swapped game pairs in which it scored 0, 0.5, 1, 1.5 and 2 points")
+
+
+def elo_estimate(elo: float, error: float, los: float = math.nan) -> tuple[str, str, str]:
+    """Elo, its 95% error and LOS (%) as text, NOT_ESTIMATED where the games cannot estimate them.
+
+    LOS needs a spread as the interval does; with none (the error is 0, or the Elo infinite) it is not shown.
+    """
+    if not math.isfinite(elo):
+        return NOT_ESTIMATED, NOT_ESTIMATED, NOT_ESTIMATED
+    spread = not math.isfinite(error) or error > 0
+    return (f"{elo:.1f}", f"{error:.1f}" if math.isfinite(error) and error > 0 else NOT_ESTIMATED,
+            f"{los:.1f}%" if spread and math.isfinite(los) else NOT_ESTIMATED)
+
+
 def match_line(row: pd.Series) -> str:
     """One pairing in one line, e.g. "ab vs rnd: 46 games, W-D-L 44-2-0, score 97.8%, Elo 537.0 +- 254.6, ..."."""
-    elo = "-" if pd.isna(row["elo"]) else f"{row['elo']:.1f} +- {row['elo_error']:.1f}"
-    los = "-" if pd.isna(row["los_pct"]) else f"{row['los_pct']:.1f}%"
+    elo, error, los = elo_estimate(row["elo"], row["elo_error"], row["los_pct"])
+    elo = elo if elo == NOT_ESTIMATED else f"{elo} +- {error}"
     return (f"{row['participant']} vs {row['opponent']}: {row['games']} games, W-D-L {row['wins']}-{row['draws']}-"
             f"{row['losses']}, score {row['score_pct']:.1f}%, Elo {elo}, LOS {los}, draws {row['draw_pct']:.1f}%, "
             f"Ptnml(0-2) {list(row['ptnml'])}")

@@ -33,7 +33,7 @@ def with_scores(games: pd.DataFrame) -> pd.DataFrame:
 def match_lines(folder: str | Path) -> list[str]:
     """Each pairing's match statistics in one line (analysis.standings.match_line), from the store as it is
     (a run may be writing it: SQLite's WAL lets this read what is committed); games of more players: each
-    group's games and points per participant."""
+    group's games and points per participant. Two-player lines end with the legend of their figures."""
     store = Store(folder, create=False)
     try:
         games = with_scores(pd.read_sql_query("SELECT * FROM games ORDER BY game_index", store.conn))
@@ -44,7 +44,8 @@ def match_lines(folder: str | Path) -> list[str]:
         store.close()
     if len(seats):
         return [group_line(group) for _, group in seats.groupby(["pairing_a", "pairing_b"], sort=False)]
-    return [analysis.match_line(row) for _, row in analysis.match_table(games).iterrows()]
+    lines = [analysis.match_line(row) for _, row in analysis.match_table(games).iterrows()]
+    return [*lines, analysis.MATCH_LEGEND] if lines else []
 
 
 def group_line(seats: pd.DataFrame) -> str:

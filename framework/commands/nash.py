@@ -22,6 +22,8 @@ def resolve(name: str) -> Path:
     if name in registry.game_files:
         return Path(registry.game_file_spec(name).path)
     examples = ", ".join(sorted(registry.game_files)) or "none"
+    if path.suffix or len(path.parts) > 1:  # meant as a file: say that it is missing, not that it is no example
+        raise ConfigError(f"no file '{name}' (from {Path.cwd()}); give a game file or a shipped example: {examples}")
     raise ConfigError(f"'{name}' is neither a game file nor a shipped example; examples: {examples}")
 
 

@@ -1,9 +1,12 @@
-"""`plyground replay RESULTS GAME`: step through one stored game in the terminal."""
+"""`plyground replay RESULTS [GAME]`: step through one stored game in the terminal; without GAME, list the games."""
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
+
+import pandas as pd
 
 from framework.analysis.tables import Results
 from framework.errors import ConfigError
@@ -17,12 +20,16 @@ HELP = "Enter: next ply · b: back · number: go to that ply · q: quit"
 def run(args: argparse.Namespace) -> int:
     results = Results(args.results)
     games = results.games
+    if args.game is None:
+        print(game_list(results))
+        print(f"\nreplay one: plyground replay {shlex.quote(str(args.results))} NUMBER (or its key)")
+        return 0
     rows = games[games["key"] == args.game]
     if not len(rows) and args.game.isdigit() and 1 <= int(args.game) <= len(games):
         rows = games.iloc[[int(args.game) - 1]]
     if not len(rows):
         raise ConfigError(f"no game '{args.game}' in '{args.results}'; give a game's key or its number "
-                          f"1-{len(games)} (see games.csv or plyground serve)")
+                          f"1-{len(games)} (plyground replay {shlex.quote(str(args.results))} lists them)")
     g = next(rows.itertuples(index=False))
     moves = results.moves[results.moves["key"] == g.key].sort_values("ply")
     game = game_for(results, g.game)
@@ -55,9 +62,21 @@ def run(args: argparse.Namespace) -> int:
             ply += 1
 
 
+def game_list(results: Results) -> str:
+    """The stored games, numbered as `replay` takes them: who sat where, the result and how it ended."""
+    games = results.games
+    table = pd.DataFrame({
+        "number": range(1, len(games) + 1), "key": games["key"], "game": games["game"],
+        "seats": [seating(results, g) for g in games.itertuples(index=False)],
+        "result": ["draw" if w is None or w != w else f"{w} wins" for w in games["winner"]],
+        "termination": games["termination"], "plies": games["plies"]})
+    return table.to_string(index=False) if len(table) else "no games stored yet"
+
+
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("replay", help="step through a stored game in the terminal")
+    p = subparsers.add_parser("replay", help="step through a stored game in the terminal (without GAME: list them)")
     p.add_argument("results", help="results folder")
-    p.add_argument("game", help="the game's key, or its number in the results' games table (1 = first)")
+    p.add_argument("game", nargs="?", help="the game's key, or its number in the results' games table (1 = first); "
+                                           "without it, the games are listed")
     p.add_argument("--all", action="store_true", help="print every position at once (also when not a terminal)")
     p.set_defaults(func=run)

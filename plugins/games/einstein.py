@@ -28,7 +28,7 @@ from framework.boardsvg import die as draw_die
 from framework.errors import MoveParseError, PositionError
 from framework.hookspecs import hookimpl
 from framework.protocols import CHANCE, BaseHeuristic
-from framework.specs import GameSpec, HeuristicSpec
+from framework.specs import GameSpec, HeuristicSpec, doc_help
 
 State = tuple[tuple[int, ...], int, int]
 Move = tuple[int, int]
@@ -262,5 +262,5 @@ def plyground_games() -> list[GameSpec]:
 
 @hookimpl
 def plyground_heuristics() -> list[HeuristicSpec]:
-    return [HeuristicSpec(h.name, "einstein", h, (h.__doc__ or "").splitlines()[0])
+    return [HeuristicSpec(h.name, "einstein", h, doc_help(h))
             for h in (ProgressHeuristic, LeadHeuristic)]

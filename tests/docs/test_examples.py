@@ -12,7 +12,7 @@ committed `results/thesis` linked in, read-only by convention):
 - `bash`: every command is checked: `plyground ...` against the command line's own parser, and run for
   real when its file or folder argument was made by this page (the README's example runs this way);
   `pip install` extras and paths, `pytest` paths, `python FILE`/`python -m MODULE` and their options
-  against the source.
+  against the source; `. .venv/bin/activate` of the virtual environment a page makes.
 - `text`, `console`: output, not run.
 - a snippet (`--8<-- "path"`) shows a repository file: its file and section must exist.
 """
@@ -46,6 +46,8 @@ PATH_KEYS = ("start_positions", "positions")
 #: Commands that finish by themselves and read no keyboard: run for real on files a page made.
 RUNNABLE = ("run", "validate", "report", "nash", "export")
 EXTRAS = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+MARKERS = {m.split(":")[0] for m in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]
+           ["ini_options"].get("markers", [])}
 
 
 @pytest.fixture
@@ -147,7 +149,11 @@ def _check_command(block: Block, words: list[str], scratch: Path) -> bool:
             for extra in extras.rstrip("]").split(",") if extras else ():
                 assert extra in EXTRAS, f"{where}: pyproject.toml has no extra {extra!r}"
     elif words[:3] == ["python", "-m", "pytest"]:
-        for arg in words[3:]:
+        args = words[3:]
+        for i, arg in enumerate(args):
+            if i and args[i - 1] in ("-m", "-k"):   # a marker or keyword expression, not a path
+                assert arg.split()[-1] in MARKERS or args[i - 1] == "-k", f"{where}: no marker {arg!r} registered"
+                continue
             assert arg.startswith("-") or (ROOT / arg.split("::")[0]).exists(), f"{where}: no such test {arg!r}"
     elif words[:3] == ["python", "-m", "mkdocs"]:
         assert words[3] in ("build", "serve"), where
@@ -155,6 +161,8 @@ def _check_command(block: Block, words: list[str], scratch: Path) -> bool:
         spec = find_spec(words[2])
         assert spec is not None and spec.origin, f"{where}: no module {words[2]!r}"
         _check_options(where, Path(spec.origin).read_text(), words[3:])
+    elif words[0] in (".", "source"):   # activating the virtual environment the page made
+        assert words[1:] == [".venv/bin/activate"], f"{where}: only the page's .venv is activated"
     elif words[0] == "python" and words[1].endswith(".py"):
         assert (ROOT / words[1]).is_file(), f"{where}: no such script"
         _check_options(where, (ROOT / words[1]).read_text(), words[2:])

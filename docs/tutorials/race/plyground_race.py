@@ -1,3 +1,4 @@
+# --8<-- [start:header]
 """Race to 10: players add 1, 2 or 3 to a running total, and whoever reaches 10 wins."""
 
 from framework import BaseHeuristic, GameSpec, HeuristicSpec, hookimpl
@@ -9,6 +10,7 @@ TARGET = 10
 class Race:
     name = "race"
     player_names = ("first", "second")
+    # --8<-- [end:header]
 
     # --8<-- [start:rules]
     def initial_state(self):

@@ -28,7 +28,7 @@ from framework.errors import ConfigError, MoveParseError, PositionError, quoted
 from framework.hookspecs import hookimpl
 from framework.params import Param
 from framework.protocols import CHANCE
-from framework.specs import AgentSpec, GameSpec, HeuristicSpec
+from framework.specs import AgentSpec, GameSpec, HeuristicSpec, doc_help
 from plugins.games.pig import heuristics, solver
 
 State = tuple[tuple[int, ...], int, int, bool]
@@ -211,7 +211,7 @@ def plyground_games() -> list[GameSpec]:
 
 @hookimpl
 def plyground_heuristics() -> list[HeuristicSpec]:
-    return [HeuristicSpec(h.name, "pig", h, (h.__doc__ or "").splitlines()[0])
+    return [HeuristicSpec(h.name, "pig", h, doc_help(h))
             for h in (heuristics.RaceHeuristic, heuristics.OptimalHeuristic)]
 
 
