@@ -83,7 +83,8 @@ def index(games: Sequence[str], agents: Sequence[str], form: Mapping[str, str], 
  placeholder="the game's text format"></label>
 <label>Dice seed (optional) <input name="seed" value="{field("seed")}" placeholder="empty: a fresh one"></label>
 <button type="submit" id="play-button">Play</button>
-<button type="submit" formmethod="get" formaction="/" id="seats-button">Seats for this game</button></form>
+<button type="submit" formmethod="get" formaction="/" formnovalidate id="seats-button">Seats for this game</button>
+</form>
 <p class="help">{family_help}A seat is an agent: {agent_list}. The interactive one is you, clicking or typing
 moves. Changed the game or its options? "Seats for this game" redraws one seat per player. Dice are rolled by the
 game's seeded stream, never chosen.</p>

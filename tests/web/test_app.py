@@ -9,6 +9,7 @@ import time
 import pytest
 from starlette.testclient import TestClient
 
+from framework.registry import Registry
 from framework.web.app import create_app
 from tests.web.conftest import FIXTURE_AGENTS, LOCAL, ROOT
 
@@ -252,7 +253,8 @@ def test_the_game_is_typed_with_the_registered_games_suggested(client):
     assert re.search(r'<input name="game" list="game-names" value="" required', page)
     assert "<select" not in page
     suggested = datalist(page, "game-names")
-    assert suggested[:7] == ["checkers", "einstein", "loa", "matches", "pig", "rolit", "tictactoe"]
+    registered = sorted(Registry().games)
+    assert "checkers" in registered and suggested[:len(registered)] == registered
     refilled = client.get("/", params={"game": "rolit", "options": "players=3"}).text
     assert 'name="game" list="game-names" value="rolit"' in refilled and refilled.count('name="seat"') == 3
     typo = client.post("/play", data={"game": "rolitt", "seat": ["human", "random"]})
@@ -262,7 +264,7 @@ def test_the_game_is_typed_with_the_registered_games_suggested(client):
 
 def test_a_game_family_that_cannot_list_its_members_suggests_none_and_the_page_still_answers():
     from framework.errors import PluginError
-    from framework.registry import Registered, Registry
+    from framework.registry import Registered
     from framework.specs import GameFamilySpec
     from framework.web.app import game_names
 
