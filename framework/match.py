@@ -70,6 +70,13 @@ class Forfeit(Exception):
         self.details = details
 
 
+class Relay:
+    """A wrapper that runs an agent elsewhere (engine.py's GuardedAgent) and raises Forfeit with that agent's verdict.
+
+    A Forfeit raised by any other agent, like every control exception of the framework an agent raises where it
+    has no meaning (TakeBack where no person plays), is that agent's crash: an agent cannot void or undo a game."""
+
+
 class InvalidOutput(Forfeit):
     """What an agent returned cannot be played or stored; the message says why."""
 
@@ -208,15 +215,21 @@ def checked(legal: Sequence, decision: Any) -> tuple[Any, SearchStats]:
 
 
 def legal_equal(legal: Sequence, move: Any) -> Any | None:
-    """The game's own legal move equal to the agent's `move` (None: not legal), so no object of the agent's is kept."""
+    """The game's own legal move equal to the agent's `move` (None: not legal), so no object of the agent's is kept.
+
+    Equality is the game's move type's: a move must be of that type (an integer for a game of int moves), so
+    neither `4.0` nor an object that claims to equal everything passes for a legal move."""
     if type(move) is int or type(move) is str:  # a plain value: equal is the game's own
         return move if move in legal else None
     try:
         for candidate in legal:
-            if candidate == move:
+            if type(candidate) is int:
+                if isinstance(move, numbers.Integral) and not isinstance(move, bool) and int(move) == candidate:
+                    return candidate
+            elif type(move) is type(candidate) and candidate == move:
                 return candidate
         return None
-    except Exception as exc:  # the move's own __eq__ raised
+    except Exception as exc:  # the move's own __eq__ or __int__ raised
         raise InvalidOutput(f"returned a move that cannot be compared ({type(exc).__name__}: {quote(exc, str)})") \
             from None
 
@@ -269,14 +282,17 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
               max_plies: int | None = None, time_slack: float = 0.1, time_grace: float = 0.05,
               on_move: Callable[[State, MoveRecord, State], None] | None = None,
               on_take_back: Callable[[State, int], None] | None = None,
-              adjudication: Adjudication | None = None, seed: int = 0) -> GameRecord:
+              adjudication: Adjudication | None = None, seed: int = 0,
+              views: Sequence[Game] | None = None) -> GameRecord:
     """Play one game from `start` (default: the initial state); agent i plays seat i (`budgets[i]`, default
     unlimited; `players[i]` names it, default "first", "second", ...). `seed` seeds the dice.
 
-    An agent raising `Resign` loses the game; one raising `TakeBack` gets its last move and the reply
-    taken back (two plies) and is asked again; `on_take_back(state, plies)` tells with 0 when there
-    was no move of its own to take back. `adjudication` rules may end the game early on the engines'
-    scores (framework/adjudication.py).
+    An agent raising `Resign` loses the game; one raising `TakeBack` where a person may play (`on_take_back`
+    given) gets its last move and the reply taken back (two plies) and is asked again; `on_take_back(state,
+    plies)` tells with 0 when there was no move of its own to take back. Elsewhere a TakeBack, and a
+    Forfeit from any agent but a `Relay`, is the agent's crash. `adjudication` rules may end the game early
+    on the engines' scores (framework/adjudication.py). `views[i]`: the game object agent i is handed (default
+    `game`): with a copy of its own, nothing an agent does to it reaches the referee's `game` or another agent.
 
     A move that takes longer than `budget.time * (1 + time_slack) + time_grace` seconds
     forfeits the game. The runner does not interrupt a hung agent; the tournament
@@ -328,26 +344,35 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         legal = game.legal_moves(state)
         wall0 = time.perf_counter()
         try:
-            decision = agents[mover].select_move(game, state, budget)
+            decision = agents[mover].select_move(game if views is None else views[mover], state, budget)
             wall = time.perf_counter() - wall0
-            move, stats = checked(legal, decision)
         except Forfeit as exc:
-            return forfeit(mover, exc.termination, exc.reason, exc.details)
+            if not isinstance(agents[mover], Relay):   # an agent's own Forfeit: a crash, never its verdict
+                return forfeit(mover, Termination.CRASH, f"crashed: {crash_reason(exc)}", traceback.format_exc())
+            if not isinstance(exc.termination, Termination) or not (exc.termination.is_forfeit
+                                                                     or exc.termination is Termination.VOID):
+                return forfeit(mover, Termination.CRASH, f"crashed: it relayed {quote(exc.termination)}")
+            return forfeit(mover, exc.termination, str(exc.reason), str(exc.details))
         except Resign as exc:
             return finish(Termination.RESIGN, forfeit_result(seats, mover),
                           f"{game.player_names[mover]} ({players[mover]}) resigned" + (f": {exc}" if str(exc) else ""))
-        except TakeBack:
+        except TakeBack as exc:
+            if on_take_back is None:   # no person plays here: nothing to take back, and no one to ask
+                return forfeit(mover, Termination.CRASH, f"crashed: {crash_reason(exc)}", traceback.format_exc())
             plies = 2 if len(moves) >= 2 else 0
             for _ in range(plies):
                 if repetition_limit is not None:
                     seen[key(state)] -= 1
                 moves.pop()
                 state = history.pop()
-            if on_take_back is not None:
-                on_take_back(state, plies)
+            on_take_back(state, plies)
             continue
         except (Exception, SystemExit) as exc:
             return forfeit(mover, Termination.CRASH, f"crashed: {crash_reason(exc)}", traceback.format_exc())
+        try:
+            move, stats = checked(legal, decision)
+        except Forfeit as exc:
+            return forfeit(mover, exc.termination, exc.reason, exc.details)
         if budget.time is not None and wall > budget.time * (1 + time_slack) + time_grace:
             return forfeit(mover, Termination.TIME, f"took {wall:.3f}s with a budget of {budget.time}s")
         record = MoveRecord(len(moves) + 1, mover, game.format_move(state, move), stats.nodes,

@@ -32,8 +32,11 @@ YAML_KEYS: dict[str, str] = {
     "game": "the game to play: `NAME`, or `{name: NAME, options: {...}}` with the game's declared options",
     "seed": "every game's (or solve's) seed derives from it and the task's key: same results on any executor "
             "and any number of workers (default 0)",
-    "move_time_limit": "seconds after which a move still running is stopped and forfeits on time (or 2 x its "
-                       "time budget + 1 s, whichever is larger; default 60)",
+    "move_time_limit": "seconds of CPU time after which a move still running is stopped and forfeits on time "
+                       "(or 2 x its time budget + 1 s, whichever is smaller; a move that waits instead is stopped "
+                       "after 3 x that + 5 s of wall time; default 60)",
+    "memory_limit_mb": "address space (MiB) each game's process may add to its warm parent's; an agent that "
+                       "needs more forfeits (default 4096)",
     "plugins": "extra plugin modules as `.py` files, relative to this file",
     "workers": "parallel worker processes, 1 to 4 per CPU (default 1)",
     "results": "the results folder, relative to the current directory (default `results/NAME`)",

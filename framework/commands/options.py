@@ -15,10 +15,20 @@ from framework.tournament.config import MAX_SECONDS, check_workers
 
 
 def _integer(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    """An integer in ASCII digits (Python's int() would take '٣' as 3 and '1_000' as 1000)."""
+    digits = text[1:] if text[:1] in "+-" else text
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}")
+    return int(text)
+
+
+#: The largest TCP port.
+MAX_PORT = 65535
+
+
+def port(text: str) -> int:
+    """A TCP port number, 0 to MAX_PORT, in ASCII digits."""
+    return count(0, MAX_PORT)(text)
 
 
 def count(minimum: int, maximum: int) -> Callable[[str], int]:
@@ -34,6 +44,8 @@ def count(minimum: int, maximum: int) -> Callable[[str], int]:
 def seconds(text: str) -> float:
     """A positive, finite number of seconds, at most MAX_SECONDS (a week)."""
     try:
+        if not text.isascii():
+            raise ValueError(text)
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None

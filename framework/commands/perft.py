@@ -15,13 +15,16 @@ def _rate(nodes: int, seconds: float) -> str:
     return f"{nodes / seconds:,.0f}" if seconds > 0 else "-"
 
 
+#: The deepest perft the command counts: beyond it no game's count finishes, and the count's recursion would
+#: outgrow Python's stack (`perft pig 3000` was a RecursionError).
+MAX_DEPTH = 64
+
+
 def run(args: argparse.Namespace) -> int:
-    try:
-        depth = int(args.depth)
-    except ValueError:
-        depth = -1
-    if depth < 1:
-        raise ConfigError(f"perft DEPTH must be a positive integer, got '{args.depth}'")
+    text = args.depth
+    depth = int(text) if text.isascii() and text.isdigit() else -1
+    if not 1 <= depth <= MAX_DEPTH:
+        raise ConfigError(f"perft DEPTH must be a positive integer (at most {MAX_DEPTH}), got '{text}'")
     registry = Registry(autoload=False)
     registry.load_entry_points(only={args.game})  # a plugin named like the game first: no other plugin's imports
     if args.game not in registry.games:

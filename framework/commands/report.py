@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+from framework.errors import ConfigError
 
 
 def run(args: argparse.Namespace) -> int:
@@ -12,10 +15,15 @@ def run(args: argparse.Namespace) -> int:
 
     results = Results(args.results)
     print(terminal_summary(results))
-    path = write_report(results)
+    out = Path(args.out) if args.out else results.folder
     formats = tuple(fmt for fmt in ("parquet", "jsonl") if getattr(args, fmt))
-    if formats:
-        results.export(results.folder / "tables", formats)
+    try:
+        path = write_report(results, out)
+        if formats:
+            results.export(out / "tables", formats)
+    except OSError as exc:
+        raise ConfigError(f"cannot write the report into '{out}' ({exc.strerror or exc}); the results are untouched "
+                          "and the summary above is complete; write it elsewhere with --out DIR") from None
     print(f"\nreport: {path} (plots and tables/*.csv{''.join(f' and *.{f}' for f in formats)} beside it)")
     return 0
 
@@ -23,6 +31,8 @@ def run(args: argparse.Namespace) -> int:
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("report", help="print standings and crosstable; write a Markdown report with plots")
     p.add_argument("results", help="results folder of a tournament run")
+    p.add_argument("--out", metavar="DIR", help="write the report, plots and tables here (default: the results "
+                                                "folder)")
     p.add_argument("--parquet", action="store_true", help="also export every table as Parquet (needs pyarrow)")
     p.add_argument("--jsonl", action="store_true",
                    help="also export every table as JSON Lines, one object per row (games.jsonl, match.jsonl, ...)")

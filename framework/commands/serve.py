@@ -6,6 +6,7 @@ import argparse
 import contextlib
 from types import FrameType
 
+from framework.commands import options
 from framework.errors import ConfigError
 
 #: Seconds open connections get to finish after Ctrl-C before the server closes them.
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("serve", help="the browser workbench: play, coach, replay and watch tournaments")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=options.port, default=8000, help="port (default 8000)")
     p.add_argument("--results", metavar="DIR", help="a results folder, or a folder of them, to browse and replay")
     p.add_argument("--plugin", action="append", metavar="FILE", help="a plugin file to load (repeatable)")
     p.add_argument("--engines", type=int, default=2, metavar="N",

@@ -18,7 +18,12 @@ so the worker also sends its stamp and limit through the pipe (about once per wo
 supervisor takes them as the latest beat's deadline without reading the file. The supervisor thus
 stops an overrunning step at its deadline as if it had read every beat, and the progress outlives
 the worker: the file belongs to the supervisor, and a frame cut short by a kill is
-ignored. Frames are a 4-byte big-endian length and a pickle of (stamp, limit, progress).
+ignored. Frames are a 4-byte big-endian length and a pickle of (stamp, cpu, pid, limit, progress): `cpu` is
+the CPU seconds of the writing process's main thread (where agents are asked for moves) at the stamp and
+`pid` that process, so the supervisor can judge a step by the CPU time it took (guard.py): threads an agent
+left running in its game are not charged to its opponent's moves. The file is written by the process that
+runs agents' code, so frames are read with `safe_loads` and a frame that does not decode ends the reading
+(what came before it stays known).
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
+
+from framework.tournament.safepickle import safe_loads
 
 HEADER = struct.Struct(">I")
 #: The file is emptied when a task starts and it holds more than this; otherwise the task's beats follow.
@@ -66,6 +73,8 @@ class BeatLog:
         self.stamp: float | None = None
         self.deadline: float | None = None
         self.limit: float | None = None
+        self.cpu = 0.0        # the writer's CPU seconds at the latest beat
+        self.pid: int | None = None   # the process that wrote it
 
     def note(self, stamp: float, limit: float) -> None:
         """A beat told through the pipe: its step ends at stamp + limit, unless the file showed a later beat."""
@@ -86,7 +95,14 @@ class BeatLog:
             end = at + HEADER.size + length
             if end > len(data):
                 break
-            self.stamp, self.limit, progress = pickle.loads(data[at + HEADER.size:end])
+            try:
+                stamp, cpu, pid, limit, progress = safe_loads(data[at + HEADER.size:end])
+                stamp, cpu, limit = float(stamp), float(cpu), float(limit)
+                pid = int(pid)
+            except Exception:   # damaged by the writer's agent: what came before stays known
+                self._offset = os.fstat(self.fd).st_size   # skip past it for good
+                return
+            self.stamp, self.cpu, self.pid, self.limit = stamp, cpu, pid, limit
             self.deadline = self.stamp + self.limit
             self.steps.append(progress)
             at = end
@@ -107,7 +123,7 @@ class BeatWriter:
 
     def __call__(self, limit: float, progress: Any) -> None:
         stamp = clock()
-        payload = pickle.dumps((stamp, limit, progress), pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps((stamp, time.thread_time(), os.getpid(), limit, progress), pickle.HIGHEST_PROTOCOL)
         frame = memoryview(HEADER.pack(len(payload)) + payload)
         while frame:
             frame = frame[os.write(self.fd, frame):]

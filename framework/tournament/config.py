@@ -69,7 +69,11 @@ def check_workers(value: int, where: str) -> int:
                           f"at most {WORKER_CEILING}), got {quoted(value)}")
     return value
 
-COMMON_KEYS = ("name", "mode", "game", "seed", "move_time_limit", "plugins", "workers", "results", "executor")
+COMMON_KEYS = ("name", "mode", "game", "seed", "move_time_limit", "plugins", "workers", "results", "executor",
+               "memory_limit_mb")
+#: Address space (MiB) a game's process may add to its warm parent's (RLIMIT_AS): an agent past it forfeits.
+DEFAULT_MEMORY_LIMIT_MB = 4096
+MAX_MEMORY_LIMIT_MB = 1 << 22
 #: Top-level keys of each mode: `games` plays a tournament, `solve` runs solvers on positions, `tune` tunes an
 #: agent's numeric parameters by SPSA (framework/tuning).
 KEYS = {"games": COMMON_KEYS + ("games", "participants", "format", "champion", "games_per_pairing", "start_positions",
@@ -142,6 +146,7 @@ class TournamentConfig:
     opening: Opening | None = None
     game_positions: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (game, its own start positions) with `games`
     seats: int = 2  # players per game (the game's num_players): a pairing seats that many participants
+    memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB
     tune: Any = None  # mode tune: the `tune` section (framework.tuning.settings.TuneSettings)
 
     def resolved(self) -> dict[str, Any]:
@@ -161,6 +166,8 @@ class TournamentConfig:
                 **{key: asdict(value) for key, value in (("sprt", self.sprt), ("adjudication", self.adjudication),
                                                          ("opening", self.opening)) if value is not None},
                 **({"game_positions": {g: list(p) for g, p in self.game_positions}} if self.game_positions else {}),
+                **({"memory_limit_mb": self.memory_limit_mb}
+                   if self.memory_limit_mb != DEFAULT_MEMORY_LIMIT_MB else {}),
                 **({"tune": self.tune.as_dict()} if self.tune is not None else {})}
 
     def positions_of(self, game: str) -> tuple[str, ...]:
@@ -317,6 +324,8 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
                   move_time_limit=r.seconds(data.get("move_time_limit", DEFAULT_MOVE_TIME_LIMIT), "move_time_limit"),
                   plugins=plugins, workers=check_workers(data.get("workers", 1), f"{path}: workers"),
                   executor=_executor(r, data.get("executor")), mode=mode,
+                  memory_limit_mb=r.integer(data.get("memory_limit_mb", DEFAULT_MEMORY_LIMIT_MB), "memory_limit_mb",
+                                            64, MAX_MEMORY_LIMIT_MB),
                   games=tuple((name, options) for name, options, _ in games))
     common["results"] = Path(r.filename(data.get("results", f"results/{common['name']}"), "results"))
     if mode == "solve":

@@ -26,14 +26,12 @@ from typing import Any
 
 from framework.coach import coach_move, searches
 from framework.errors import ConfigError, PlygroundError, one_line
-from framework.match import Forfeit, MoveRecord, Termination, checked, crash_reason, pv_notation
+from framework.match import Forfeit, MoveRecord, Relay, Termination, checked, crash_reason, pv_notation, quote
 from framework.protocols import Budget, Decision, Game, SearchStats, State
 from framework.search import Stopwatch
 from framework.tournament.guard import GuardedWorker
-from framework.tournament.tasks import Beat, Death, WorkerContext, hard_limit
+from framework.tournament.tasks import BUILD_LIMIT, Beat, Death, WorkerContext, hard, hard_limit
 
-#: Seconds the worker may take to build the agent (a compiled search may compile its kernels first).
-BUILD_LIMIT = 300.0
 #: Agents a worker keeps built between tasks; past it the one asked least recently is dropped (rebuilt if asked again).
 MAX_AGENTS = 6
 
@@ -77,6 +75,16 @@ class MoveTask:
     label: str = "agent"   # how an error names the agent, e.g. "--first 'minimax:depth=2'"
     judge: str | None = None
 
+    isolated = False     # the agent lives in its worker from move to move (its own, in `plyground play`)
+    memory_limit = None
+
+    @property
+    def floor(self) -> float:
+        return self.limit
+
+    def prepare(self, context: WorkerContext) -> None:
+        """Nothing: a move is not forked."""
+
     def run(self, context: WorkerContext, beat: Beat) -> MoveOutcome:
         game = context.game(self.plugins, self.game, self.game_options)
         agents = context.agents
@@ -102,20 +110,40 @@ class MoveTask:
             if self.judge is not None:
                 verdict = coach_move(game, state, game.parse_move(state, self.judge), agent, self.budget)
                 return MoveOutcome(verdict.describe(game, state), wall_time=watch.wall())
-            move, stats = checked(game.legal_moves(state), agent.select_move(game, state, self.budget))
-        except Forfeit as exc:
-            return MoveOutcome(exc.reason, termination=exc.termination, details=exc.details)
-        except (Exception, SystemExit) as exc:
+            decision = agent.select_move(game, state, self.budget)
+        except (Exception, SystemExit) as exc:   # the framework's exceptions too: an agent's Forfeit is its crash
             return MoveOutcome(f"crashed: {crash_reason(exc)}", termination=Termination.CRASH,
                                details=traceback.format_exc())
+        try:
+            move, stats = checked(game.legal_moves(state), decision)
+        except Forfeit as exc:
+            return MoveOutcome(exc.reason, termination=exc.termination, details=exc.details)
         wall = watch.wall()
         return MoveOutcome(game.format_move(state, move), replace(stats, pv=()), pv=pv_notation(game, state, stats.pv),
                            wall_time=wall)
 
-    def timed_out(self, progress: list, limit: float) -> MoveOutcome:
+    def vet(self, result: Any) -> str | None:
+        """What makes `result` unfit to show (None: nothing)."""
+        if not isinstance(result, MoveOutcome) or not isinstance(result.text, str):
+            return f"{quote(result)} is not a move's outcome"
+        if result.termination is not None and not isinstance(result.termination, Termination):
+            return f"its termination {quote(result.termination)} is none of the framework's"
+        return None
+
+    def timed_out(self, progress: list, limit: float, measure: str) -> MoveOutcome:
         if progress[-1]:
-            return self._unbuilt(f"it was stopped after {limit:g}s (hard time limit)")
-        return MoveOutcome(f"was stopped after {limit:g}s on one move (hard time limit)", termination=Termination.TIME)
+            return self._unbuilt(f"it was stopped after {limit:g}s ({hard(measure)})")
+        return MoveOutcome(f"was stopped after {limit:g}s on one move ({hard(measure)})", termination=Termination.TIME)
+
+    def failed(self, progress: list, details: str) -> MoveOutcome | None:
+        """A failure outside the agent's calls once it ran (what it broke in its process) is its crash."""
+        if not progress:
+            return None
+        error = details.rstrip().rsplit("\n", 1)[-1]
+        if progress[-1]:
+            return self._unbuilt(f"its process failed: {error}")
+        return MoveOutcome(f"crashed: its process failed while it was choosing a move ({error})",
+                           termination=Termination.CRASH, details=details)
 
     def died(self, progress: list, death: Death) -> MoveOutcome | None:
         if not progress or not death.by_agent:
@@ -183,7 +211,7 @@ class EnginePool:
 _serial = itertools.count(1)
 
 
-class GuardedAgent:
+class GuardedAgent(Relay):
     """The agent `name` with `params`, run in a guarded worker process (see the module's docstring): its own,
     or one of `pool`'s."""
 

@@ -1,20 +1,28 @@
 """A supervised worker process that enforces hard per-step time limits.
 
-Python cannot stop a thread that hangs, so each game runs in a separate worker process
-(`python -m framework.tournament.worker`). The worker logs a progress beat before each step
-(beats.py); when a step overruns the limit its beat announced, the supervisor kills the worker,
-turns the progress so far into a forfeit (`task.timed_out`) and starts a fresh worker for the
-next task. A worker that dies by its agent's doing (segfault, `os._exit`) forfeits the game it was
-playing (`task.died`); one killed from outside (SIGKILL: `kill -9`, the OOM killer) gives no result,
-so the task is replayed on a fresh worker up to RETRIES times and then stored as void (`task.void`).
-Workers are plain subprocesses, so this works inside Dask workers too,
-whose daemonic processes may not use multiprocessing children.
+Python cannot stop a thread that hangs, so games run in worker processes (`python -m
+framework.tournament.worker`): a warm parent that forks one process per game (worker.py). The game's
+process logs a progress beat before each step (beats.py); a step's hard limit is judged on the CPU time of
+the main thread of that process, and a step that sleeps or waits is stopped after a generous wall bound
+(`tasks.wall_bound`),
+so a process stopped or starved by the machine is not its mover's loss. The supervisor kills a game's
+process that overruns, turns the progress so far into a forfeit (`task.timed_out`), and the warm parent
+goes on with the next game.
+
+A game's process that dies, or sends an answer that does not decode, is its agents' doing: the agent whose
+code ran forfeits (`task.died`, `task.failed`), unless the framework can show the cause came from outside
+(the kernel's OOM killer struck). Then, and when the warm parent itself dies (it runs no agent), the task
+is replayed up to RETRIES times and then stored as void (`task.void`). Tasks that are not isolated
+(engine.py's moves) run in the worker itself, whose death is judged by its status alone. Workers are plain
+subprocesses, so this works inside Dask workers too, whose daemonic processes may not use multiprocessing
+children.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import signal
 import subprocess
 import sys
 from collections import deque
@@ -26,7 +34,8 @@ from typing import Any, cast
 
 from framework.errors import WorkerError
 from framework.tournament.beats import BeatLog, clock
-from framework.tournament.tasks import Death, Task
+from framework.tournament.safepickle import safe_loads
+from framework.tournament.tasks import Death, Task, wall_bound
 
 STARTUP_LIMIT = 120.0
 #: Times a task whose worker was killed from outside is replayed before it is stored as void (no result).
@@ -35,6 +44,8 @@ RETRIES = 2
 #: it hides the supervisor's round trip; for long ones it would queue a task behind a slow one
 #: while another worker idles at the end of the run.
 SEND_AHEAD_BELOW = 0.05
+#: Seconds a closing worker gets to end what its games left running before its process group is killed.
+CLOSE_GRACE = 2.0
 
 
 _spawner: ThreadPoolExecutor | None = None
@@ -60,7 +71,7 @@ class Cancelled(Exception):
 
 
 class GuardedWorker:
-    """One worker process at a time, restarted after a kill.
+    """One worker process at a time, restarted after it dies.
 
     Up to `depth` tasks are in flight once its tasks prove fast (SEND_AHEAD_BELOW): the worker starts
     the next game while the supervisor stores the last one (a fast game costs less than that round
@@ -79,7 +90,9 @@ class GuardedWorker:
         self.due = math.inf
         self.fast = False           # the last task took less than SEND_AHEAD_BELOW
         self.head_since = 0.0       # when the oldest task in flight became the oldest
-        self.retries = 0            # times the oldest task in flight was replayed
+        self.retries: dict[int, int] = {}   # by slot: times the task in it was replayed
+        self.stale = 0              # answers still to come for tasks already ended here (stopped on time)
+        self.loading: str | None = None     # the plugins the worker is importing, when it said so
 
     # -- the process -------------------------------------------------------------
 
@@ -101,27 +114,43 @@ class GuardedWorker:
             self._stop()
             raise Cancelled
         self.ready = False
+        self.stale = 0
+        self.loading = None
         self.floor = math.inf
         self.due = clock() + STARTUP_LIMIT
 
     def _receive(self) -> tuple[str, Any]:
+        """The worker's next message, read with `safe_loads` (a worker that runs moves runs agents' code)."""
         try:
-            return self.inbox.recv()
+            data = self.inbox.recv_bytes()
         except (EOFError, OSError):
             code = self._stop()
             if self.closed or code is None:  # closed here (no process left) or from another thread
                 raise Cancelled from None
-            return "died", Death(code)
+            return "died", code
+        try:
+            kind, payload = safe_loads(data)
+        except Exception as exc:
+            return "error", f"its message could not be read ({type(exc).__name__}: {exc})"
+        return str(kind), payload
 
-    def _stop(self) -> int | None:
-        """Kill the worker (if it still runs) and release its pipes; returns its exit code."""
+    def _stop(self, grace: float = 0.0) -> int | None:
+        """End the worker and everything in its process group (after `grace` seconds, in which a worker whose
+        task pipe closed ends what its games left running) and release its pipes; returns its exit code."""
         if self.proc is None:
             return None
         proc, self.proc = self.proc, None
-        if proc.poll() is None:
-            proc.kill()
-        code = proc.wait()
         self.outbox.close()
+        if grace and proc.poll() is None:
+            try:
+                proc.wait(grace)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)   # its own session (spawn): the worker and what it started
+        except (ProcessLookupError, PermissionError):
+            pass
+        code = proc.wait()
         self.inbox.close()
         return code
 
@@ -146,6 +175,7 @@ class GuardedWorker:
 
     def _send(self, task: Task, slot: int) -> None:
         self.logs[slot].reset()
+        self.floor = min(self.floor, task.floor)   # a game's process announces none (worker.py)
         try:
             self.outbox.send((task, slot))
         except OSError:
@@ -160,6 +190,8 @@ class GuardedWorker:
         up to which its beats are known, as an unseen newer beat's deadline is at least that far (beats.py)."""
         if not self.ready:
             return
+        if self.loading is not None:
+            return   # the plugins' import has STARTUP_LIMIT (set when it was announced)
         if not self.inflight:
             self.due = math.inf
             return
@@ -176,8 +208,18 @@ class GuardedWorker:
             kind, payload = "due", None
         else:
             return False, None
-        if kind == "ready":
+        if kind in ("ended", "done", "error") and self.stale:
+            self.stale -= 1   # the answer of a task stopped on time: already stored as a forfeit
+            self._watch()
+            return False, None
+        if kind not in ("due", "died"):
+            self.loading = None
+        if kind in ("ready", "loaded"):
             self.ready = True
+        elif kind == "loading":
+            self.loading = payload
+            self.due = clock() + STARTUP_LIMIT
+            return False, None
         else:
             task, slot = self.inflight[0]
             beats = self.logs[slot]
@@ -185,28 +227,105 @@ class GuardedWorker:
                 stamp, limit = payload
                 beats.note(stamp, limit)
                 self.floor = min(self.floor, limit)
-            elif kind == "done":
-                return True, self._finish(payload)
+            elif kind == "ended":
+                return self._ended(task, beats, payload)
+            elif kind == "done" and task.vet(payload) is None:
+                return True, self._finish(self._own(task, payload))
+            elif kind == "done" and not task.isolated:
+                beats.read()
+                result = task.failed(beats.steps, f"its answer is not a valid result: {task.vet(payload)}")
+                if result is None:
+                    raise WorkerError(f"task {task.key} failed in its worker: {task.vet(payload)}")
+                return True, self._finish(result)
+            elif kind == "error" and not task.isolated:
+                beats.read()
+                result = task.failed(beats.steps, payload)
+                if result is None:
+                    raise WorkerError(f"task {task.key} failed in its worker: {payload}")
+                return True, self._finish(result)
+            elif kind == "error":
+                raise WorkerError(f"task {task.key} failed in its worker: {payload}")
             elif kind == "due" and not self.ready:
                 self._stop()
                 raise WorkerError(f"a worker process did not start within {STARTUP_LIMIT:g}s")
+            elif kind == "due" and self.loading is not None:
+                self._stop()
+                raise WorkerError(f"a worker process did not load its plugins ({self.loading}) within "
+                                  f"{STARTUP_LIMIT:g}s")
             elif kind == "due":
-                beats.read()
-                if beats.deadline is not None and beats.deadline <= clock():
-                    self._stop()
-                    if self.closed:
-                        raise Cancelled
-                    limit = cast(float, beats.limit)  # a deadline comes with its limit (beats.py)
-                    return True, self._finish(task.timed_out(beats.steps, limit))
+                return self._check_time(task, beats)
             elif kind == "died":
                 return self._died(task, beats, payload)
-            else:
-                raise WorkerError(f"task {task.key} failed in its worker: {payload}")
         self._watch()
         return False, None
 
-    def _died(self, task: Task, beats: BeatLog, death: Death) -> tuple[bool, Any]:
-        """The worker died: the agent's crash if it caused it, else replay the task or, retries spent, void it."""
+    def _check_time(self, task: Task, beats: BeatLog) -> tuple[bool, Any]:
+        """Past a deadline: stop the step if its process used its limit in CPU time, or the wall bound passed;
+        else look again when the CPU time could run out at the earliest."""
+        beats.read()
+        now = clock()
+        if beats.deadline is None or beats.deadline > now:
+            self._watch()
+            return False, None
+        limit = cast(float, beats.limit)  # a deadline comes with its limit (beats.py)
+        cpu = None if beats.pid is None else cpu_seconds(beats.pid)
+        used = 0.0 if cpu is None else cpu - beats.cpu   # gone: its answer is on its way (or its death)
+        wall = wall_bound(limit)
+        if used < limit and now < cast(float, beats.stamp) + wall:
+            beats.deadline = min(now + limit - used, cast(float, beats.stamp) + wall)
+            self._watch()
+            return False, None
+        measure, spent = ("CPU", limit) if used >= limit else ("wall", wall)
+        if task.isolated and beats.pid is not None and self.proc is not None and beats.pid != self.proc.pid:
+            kill_child(beats.pid, self.proc.pid)   # the game's process only: its warm parent goes on
+            self.stale += 1
+        else:
+            self._stop()
+            if self.closed:
+                raise Cancelled
+        return True, self._finish(task.timed_out(beats.steps, spent, measure))
+
+    def _ended(self, task: Task, beats: BeatLog, payload: tuple[bytes, int, bool]) -> tuple[bool, Any]:
+        """A game's process ended: its answer, else its death judged (see the module's docstring)."""
+        answer, code, oom = payload
+        kind, value = "", None
+        if code == 0:
+            try:
+                kind, value = safe_loads(answer)
+            except Exception as exc:   # damaged or forged by an agent
+                kind, value = "error", f"its answer could not be read ({type(exc).__name__}: {exc})"
+        problem = task.vet(value) if kind == "done" else None
+        if kind == "done" and problem is None:
+            return True, self._finish(self._own(task, value))
+        if problem is not None:
+            kind, value = "error", f"its answer is not a valid result: {problem}"
+        beats.read()
+        if kind == "error":
+            result = task.failed(beats.steps, str(value))
+            if result is None:
+                raise WorkerError(f"task {task.key} failed in its worker: {value}")
+            return True, self._finish(result)
+        return self._died(task, beats, Death(code if code != 0 else 1, outside=oom))
+
+    def _own(self, task: Task, result: Any) -> Any:
+        """The result with the supervisor's own task in it (never the copy the worker sent back)."""
+        if hasattr(result, "task"):
+            try:
+                return replace(result, task=task)
+            except TypeError:
+                pass
+        return result
+
+    def _died(self, task: Task, beats: BeatLog, death: Death | int) -> tuple[bool, Any]:
+        """A process died: the agent's crash if it caused it, else replay the task or, retries spent, void it.
+
+        `death` an int: the worker itself died (a warm parent runs no agent: from outside, or a plugin's doing
+        while it was loading)."""
+        if isinstance(death, int):
+            if self.loading is not None:
+                raise WorkerError(f"a worker process {Death(death)} while loading the plugins {self.loading} "
+                                  "(a plugin ended it at import?)")
+            death = Death(death, outside=True if task.isolated else None)
         beats.read()
         progress = beats.steps
         result = task.died(progress, death)
@@ -215,14 +334,19 @@ class GuardedWorker:
         if not progress and death.by_agent:
             raise WorkerError(f"task {task.key} failed in its worker before its game began: the worker process "
                               f"{death}")
-        if self.retries < RETRIES:
-            self.retries += 1
-            self._resend()
+        slot = self.inflight[0][1]
+        if self.retries.get(slot, 0) < RETRIES:
+            self.retries[slot] = self.retries.get(slot, 0) + 1
+            if self.proc is None:
+                self._resend()
+            else:   # the warm parent lives on: the task goes behind the ones already sent
+                self.inflight.rotate(-1)
+                self._send(task, slot)
+                self.head_since = clock()
             self._watch()
             return False, None
         tries = RETRIES + 1
-        return True, self._finish(task.void(progress, f"the worker process {death}, {tries} times "
-                                                      f"({RETRIES} retries)"))
+        return True, self._finish(task.void(progress, f"the worker process {death}, {tries} times ({RETRIES} retries)"))
 
     def _resend(self) -> None:
         """Send every task in flight again, to a fresh worker."""
@@ -232,9 +356,10 @@ class GuardedWorker:
 
     def _finish(self, result: Any) -> Any:
         """The oldest task ended: the next one's limits apply; after a kill the rest go to a fresh worker."""
-        self.inflight.popleft()
-        if self.retries:
-            result, self.retries = replace(result, retries=self.retries), 0
+        _, slot = self.inflight.popleft()
+        retries = self.retries.pop(slot, 0)
+        if retries:
+            result = replace(result, retries=retries)
         now = clock()
         self.fast, self.head_since = now - self.head_since < SEND_AHEAD_BELOW, now
         if self.proc is None and self.inflight:
@@ -263,6 +388,7 @@ class GuardedWorker:
         finally:
             if self.inflight:  # left with tasks in flight (an error, or the caller stopped): their results are void
                 self.inflight.clear()
+                self.retries.clear()
                 self._stop()
 
     def run(self, task: Task) -> Any:
@@ -277,11 +403,39 @@ class GuardedWorker:
         self.closed = True
         proc = self.proc
         if proc is not None and proc.poll() is None:
-            proc.kill()
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
     def close(self) -> None:
-        """Stop the worker and release its pipes (call when no `run` is in progress)."""
+        """Stop the worker, what its games left running, and release its pipes (call when no `run` is in progress)."""
         self.closed = True
-        self._stop()
+        self._stop(grace=0.0 if self.inflight else CLOSE_GRACE)
         for log in self.logs:
             log.close()
+
+
+#: Clock ticks per second of /proc/PID/stat's CPU times.
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU seconds (user and system) the main thread of process `pid` used so far; None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def kill_child(pid: int, parent: int) -> None:
+    """SIGKILL process `pid` if it is still a child of `parent` (a reaped game's number may be reused)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            stat = file.read()
+        if int(stat.rsplit(b")", 1)[1].split()[1]) == parent:
+            os.kill(pid, signal.SIGKILL)
+    except (OSError, ValueError):
+        pass

@@ -56,14 +56,21 @@ class LiveFile:
         if text == self._text:
             return False
         temporary = self.path.with_name(f".{LIVE}.{os.getpid()}")
-        temporary.write_text(text)
-        os.replace(temporary, self.path)
+        try:
+            temporary.write_text(text)
+            os.replace(temporary, self.path)
+        except OSError:   # a full disk: the live page is a view, the store reports the fault when it writes
+            temporary.unlink(missing_ok=True)
+            return False
         self._text = text
         return True
 
     def close(self) -> None:
         """The run is over: no game is in flight."""
-        self.path.unlink(missing_ok=True)
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def read_live(folder: str | Path) -> list[dict[str, Any]]:

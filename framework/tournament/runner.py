@@ -28,7 +28,7 @@ from framework.tournament.executors import Executor, make_executor
 from framework.tournament.live import LiveFile
 from framework.tournament.scheduler import pairings, schedule
 from framework.tournament.sequential import SprtWatch, Undecided
-from framework.tournament.store import Store
+from framework.tournament.store import Store, fault
 from framework.tournament.tasks import GameResult, GameTask, SolveOutcome
 
 #: The file a run locks in its results folder (flock(2): released when the process ends, however it ends).
@@ -51,8 +51,11 @@ class RunSummary:
 @contextmanager
 def folder_lock(folder: Path) -> Iterator[None]:
     """Hold the results folder's lock for the block; ConfigError if another run holds it."""
-    folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise fault(exc, folder, f"run in '{folder}'") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

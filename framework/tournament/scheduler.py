@@ -66,7 +66,8 @@ def schedule(config: TournamentConfig) -> list[GameTask] | list[SolveTask]:
                                       max_plies=config.max_plies, move_time_limit=config.move_time_limit,
                                       game_options=dict(options), plugins=config.plugins,
                                       adjudication=config.adjudication, random_plies=opening.random_plies,
-                                      opening_seed=derive_seed(config.seed, "opening", game, index // seats)))
+                                      opening_seed=derive_seed(config.seed, "opening", game, index // seats),
+                                      memory_limit_mb=config.memory_limit_mb))
     return tasks
 
 
@@ -79,5 +80,5 @@ def solve_tasks(config: TournamentConfig) -> list[SolveTask]:
             tasks.append(SolveTask(key=key, solver=solver, index=index, position=position, note=note,
                                    game=config.game, seed=derive_seed(config.seed, key),
                                    move_time_limit=config.move_time_limit, game_options=dict(config.game_options),
-                                   plugins=config.plugins))
+                                   plugins=config.plugins, memory_limit_mb=config.memory_limit_mb))
     return tasks

@@ -21,7 +21,9 @@ games; opening a folder with a different config is refused, so one folder never 
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterable
@@ -31,7 +33,7 @@ from typing import Any
 from framework.errors import ConfigError
 from framework.protocols import CHANCE
 from framework.tournament.memory import TaskMemory
-from framework.tournament.tasks import GameResult, SolveOutcome
+from framework.tournament.tasks import GameResult, SolveOutcome, cap_text
 
 DATABASE = "results.sqlite"
 
@@ -76,8 +78,27 @@ SOLVE_COLUMNS = ("key", "solver", "position_index", "position", "note", "value",
                  "rss_peak", "rss_scope", "retries")
 
 
+def fault(exc: Exception, folder: Path, doing: str) -> ConfigError:
+    """One line for a store that cannot be used: what could not be done (`doing`, naming the folder), what happened,
+    that nothing stored was lost, what to do."""
+    name = getattr(exc, "sqlite_errorname", "")
+    text = str(exc)
+    if name == "SQLITE_FULL" or "disk is full" in text or getattr(exc, "errno", None) == errno.ENOSPC:
+        what, fix = "the disk is full", "free some space and run the same command again"
+    elif name.startswith("SQLITE_READONLY") or "readonly" in text or isinstance(exc, PermissionError) or (
+            name.startswith("SQLITE_CANTOPEN") and not os.access(folder, os.W_OK)):
+        what, fix = "the folder is read-only", "make it writable, or name another folder (--results DIR)"
+    elif name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in text or "not a database" in text:
+        what, fix = (f"{DATABASE} is damaged ({text})", "restore it from a copy, or run into a new folder "
+                     "(--results DIR); `sqlite3 results.sqlite .recover` may save its games")
+    else:
+        what, fix = text, "fix what it says and run the same command again"
+    return ConfigError(f"cannot {doing}: {what}; nothing stored before was lost; {fix}")
+
+
 class Store:
-    """Open (creating if needed) the store of one results folder."""
+    """Open (creating if needed) the store of one results folder; `create=False` only reads (a read-only
+    folder too)."""
 
     def __init__(self, folder: str | Path, *, create: bool = True) -> None:
         self.folder = Path(folder)
@@ -85,6 +106,9 @@ class Store:
         if not path.exists() and not create:
             raise ConfigError(f"'{self.folder}' holds no results (no {DATABASE}); run a tournament into it first")
         try:
+            if not create and not os.access(self.folder, os.W_OK):
+                self.conn = _read_only(path)
+                return
             self.folder.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(path)
             self.conn.execute("PRAGMA journal_mode=WAL")
@@ -92,7 +116,7 @@ class Store:
             self.conn.executescript(SCHEMA)
             self._add_columns()
         except (OSError, sqlite3.Error) as exc:
-            raise ConfigError(f"cannot use '{self.folder}' as a results folder: {exc}") from None
+            raise fault(exc, self.folder, f"use '{self.folder}' as a results folder") from None
 
     def _add_columns(self) -> None:
         """Bring a folder made by an older version up to SCHEMA (ALTER TABLE only appends nullable columns)."""
@@ -134,14 +158,23 @@ class Store:
                     (json.dumps({**then, **versions}), "plugin_versions")])
 
     def done(self) -> set[str]:
-        """Keys of the tasks whose results are stored."""
-        return {key for (key,) in self.conn.execute("SELECT key FROM games UNION SELECT key FROM solves")}
+        """Keys of the tasks whose results are stored; a void one (no result) is not done: a resumed run replays it."""
+        return {key for (key,) in self.conn.execute(
+            "SELECT key FROM games WHERE termination != 'void' UNION SELECT key FROM solves WHERE status != 'void'")}
 
     def save(self, result: GameResult | SolveOutcome) -> None:
-        """Store one finished task (a game and its moves, or a solve) in a single transaction."""
+        """Store one finished task (a game and its moves, or a solve) in a single transaction; ConfigError in one
+        line when the store cannot take it (the transaction is rolled back: nothing stored before is lost)."""
+        try:
+            self._save(result)
+        except (OSError, sqlite3.Error) as exc:
+            raise fault(exc, self.folder, f"store '{result.task.key}' in '{self.folder}'") from None
+
+    def _save(self, result: GameResult | SolveOutcome) -> None:
         if isinstance(result, SolveOutcome):
             task = result.task
             with self.conn:
+                self.conn.execute("DELETE FROM solves WHERE key = ? AND status = 'void'", (task.key,))
                 self.conn.execute(_insert("solves", SOLVE_COLUMNS), (
                     task.key, task.solver.id, task.index, task.position, task.note, result.value, result.move,
                     result.nodes, result.depth, result.wall_time, result.cpu_time, result.status, result.reason,
@@ -151,11 +184,16 @@ class Store:
         played, record = result.task, result.record
         winner = None if record.winner is None else record.players[record.winner]
         with self.conn:
+            replayed = (played.key,)
+            if self.conn.execute("SELECT 1 FROM games WHERE key = ? AND termination = 'void'", replayed).fetchone():
+                for table in ("moves", "seats", "games"):   # the void game replayed: its result replaces it
+                    self.conn.execute(f"DELETE FROM {table} WHERE key = ?", (played.key,))
             self.conn.execute(_insert("games", GAME_COLUMNS), (
                 played.key, played.pairing[0], " vs ".join(played.pairing[1:]), played.index, record.game,
                 record.players[0], record.players[1], played.seed, record.start, record.final, record.result[0],
                 record.result[1], winner, record.termination.value, record.reason, record.plies,
-                sum(m.wall_time for m in record.moves), time.time(), *_memory(result.memory), record.traceback or None,
+                sum(m.wall_time for m in record.moves), time.time(), *_memory(result.memory),
+                cap_text(record.traceback) or None,
                 result.retries))
             self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?)", _move_rows(played.key, record))
             ranks = rank_of(record.result)
@@ -165,6 +203,19 @@ class Store:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """The store of a folder this process cannot write, read as it is (`immutable` when SQLite cannot even make the
+    write-ahead log's index beside it: no run can be writing there then)."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
 
 
 def rank_of(result: tuple[float, ...]) -> tuple[int, ...]:

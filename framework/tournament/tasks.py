@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from framework.adjudication import Adjudication
+from framework.capabilities import capabilities
 from framework.errors import PluginError
 from framework.match import (
     GameRecord,
@@ -124,19 +125,29 @@ class WorkerRegistry(Registry):
         return super().heuristics_for(game)
 
 
-class WorkerContext:
-    """What a worker process keeps between tasks: a registry per (plugin files, entry points), built games,
-    and agents that answer one move per task (engine.py), by key."""
+#: The distribution whose agents a warm parent builds before forking games (`WorkerContext.warm_agents`).
+TRUSTED = "plyground"
 
-    def __init__(self) -> None:
+
+class WorkerContext:
+    """What a worker process keeps between tasks: a registry per (plugin files, entry points), warm games, and
+    agents that answer one move per task (engine.py), by key. `on_load(what)` is called before a registry's
+    plugins are imported, so a plugin that kills the process at import is named (guard.py)."""
+
+    def __init__(self, on_load: Callable[[str], None] = lambda what: None) -> None:
         self._registries: dict[tuple, Registry] = {}
         self._games: dict[tuple, Any] = {}
         self.agents: dict[str, Any] = {}
+        self._warm: set[tuple] = set()
+        self.on_load = on_load
+        self.loads = 0   # registries made so far
 
     def registry(self, plugins: tuple[str, ...], entry_points: tuple[str, ...] | None = None) -> Registry:
         """The registry with these plugin files; `entry_points`: the plugins to load first (None: all)."""
         key = (plugins, entry_points)
         if key not in self._registries:
+            self.on_load(", ".join([*(entry_points or ("every installed plugin",)), *plugins]))
+            self.loads += 1
             registry = Registry() if entry_points is None else WorkerRegistry(entry_points)
             for file in plugins:
                 load_plugin_file(registry, file)
@@ -145,10 +156,39 @@ class WorkerContext:
 
     def game(self, plugins: tuple[str, ...], name: str, options: Mapping[str, Any],
              entry_points: tuple[str, ...] | None = None) -> Any:
+        """The game, built once per process with its compiled kernels warm (`warmup`): what games are forked from."""
         key = (plugins, entry_points, name, tuple(sorted(options.items())))
         if key not in self._games:
-            self._games[key] = self.registry(plugins, entry_points).create_game(name, options)
+            game = self.registry(plugins, entry_points).create_game(name, options)
+            warmup = capabilities(game).warmup
+            if warmup is not None:
+                warmup()
+            self._games[key] = game
         return self._games[key]
+
+    def warm_agents(self, plugins: tuple[str, ...], name: str, options: Mapping[str, Any],
+                    entry_points: tuple[str, ...] | None, participants: tuple[Participant, ...]) -> None:
+        """Build once, here, each participant whose agent this distribution provides (TRUSTED: its own code), so a
+        game's process forked from here finds its compiled search loaded; other plugins' agents are built only
+        in their games' processes. A build that fails is left to the game, which reports it."""
+        registry = self.registry(plugins, entry_points)
+        for p in participants:
+            key = (plugins, entry_points, name, tuple(sorted(options.items())), p.agent, repr(sorted(p.params.items())))
+            if key in self._warm:
+                continue
+            self._warm.add(key)
+            try:
+                registry.agent_spec(p.agent)
+                if registry.agents[p.agent].provenance.distribution == TRUSTED:
+                    registry.create_agent(p.agent, self.game(plugins, name, options, entry_points), p.params, seed=0)
+            except Exception:
+                pass
+
+    def fresh_game(self, plugins: tuple[str, ...], name: str, options: Mapping[str, Any],
+                   entry_points: tuple[str, ...] | None = None) -> Any:
+        """A game object of its own for one game (what an agent does to it stays in that game)."""
+        self.game(plugins, name, options, entry_points)
+        return self.registry(plugins, entry_points).create_game(name, options)
 
 
 #: Signals a process gets from the code it runs (a fault, abort()): a death by one is blamed on that code.
@@ -157,13 +197,21 @@ FAULTS = frozenset({signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE,
 
 @dataclass(frozen=True)
 class Death:
-    """How a worker process ended: its exit status (subprocess returncode: -N for signal N)."""
+    """How a process that ran agents' code ended: its exit status (subprocess returncode: -N for signal N), and
+    whether the framework can show the cause came from outside (`outside`; None: judge by the status alone).
+
+    A game's own process (worker.py) runs nothing but the game, so any death of it is its agents' doing unless
+    the kernel's OOM killer struck meanwhile (`outside` True) — an agent's own signal, its fd damage, its
+    memory limit are its forfeit. A worker process that runs no agent (a game's warm parent) dies from outside."""
 
     code: int
+    outside: bool | None = None
 
     @property
     def by_agent(self) -> bool:
         """An exit status or a fault comes from the code that was running; other signals come from outside."""
+        if self.outside is not None:
+            return not self.outside
         return self.code >= 0 or -self.code in FAULTS
 
     def __str__(self) -> str:
@@ -173,15 +221,60 @@ class Death:
 
 
 class Task(Protocol):
-    """The protocol executors and the store rely on."""
+    """The protocol executors and the store rely on.
+
+    An `isolated` task runs in a process forked for it alone (worker.py), after `prepare` warmed what it
+    needs in the parent, with its address space capped at `memory_limit` bytes more than the parent's
+    (None: no cap). `failed` turns an error raised by the task's own code, once its agents ran, into a
+    result (None: no agent ran; the error is the run's)."""
 
     @property
     def key(self) -> str: ...
 
+    @property
+    def isolated(self) -> bool: ...
+
+    @property
+    def memory_limit(self) -> int | None: ...
+
+    @property
+    def floor(self) -> float:
+        """The shortest hard limit of any step of the task (how often its supervisor must look at least)."""
+        ...
+
+    def prepare(self, context: WorkerContext) -> None: ...
     def run(self, context: WorkerContext, beat: Beat) -> Any: ...
-    def timed_out(self, progress: list, limit: float) -> Any: ...
+    def vet(self, result: Any) -> str | None: ...
+    def timed_out(self, progress: list, limit: float, measure: str) -> Any: ...
     def died(self, progress: list, death: Death) -> Any | None: ...
+    def failed(self, progress: list, details: str) -> Any | None: ...
     def void(self, progress: list, reason: str) -> Any: ...
+
+
+#: Seconds an agent may take to be built: building may compile its search (never charged to a move's clock).
+BUILD_LIMIT = 300.0
+#: A hard limit is judged on the CPU time of the game's process; a step that sleeps, waits or is starved is
+#: stopped only after this many times its limit plus WALL_EXTRA seconds of wall time.
+WALL_FACTOR = 3.0
+WALL_EXTRA = 5.0
+
+
+def hard(measure: str) -> str:
+    """How a stopped step's limit reads: "hard time limit" (of CPU time), or the wall bound of a step that waited."""
+    return "hard time limit" if measure == "CPU" else "hard time limit of wall time: it waited or was starved"
+
+
+def wall_bound(limit: float) -> float:
+    """The wall time after which a step with a CPU-time `limit` is stopped whatever CPU it used."""
+    return WALL_FACTOR * limit + WALL_EXTRA
+
+
+def cap_text(text: str, limit: int = 1 << 16) -> str:
+    """`text` cut to about `limit` characters, keeping its head and its tail (a traceback's last lines say most)."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}\n... [{len(text) - 2 * half:,} characters cut] ...\n{text[-half:]}"
 
 
 @dataclass(frozen=True)
@@ -229,6 +322,13 @@ class GameTask:
     random_plies: int = 0  # random moves played from `start` before the game, chosen by `opening_seed`
     opening_seed: int = 0
     others: tuple[Participant, ...] = ()
+    memory_limit_mb: int | None = None   # address space the game's process may add to its warm parent's
+
+    isolated = True
+
+    @property
+    def memory_limit(self) -> int | None:
+        return None if self.memory_limit_mb is None else self.memory_limit_mb << 20
 
     @property
     def players(self) -> tuple[Participant, ...]:
@@ -237,10 +337,19 @@ class GameTask:
     def hard_limit(self, mover: int) -> float:
         return hard_limit(self.players[mover].budget, self.move_time_limit)
 
+    @property
+    def floor(self) -> float:
+        return min(self.hard_limit(i) for i in range(len(self.players)))
+
+    def prepare(self, context: WorkerContext) -> None:
+        """Import the plugins, warm the game's kernels and the built-in agents' searches in the warm parent, before
+        any clock runs."""
+        context.warm_agents(self.plugins, self.game, self.game_options, self.entry_points, self.players)
+
     def run(self, context: WorkerContext, beat: Beat) -> GameResult:
         registry = context.registry(self.plugins, self.entry_points)
-        game = context.game(self.plugins, self.game, self.game_options, self.entry_points)
-        meter = PeakMeter()   # after loading plugins (once per worker), before building the agents
+        game = context.fresh_game(self.plugins, self.game, self.game_options, self.entry_points)
+        meter = PeakMeter()   # after loading plugins (in the warm parent), before building the agents
         state = game.from_text(self.start) if self.start is not None else game.initial_state()
         state = random_opening(game, state, self.random_plies, self.opening_seed)
         ids = tuple(p.id for p in self.players)
@@ -252,10 +361,13 @@ class GameTask:
             beat(self.hard_limit(mover), Progress(record, game.to_text(position), mover, game.player_names[mover]))
 
         agents = []
+        views = []   # each agent its own game object: what it does to it reaches neither the referee nor the others
         for i, p in enumerate(self.players):
-            beat(self.hard_limit(i), Progress(None, game.to_text(state), i, game.player_names[i], building=True))
+            beat(max(BUILD_LIMIT, self.hard_limit(i)),
+                 Progress(None, game.to_text(state), i, game.player_names[i], building=True))
             try:
-                agents.append(registry.create_agent(p.agent, game, p.params, seed=derive_seed(self.seed, i)))
+                views.append(context.fresh_game(self.plugins, self.game, self.game_options, self.entry_points))
+                agents.append(registry.create_agent(p.agent, views[i], p.params, seed=derive_seed(self.seed, i)))
             except (Exception, SystemExit) as exc:  # a constructor that raises forfeits like a crash in a move
                 reason = f"{game.player_names[i]} ({p.id}) crashed when created: {crash_reason(exc)}"
                 return self._forfeit(i, game.to_text(state), Termination.CRASH, reason, [], traceback.format_exc())
@@ -263,17 +375,50 @@ class GameTask:
         record = play_game(game, agents, budgets=tuple(p.budget for p in self.players), start=state,
                            players=ids, max_plies=self.max_plies, adjudication=self.adjudication,
                            on_move=lambda before, move, after: announce(after, move),
-                           seed=derive_seed(self.seed, "chance"))
+                           seed=derive_seed(self.seed, "chance"), views=views)
         return GameResult(self, record, meter.read())
+
+    def vet(self, result: Any) -> str | None:
+        """What makes `result`, as the game's process sent it, unfit to store (None: nothing)."""
+        if not isinstance(result, GameResult) or not isinstance(result.record, GameRecord):
+            return f"{quote(result)} is not a game's result"
+        record = result.record
+        seats = len(self.players)
+        if record.players != tuple(p.id for p in self.players) or record.game != self.game:
+            return f"it names other players or another game ({quote(record.players)}, {quote(record.game)})"
+        if not isinstance(record.termination, Termination):
+            return f"its termination {quote(record.termination)} is none of the framework's"
+        if (not isinstance(record.result, tuple) or len(record.result) != seats
+                or not all(type(r) is float and math.isfinite(r) for r in record.result)):
+            return f"its result {quote(record.result)} is not one finite number per seat"
+        if record.termination is Termination.VOID and any(record.result):
+            return "a void game scores nothing"
+        if record.winner is not None and record.winner not in range(seats):
+            return f"its winner {quote(record.winner)} is not a seat"
+        texts = (record.start, record.final, record.reason, record.traceback)
+        if not all(type(t) is str for t in texts) or not all(isinstance(m, MoveRecord) for m in record.moves):
+            return "its positions, reason, traceback or moves are not the framework's"
+        return None
 
     def _culprit(self, last: Progress) -> str:
         return f"{last.name} ({self.players[last.running].id})"
 
-    def timed_out(self, progress: list[Progress], limit: float) -> GameResult:
+    def timed_out(self, progress: list[Progress], limit: float, measure: str) -> GameResult:
         last = progress[-1]
         step = "when created" if last.building else "on one move"
-        reason = f"{self._culprit(last)} was stopped after {limit:g}s {step} (hard time limit)"
+        reason = f"{self._culprit(last)} was stopped after {limit:g}s {step} ({hard(measure)})"
         return self._forfeit(last.running, last.position, Termination.TIME, reason, progress)
+
+    def failed(self, progress: list[Progress], details: str) -> GameResult | None:
+        """The crash of the agent whose code ran when the game's process raised outside the agents' calls
+        (what the agent broke: a descriptor it closed, memory it exhausted); None before any agent ran."""
+        if not progress:
+            return None
+        last = progress[-1]
+        error = details.rstrip().rsplit("\n", 1)[-1]
+        reason = (f"{self._culprit(last)} crashed: its game's process failed while "
+                  f"{'it was being built' if last.building else 'it was choosing a move'} ({quote(error, str)})")
+        return self._forfeit(last.running, last.position, Termination.CRASH, reason, progress, details)
 
     def died(self, progress: list[Progress], death: Death) -> GameResult | None:
         """The crash of the agent whose code ran when the worker died by its own doing; None otherwise."""
@@ -344,15 +489,35 @@ class SolveTask:
     game_options: Mapping[str, Any] = field(default_factory=dict)
     plugins: tuple[str, ...] = ()
     entry_points: tuple[str, ...] | None = None  # the plugins the worker loads first (WorkerRegistry); None: all
+    memory_limit_mb: int | None = None   # address space the solve's process may add to its warm parent's
+
+    isolated = True
+
+    @property
+    def memory_limit(self) -> int | None:
+        return None if self.memory_limit_mb is None else self.memory_limit_mb << 20
+
+    @property
+    def floor(self) -> float:
+        return hard_limit(self.solver.budget, self.move_time_limit)
+
+    def prepare(self, context: WorkerContext) -> None:
+        """Import the plugins, warm the game's kernels and a built-in solver's search in the warm parent, before
+        any clock runs."""
+        context.warm_agents(self.plugins, self.game, self.game_options, self.entry_points, (self.solver,))
 
     def run(self, context: WorkerContext, beat: Beat) -> SolveOutcome:
         registry = context.registry(self.plugins, self.entry_points)
-        game = context.game(self.plugins, self.game, self.game_options, self.entry_points)
+        game = context.fresh_game(self.plugins, self.game, self.game_options, self.entry_points)
         state = game.from_text(self.position)
-        beat(hard_limit(self.solver.budget, self.move_time_limit), None)
-        watch = Stopwatch()
+        beat(max(BUILD_LIMIT, hard_limit(self.solver.budget, self.move_time_limit)), "building")
         try:
             agent = registry.create_agent(self.solver.agent, game, self.solver.params, seed=derive_seed(self.seed, 0))
+        except (Exception, SystemExit) as exc:  # a crashing solver costs this position only
+            return self._crashed(f"crashed: {crash_reason(exc)}")
+        beat(hard_limit(self.solver.budget, self.move_time_limit), "solving")
+        watch = Stopwatch()
+        try:
             meter = PeakMeter()
             result = cast(Solver, agent).solve(game, state, self.solver.budget)  # config.py checked it solves
             memory = meter.read()
@@ -372,9 +537,24 @@ class SolveTask:
                             "solved" if solved else "unknown", extra=extra, peak_entries=stats.peak_entries,
                             memory=memory)
 
-    def timed_out(self, progress: list, limit: float) -> SolveOutcome:
+    def vet(self, result: Any) -> str | None:
+        """What makes `result`, as the solve's process sent it, unfit to store (None: nothing)."""
+        if not isinstance(result, SolveOutcome):
+            return f"{quote(result)} is not a solve's outcome"
+        if result.status not in ("solved", "unknown", "crash", "time") or result.value not in {p.value for p in Proof}:
+            return f"its status {quote(result.status)} or value {quote(result.value)} is none of the framework's"
+        return None
+
+    def timed_out(self, progress: list, limit: float, measure: str) -> SolveOutcome:
         return SolveOutcome(self, "unknown", None, 0, 0, limit, 0.0, "time",
-                            f"{self.solver.id} was stopped after {limit:g}s (hard time limit)")
+                            f"{self.solver.id} was stopped after {limit:g}s ({hard(measure)})")
+
+    def failed(self, progress: list, details: str) -> SolveOutcome | None:
+        """The solver's crash when its process raised outside its calls after it began; None before."""
+        if not progress:
+            return None
+        error = details.rstrip().rsplit("\n", 1)[-1]
+        return self._crashed(f"crashed: its process failed ({quote(error, str)})")
 
     def died(self, progress: list, death: Death) -> SolveOutcome | None:
         """The solver's crash when the worker died by its own doing after the solve began; None otherwise."""

@@ -1,12 +1,18 @@
 """The worker process: `python -m framework.tournament.worker IN_FD OUT_FD BEAT_FD,...` runs tasks sent over a pipe.
 
-It runs one task at a time on its main thread and logs its progress beats to the beat file of the
-slot sent with the task (beats.py; one per task its supervisor, framework/tournament/guard.py, has in flight),
-so the supervisor can stop it when a step overruns. It ignores
-SIGINT: an interruption is the supervisor's to handle, and must not turn into forfeits.
+It is a warm parent (a zygote): for a task that is `isolated` (a game, a solve) it imports the plugins the
+task needs and warms the game's compiled kernels once (`task.prepare`), then forks one child per task. The
+child builds a fresh game object and the agents, plays, writes its answer to a pipe of its own and exits; the
+parent then kills whatever the child left running (its descendants: the worker is a child subreaper, so every
+orphan of the game comes back to it) and sends ("ended", (answer bytes, exit status, OOM kill seen)) to its
+supervisor (framework/tournament/guard.py). So no agent ever runs in a process that served another game, and
+nothing an agent starts outlives its game. Within the child the agent's address space is bounded
+(`task.memory_limit`: RLIMIT_AS above what the parent maps). A task that is not isolated (engine.py's
+MoveTask, one agent asked move after move) runs in the worker itself.
 
-A worker dies with its supervisor (`die_with_parent`), so killing a run (even with SIGKILL) leaves
-no worker searching on as an orphan.
+Beats (beats.py) go to the beat file of the slot sent with the task. The worker ignores SIGINT: an
+interruption is the supervisor's to handle, and must not turn into forfeits. A worker dies with its
+supervisor (`die_with_parent`), a game's child with its worker, so killing a run leaves no search going.
 """
 
 from __future__ import annotations
@@ -14,23 +20,46 @@ from __future__ import annotations
 import ctypes
 import math
 import os
+import pickle
+import resource
 import select
 import signal
 import sys
 import threading
+import time
 import traceback
+from collections.abc import Callable
 from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
 
 from framework.tournament.beats import BeatWriter
 from framework.tournament.tasks import WorkerContext
 
+#: prctl(2) options: the signal the kernel sends this process when the thread that started it ends; adopt orphans.
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+#: The largest answer a game's process may send (bytes); a longer one is cut, and reads as damaged.
+MAX_ANSWER = 1 << 28
+
+
+def _prctl(option: int, value: int) -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False   # no prctl in this libc
+
 
 def serve(inbox: Connection, outbox: Connection, beat_fds: list[int]) -> int:
-    """Answer each (task, beat file) with ("done", result) or ("error", traceback) until the inbox closes.
+    """Answer each (task, slot) until the inbox closes: an isolated task with ("ended", (bytes, status, oom)),
+    another with ("done", result) or ("error", traceback); ("loading", what) and ("loaded", None) around the
+    first import of plugins.
 
     Beats go to the file; a beat that lowers the process's shortest limit also sends ("floor", (stamp, limit)).
     """
-    context = WorkerContext()
+    context = WorkerContext(lambda what: outbox.send(("loading", what)))
     floor = [math.inf]
     writers = [BeatWriter(fd, lambda stamp, limit: outbox.send(("floor", (stamp, limit))), floor) for fd in beat_fds]
     outbox.send(("ready", None))
@@ -38,32 +67,176 @@ def serve(inbox: Connection, outbox: Connection, beat_fds: list[int]) -> int:
         try:
             task, slot = inbox.recv()
         except EOFError:
+            sweep()
             return 0
         beat = writers[slot]
+        if task.isolated:
+            loads = context.loads
+            try:
+                task.prepare(context)
+            except Exception:
+                outbox.send(("error", traceback.format_exc()))
+                continue
+            if context.loads != loads:
+                outbox.send(("loaded", None))   # the supervisor stops waiting on the import and watches the game
+            private = (inbox.fileno(), outbox.fileno(), *(fd for i, fd in enumerate(beat_fds) if i != slot))
+
+            def play(task: Any = task, beat: BeatWriter = beat) -> Any:
+                floor[0] = -math.inf   # no pipe to tell a floor through: the supervisor knows it (`task.floor`)
+                return task.run(context, beat)
+
+            outbox.send(("ended", run_isolated(play, task.memory_limit, private)))
+            continue
         try:
             outbox.send(("done", task.run(context, beat)))
         except Exception:
             outbox.send(("error", traceback.format_exc()))
 
 
-#: prctl(2) option: the signal the kernel sends this process when the thread that started it ends.
-PR_SET_PDEATHSIG = 1
+def run_isolated(run: Callable[[], Any], memory_limit: int | None, private: tuple[int, ...]) -> tuple[bytes, int, bool]:
+    """Fork a child that calls `run` and exits; (its pickled ("done", result) or ("error", traceback), however
+    much of it arrived, its exit status as subprocess gives it, whether the kernel's OOM killer struck meanwhile).
+    Every process the child left is killed before this returns. `private`: descriptors the child closes."""
+    oom_before = oom_kills()
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # the game's process: never returns
+        os.close(read_fd)
+        _child(run, write_fd, memory_limit, private)
+    os.close(write_fd)
+    answer = bytearray()
+    status = _collect(pid, read_fd, answer)
+    sweep()
+    os.set_blocking(read_fd, False)
+    _drain(read_fd, answer)   # what the child wrote last (its descendants, the other writers, are gone)
+    os.close(read_fd)
+    return bytes(answer), status, oom_kills() > oom_before
+
+
+def _child(run: Callable[[], Any], write_fd: int, memory_limit: int | None, private: tuple[int, ...]) -> None:
+    code = 70
+    try:
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        for fd in private:
+            os.close(fd)
+        if memory_limit is not None:
+            limit_memory(memory_limit)
+        try:
+            message: tuple[str, Any] = ("done", run())
+        except BaseException:   # the task's own failure (agents' exceptions are handled inside it)
+            message = ("error", traceback.format_exc())
+        try:
+            payload = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+        except Exception:
+            payload = pickle.dumps(("error", traceback.format_exc()), pickle.HIGHEST_PROTOCOL)
+        view = memoryview(payload)
+        while view:
+            view = view[os.write(write_fd, view):]
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def _collect(pid: int, read_fd: int, answer: bytearray) -> int:
+    """Read the child's answer while it runs (a long one fills the pipe); its exit status once it ended."""
+    os.set_blocking(read_fd, False)
+    try:
+        pidfd: int | None = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = None   # before Linux 5.3: look every few milliseconds
+    watch = select.poll()
+    watch.register(read_fd, select.POLLIN)
+    if pidfd is not None:
+        watch.register(pidfd, select.POLLIN)
+    try:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return os.waitstatus_to_exitcode(status)
+            events = watch.poll(None if pidfd is not None else 5)
+            if any(fd == read_fd for fd, _ in events) and not _drain(read_fd, answer):
+                watch.unregister(read_fd)   # the pipe's end: only the exit is left to see
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+
+
+def _drain(fd: int, answer: bytearray) -> bool:
+    """Append what `fd` holds now, up to MAX_ANSWER in all; False at its end (or past the limit)."""
+    while True:
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return True
+        if not chunk or len(answer) + len(chunk) > MAX_ANSWER:
+            return False
+        answer += chunk
+
+
+def limit_memory(extra: int) -> None:
+    """Cap this process's address space at what it maps now plus `extra` bytes (RLIMIT_AS; children inherit it)."""
+    mapped = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = mapped + extra
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def oom_kills() -> int:
+    """Processes the kernel's OOM killer has killed since boot (/proc/vmstat oom_kill, Linux 4.13+; else 0)."""
+    try:
+        for line in Path("/proc/vmstat").read_text().splitlines():
+            if line.startswith("oom_kill "):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def children() -> list[int]:
+    """This process's children (from /proc)."""
+    me = os.getpid()
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_bytes()
+            except OSError:
+                continue
+            if int(stat.rsplit(b")", 1)[1].split()[1]) == me:
+                found.append(int(entry))
+    return found
+
+
+def sweep() -> None:
+    """Kill and reap every descendant of this process: a subreaper, it adopts each orphan as its parent dies."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return   # none left: the common case costs one system call
+        if pid == 0:
+            for child in children():
+                try:
+                    os.kill(child, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.001)
 
 
 def die_with_parent(inbox_fd: int) -> None:
     """Exit when the supervisor does, however it ends: on Linux the kernel kills this process (prctl
-    PR_SET_PDEATHSIG), elsewhere, and as a second line, a thread sees the task pipe's writer close."""
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass  # no prctl in this libc: the thread below still watches
+    PR_SET_PDEATHSIG), elsewhere, and as a second line, a thread sees the task pipe's writer close and
+    ends what the games left running first."""
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     watch = select.poll()
     watch.register(inbox_fd, 0)  # POLLHUP is always reported: the last writer closed the pipe
 
     def wait_for_hangup() -> None:
         while True:
             if any(events & (select.POLLHUP | select.POLLERR) for _, events in watch.poll()):
+                sweep()
                 os._exit(0)
 
     threading.Thread(target=wait_for_hangup, name="die-with-parent", daemon=True).start()
@@ -71,14 +244,15 @@ def die_with_parent(inbox_fd: int) -> None:
 
 def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
     die_with_parent(int(argv[1]))
     inbox = Connection(int(argv[1]), writable=False)
     outbox = Connection(int(argv[2]), readable=False)
     try:
         return serve(inbox, outbox, [int(fd) for fd in argv[3].split(",")])
     except (BrokenPipeError, EOFError):  # the supervisor went away
+        sweep()
         return 0
-
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

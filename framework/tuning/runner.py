@@ -154,7 +154,8 @@ class _Tuning:
                          move_time_limit=config.move_time_limit, game_options=dict(config.game_options),
                          plugins=config.plugins, entry_points=self.entry_points, adjudication=config.adjudication,
                          random_plies=opening.random_plies,
-                         opening_seed=derive_seed(config.seed, "opening", config.game, iteration))
+                         opening_seed=derive_seed(config.seed, "opening", config.game, iteration),
+                         memory_limit_mb=config.memory_limit_mb)
                 for game, (first, second) in enumerate(((plus, minus), (minus, plus)))]
 
     def pair_score(self, iteration: int) -> float:

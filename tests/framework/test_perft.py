@@ -83,8 +83,8 @@ def test_a_terminal_position_has_no_paths(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["perft", "tictactoe", "0"], "plyground: error: perft DEPTH must be a positive integer, got '0'"),
-    (["perft", "tictactoe", "two"], "perft DEPTH must be a positive integer, got 'two'"),
+    (["perft", "tictactoe", "0"], "plyground: error: perft DEPTH must be a positive integer (at most 64), got '0'"),
+    (["perft", "tictactoe", "two"], "perft DEPTH must be a positive integer (at most 64), got 'two'"),
     (["perft", "chess", "2"], "unknown game 'chess'; available games: "),
     (["perft", "tictactoe", "2", "--position", "XXX/OOO/..."], "'XXX/OOO/...' is not a tic-tac-toe position"),
     (["perft", "tictactoe", "2", "--option", "size=4"], "unknown parameter 'size' (known parameters: none)"),

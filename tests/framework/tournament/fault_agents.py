@@ -4,7 +4,7 @@
 raise, hang, illegal, non_move, bad_stats, unpicklable_stats, exit_init (os._exit while being built),
 sys_exit_init, exit_midgame (os._exit at its second move), sys_exit, segfault, memory (allocates past
 an address-space limit it sets itself: RLIMIT_AS), prints (prints to stdout, otherwise honest) and
-killed (SIGKILLs its own process, as the OOM killer would: not attributable to the agent).
+killed (SIGKILLs its own process: its own signal, so its forfeit, as the OOM killer's would not be).
 The constructor faults only in a worker process: `validate` builds every agent in the runner's process.
 """
 
@@ -44,8 +44,10 @@ class Faulty:
         fault = self.fault
         if fault == "raise":
             raise RuntimeError("deliberate crash")
-        if fault == "hang":
-            time.sleep(3600)
+        if fault == "hang":   # a search that never ends (a sleep is stopped at its wall bound: test_untrusted_agents)
+            end = time.monotonic() + 3600
+            while time.monotonic() < end:
+                pass
         if fault == "illegal":
             return Decision(99999)
         if fault == "non_move":

@@ -22,7 +22,7 @@ def test_a_frame_cut_short_is_read_only_once_it_is_complete():
         beat(5.0, "second")          # not shorter than 2: no wake-up
         beat(1.5, "third")
         assert wakes == [2.0, 1.5]
-        payload = pickle.dumps((0.0, 3.0, "fourth"))
+        payload = pickle.dumps((0.0, 0.0, 1, 3.0, "fourth"))
         frame = HEADER.pack(len(payload)) + payload
         os.write(log.fd, frame[:7])  # a worker killed in the middle of a write
         log.read()
@@ -53,7 +53,7 @@ def test_a_hang_under_a_shorter_limit_than_the_opponents_is_stopped_at_its_own_l
         """))
     started = time.monotonic()
     assert main(["run", str(path), "--quiet"]) == 0
-    assert time.monotonic() - started < 30      # each hang stopped after 1.2 s, not the opponent's 60
+    assert time.monotonic() - started < 30      # each hang stopped after 1.2 s of CPU, not the opponent's 60
     games = Results(tmp_path / "out").games.set_index("key")
     assert games["termination"].tolist() == ["time", "time"]
     assert games.loc["rnd vs hang #0", "reason"] == "O (hang) was stopped after 1.2s on one move (hard time limit)"

@@ -93,7 +93,8 @@ def test_a_results_folder_that_cannot_be_created(tmp_path):
         Store(tmp_path / "file" / "out")
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "results.sqlite").write_text("this is not a database, it is text of some length " * 40)
-    with pytest.raises(ConfigError, match=r"cannot use '.*bad' as a results folder: file is not a database"):
+    with pytest.raises(ConfigError, match=r"cannot use '.*bad' as a results folder: results.sqlite is damaged "
+                                          r"\(file is not a database\); nothing stored before was lost"):
         Store(tmp_path / "bad")
 
 

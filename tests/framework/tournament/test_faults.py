@@ -20,7 +20,6 @@ import pytest
 
 from framework.analysis.tables import Results
 from framework.errors import ConfigError
-from framework.tournament import guard
 from framework.tournament.config import load_config
 from framework.tournament.runner import folder_lock, run_tournament
 
@@ -44,7 +43,7 @@ EXPECTED = {
     "segfault": ("crash", "crashed: the worker process was killed by signal SIGSEGV while it was choosing a move"),
     "memory": ("crash", "crashed: MemoryError"),
     "prints": None,
-    "killed": ("void", "no result: the worker process was killed by signal SIGKILL, 3 times (2 retries)"),
+    "killed": ("crash", "crashed: the worker process was killed by signal SIGKILL while it was choosing a move"),
 }
 
 
@@ -83,7 +82,7 @@ def test_every_bad_agents_tournament_completes_with_every_game_stored_once(gaunt
         moves = dict(conn.execute("SELECT key, count(*) FROM moves GROUP BY key"))
     assert len(keys) == len(set(keys)) == summary.total
     assert all(moves.get(key, 0) == plies for key, plies in per_game.items())
-    assert (summary.retried, summary.void) == (2 * guard.RETRIES, 2)  # the `killed` agent's two games
+    assert (summary.retried, summary.void) == (0, 0)   # its own signal is the `killed` agent's forfeit
 
 
 def assert_total(summary):
@@ -96,7 +95,7 @@ def test_the_culprit_and_only_the_culprit_forfeits(gauntlet, kind):
     results = Results(gauntlet[1])
     games = results.games.set_index("key")
     forfeits = results.forfeits()
-    assert set(forfeits["participant"]) <= set(KINDS) - {"prints", "killed"}   # never rnd, never rnd2
+    assert set(forfeits["participant"]) <= set(KINDS) - {"prints"}   # never rnd, never rnd2
     assert set(games.loc[[f"rnd vs rnd2 #{i}" for i in (0, 1)], "termination"]) <= {"normal"}
     mine = forfeits[forfeits["participant"] == kind]
     expected = EXPECTED[kind]
@@ -124,7 +123,6 @@ def test_a_raising_agents_traceback_is_stored_and_reported(gauntlet, capsys):
     out = capsys.readouterr().out
     assert "Crashes (with the agent's traceback where it raised):" in out
     assert 'raise RuntimeError("deliberate crash")' in out
-    assert "2 void (no result, left out of every table):" in out
     report = (gauntlet[1] / "report.md").read_text()
     assert "## Crashes" in report and "```\nTraceback (most recent call last):" in report
 

@@ -108,3 +108,17 @@ def test_the_validation_match_ends_with_the_sprt_verdict(tmp_path):
                     extra=extra)
     summary = inline(load(path))
     assert "tuned vs start" in summary.validation and "H1 accepted" in summary.validation, summary.validation
+
+
+def test_tuning_games_get_the_tournaments_memory_limit(tmp_path):
+    limits = []
+
+    class Recording(InlineExecutor):
+        def results(self, tasks):
+            for task in tasks:
+                limits.append(task.memory_limit_mb)
+                yield from super().results([task])
+
+    config = load(toy_file(tmp_path, iterations=2, extra="", name="t.yaml"), memory_limit_mb=1234)
+    run_tuning(config, quiet=True, executor_factory=lambda c: Recording())
+    assert limits == [1234] * 4
