@@ -8,7 +8,8 @@ It is a local server that runs engines, so `Guard` screens every request before 
 `Host` that is not the address served is refused (400: DNS rebinding), so is a POST from another
 site's page (`Origin`, 403: cross-site request forgery) and a body over MAX_BODY (413, before it is
 read). At most `engines` searches run at once (a bounded thread limiter in front of the engine pool);
-a few more wait, past them a request is refused with 429.
+a few more wait, past them a request is refused with 429. Each search may map at most `memory_limit_mb`
+beyond its worker, a tournament game's limit (an engine past it forfeits: crashed, MemoryError).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from framework.capabilities import capabilities
 from framework.errors import ConfigError, PlygroundError
 from framework.records import write_json, write_pgn
 from framework.registry import Registry
+from framework.tournament.config import DEFAULT_MEMORY_LIMIT_MB
 from framework.tournament.engine import EnginePool
 from framework.tournament.guard import Cancelled
 from framework.web import pages, results
@@ -169,10 +171,11 @@ def game_names(registry: Registry) -> list[str]:
 
 def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] = (),
                pool: EnginePool | None = None, *, hosts: tuple[str, ...] = (),
-               engines: int = DEFAULT_ENGINES) -> Starlette:
+               engines: int = DEFAULT_ENGINES, memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB) -> Starlette:
     """The ASGI application; `results_dir` is a results folder or a folder of them (None: no results pages).
 
-    `hosts`: the address served besides this machine's own names; `engines`: searches that run at once."""
+    `hosts`: the address served besides this machine's own names; `engines`: searches that run at once;
+    `memory_limit_mb`: what an engine's build or search may map beyond its worker (a tournament game's default)."""
     if engines < 1:
         raise ConfigError(f"--engines must be at least 1, got {engines}")
     registry = make_registry(plugins)
@@ -214,7 +217,7 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
         seats = [value for name, value in fields if name == "seat"]
         try:
             session = new_session(registry, form, seats, plugins)
-            await in_engine(session.build, pool)
+            await in_engine(session.build, pool, memory_limit_mb)
         except (PlygroundError, Busy) as exc:
             return HTMLResponse(start_page(form, seats, str(exc)), status_code=429 if isinstance(exc, Busy) else 400)
         while len(sessions) >= MAX_SESSIONS:

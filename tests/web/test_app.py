@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
@@ -301,3 +302,35 @@ def test_a_game_of_a_family_is_suggested_typed_and_played():
         assert refused.status_code == 400
         assert message(refused) == ("game 'openspiel:kuhn_poker' is refused: an imperfect-information game (players "
                                     "see different things); Plyground plays perfect-information games only")
+
+
+
+HOARDER = str(ROOT / "tests" / "web" / "memory_agents.py")
+
+
+@pytest.mark.parametrize("limit, mib", [(64, 256), (None, 5000)])
+def test_an_engine_search_past_the_memory_limit_forfeits_as_in_a_tournament(limit, mib):
+    """64 MiB refuses a search mapping 256; the default, a tournament game's 4096, one mapping 5000 (untouched
+    pages: without a limit numpy.empty would map them at no cost)."""
+    app = create_app(None, (HOARDER,), **({"memory_limit_mb": limit} if limit else {}))
+    with TestClient(app, base_url=LOCAL) as c:
+        url = c.post("/play", data={"game": "tictactoe", "seat": [f"hoarder:mib={mib}", "human"], "time": "5"},
+                     follow_redirects=False).headers["location"]
+        answer = c.post(url + "/engine")
+    assert answer.status_code == 200
+    assert message_or_result(answer).startswith(
+        f"O (human) wins — forfeit: X (hoarder:mib={mib}) crashed: MemoryError: Unable to allocate")
+
+
+def test_each_search_gets_the_same_headroom_and_the_agent_stays_built():
+    with TestClient(create_app(None, (HOARDER,), memory_limit_mb=384), base_url=LOCAL) as c:
+        url = c.post("/play", data={"game": "tictactoe", "seat": ["hoarder:mib=256", "human"], "time": "5"},
+                     follow_redirects=False).headers["location"]
+        for _ in range(3):
+            answer = c.post(url + "/engine")
+            assert answer.status_code == 200 and "forfeit" not in answer.text, message_or_result(answer)
+            if 'id="result"' in answer.text:
+                break
+            last = json.loads(re.search(r'id="legal">(.*?)</script>', answer.text, re.DOTALL)[1])[-1][0]
+            assert c.post(url + "/move", data={"move": last}).status_code == 200
+        assert c.get(url).text.count("nodes 256 ·") == 3   # each of its searches mapped its 256 MiB
