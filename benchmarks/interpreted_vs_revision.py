@@ -2,7 +2,7 @@
 
     python benchmarks/interpreted_vs_revision.py [--revision 078bb74] [--rounds 4] [--repeat 7]
 
-Why: a plain-Python game (no kernel) runs alpha-beta's one negamax through `framework.kernel_adapter`;
+Why: a plain-Python game (no kernel) runs alpha-beta's one negamax through `framework.kernel.adapter`;
 issue #14 bounds what that costs against the interpreted twin it replaced (revision 078bb74, the last
 before alpha-beta was written once): at most 1.5x the time, with the same node counts.
 

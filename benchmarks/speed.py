@@ -3,7 +3,7 @@
     python benchmarks/speed.py [--quick] [--pn-positions N] [--pn-nodes N]
 
 Perft (leaves/s, the last ply counted in bulk by every side): our interpreted rules
-(`PLYGROUND_JIT=0`), our compiled rules (`framework.jit`), and OpenSpiel's C++ games driven
+(`PLYGROUND_JIT=0`), our compiled rules (`framework.kernel`), and OpenSpiel's C++ games driven
 from Python (`pyspiel`: `legal_actions`, `child`; checkers counted by turns, as in
 `benchmarks/perft_vs_openspiel.py`). All three must count the same leaves, or the row
 says MISMATCH and the exit status is 1.

@@ -22,7 +22,7 @@ from framework.errors import PluginError
 from framework.protocols import Game, Move, State
 
 if TYPE_CHECKING:
-    from framework.jit import GameKernel
+    from framework.kernel.api import GameKernel
 
 #: The methods that define a state and its successors: a capability over states depends on them.
 STATES = frozenset({"initial_state", "apply", "to_move", "from_text"})
@@ -56,7 +56,7 @@ class Capabilities:
         "perft(state, depth) -> int: a fast count of the move paths of exactly depth plies, counting what "
         "framework.perft.generic_perft counts")
     kernel: GameKernel | None = _declare(
-        RULES, "the compiled rules (framework.jit.GameKernel) compiled searches run on")
+        RULES, "the compiled rules (framework.kernel.api.GameKernel) compiled searches run on")
     warmup: Callable[[], None] | None = _declare(
         frozenset(), "warmup(): compile or load the game's kernels now, so no timed run pays for it")
     end_reason: Callable[[State], str] | None = _declare(

@@ -97,6 +97,7 @@ class MoveRecord:
     wall_time: float
     cpu_time: float
     pv: tuple[str, ...] = ()
+    binding: str = ""       # how the search ran (`SearchStats.extra["binding"]`; "" when it did not say)
 
 
 @dataclass(frozen=True)
@@ -376,7 +377,8 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         if budget.time is not None and wall > budget.time * (1 + time_slack) + time_grace:
             return forfeit(mover, Termination.TIME, f"took {wall:.3f}s with a budget of {budget.time}s")
         record = MoveRecord(len(moves) + 1, mover, game.format_move(state, move), stats.nodes,
-                            stats.depth, stats.score, wall, stats.cpu_time, pv_notation(game, state, stats.pv))
+                            stats.depth, stats.score, wall, stats.cpu_time, pv_notation(game, state, stats.pv),
+                            str(stats.extra.get("binding", "")))
         moves.append(record)
         history.append(state)
         before, state = state, game.apply(state, move)

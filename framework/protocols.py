@@ -53,7 +53,7 @@ class Game(Protocol):
       plies (e.g. bulk-counting the last ply); it must count exactly what
       `framework.perft.generic_perft` counts: a state without legal moves is a leaf only
       at exactly `depth` plies;
-    - `kernel: framework.jit.GameKernel`: the rules compiled, for compiled searches;
+    - `kernel: framework.kernel.api.GameKernel`: the rules compiled, for compiled searches;
     - `warmup() -> None`: compile or load the kernels now (`plyground warmup` calls it);
     - `end_reason(state) -> str`: why a terminal state ended the game, for the match record;
     - `default_heuristic: str`: the heuristic an agent uses when its parameters name none;

@@ -56,6 +56,7 @@ class RecordMove:
     pv: str = ""
     mover: int | None = None
     chance: bool = False
+    binding: str | None = None      # how the search ran (framework.kernel.binding), when it said
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,8 @@ def stored_move(m: Any) -> RecordMove:
     if int(m.mover) == CHANCE:
         return RecordMove(m.move, mover=None, chance=True)
     score = None if m.score is None or m.score != m.score else float(m.score)
-    return RecordMove(m.move, int(m.depth), int(m.nodes), float(m.wall_time), score, m.pv, int(m.mover))
+    return RecordMove(m.move, int(m.depth), int(m.nodes), float(m.wall_time), score, m.pv, int(m.mover),
+                      binding=m.binding if isinstance(m.binding, str) else None)
 
 
 def _escape(value: str) -> str:

@@ -137,6 +137,7 @@ COLUMNS: dict[str, str] = {
     "moves.wall_time": "seconds the decision took",
     "moves.cpu_time": "CPU seconds it took",
     "moves.pv": "its principal variation in notation, space-separated",
+    "moves.binding": "how its search ran: compiled, interpreted or adapter (its `kernel` option; empty: unsaid)",
     "solves.key": "the solve's key: solver and position index",
     "solves.solver": "the solver's id",
     "solves.position_index": "the position's line number among the file's positions, from 0",

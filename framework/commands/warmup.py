@@ -1,6 +1,6 @@
 """`plyground warmup`: compile (or load from numba's cache) every compiled kernel ahead of time.
 
-Compiled kernels (`framework.jit`) are compiled on first use and cached on disk, and a run compiles
+Compiled kernels (`framework.kernel`) are compiled on first use and cached on disk, and a run compiles
 only what it uses (saying so on stderr), so this command is never needed for correctness: it pays
 the whole cost once, e.g. before timing anything. Games warm their rules (`game.warmup()`); agents
 with a compiled search warm the one they run when built for a game with a kernel, so every
@@ -16,8 +16,8 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from framework import jit
 from framework.capabilities import capabilities
+from framework.kernel import numba_backend
 from framework.params import HeuristicRef
 from framework.registry import Registry
 
@@ -58,7 +58,7 @@ def _each(pool: ProcessPoolExecutor | None, function: Callable[..., Any], *argum
 
 
 def run(args: argparse.Namespace) -> int:
-    if not jit.enabled():
+    if not numba_backend.enabled():
         print("compiled kernels are off (PLYGROUND_JIT=0): nothing to warm up")
         return 0
     registry = Registry()

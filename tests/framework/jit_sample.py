@@ -1,6 +1,6 @@
 """A tiny rules-like module for tests/framework/test_jit.py: plain functions over bitboards."""
 
-from framework.jit import as_int64, borrowed, float_of_bits, sort_by_scores, to_front
+from framework.kernel.api import as_int64, borrowed, float_of_bits, sort_by_scores, to_front
 from framework.layout import layout
 
 TOP = 1 << 63
@@ -30,7 +30,7 @@ def step(i: int) -> int:
 
 
 def margin(bits) -> float:
-    """A float stored as its bits in an int64 array, read back (compiled: `jit.float_of_bits`)."""
+    """A float stored as its bits in an int64 array, read back (compiled: `api.float_of_bits`)."""
     return float_of_bits(bits[0])
 
 
@@ -49,7 +49,7 @@ def slot_sum(x: int) -> int:
 
 
 def count_down(counts, depth: int) -> int:
-    """Writes `depth` into counts[depth] and recurses to 0 over the array borrowed (`jit.borrowed`), as a search
+    """Writes `depth` into counts[depth] and recurses to 0 over the array borrowed (`api.borrowed`), as a search
     does: the writes reach the caller's array and every level's view is dropped safely."""
     counts = borrowed(counts)
     counts[depth] = depth

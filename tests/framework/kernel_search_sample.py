@@ -1,7 +1,6 @@
-"""A tiny search written once against framework.kernel_api, for tests/framework/test_kernel_adapter.py."""
+"""A tiny search written once against framework.kernel.api, for tests/framework/test_kernel_adapter.py."""
 
-from framework.jit import ONGOING
-from framework.kernel_api import apply_move, legal_moves, ordered_moves, outcome, to_move
+from framework.kernel.api import ONGOING, apply_move, legal_moves, ordered_moves, outcome, to_move
 
 
 def perft(state, depth: int, option: int) -> int:

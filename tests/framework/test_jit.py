@@ -1,25 +1,25 @@
-"""framework.jit compiles a module's own functions with Python-int semantics kept on uint64 bitboards."""
+"""framework.kernel.numba_backend compiles a module's own functions, Python-int semantics kept on uint64 bitboards."""
 
 import sys
 
 import numpy as np
 import pytest
 
-from framework import jit
+from framework.kernel import api, numba_backend, python_backend
 from tests.framework import jit_sample
 
-KERNEL = jit.Kernel(jit_sample, bitboards=("TOP", "MASKS"))
+KERNEL = numba_backend.Kernel(jit_sample, bitboards=("TOP", "MASKS"))
 VALUES = (0, 1, 6, 1 << 62, 1 << 63, (1 << 64) - 1, 0x8000_0000_0000_0001, 0x0123_4567_89AB_CDEF)
 
 
 @pytest.mark.parametrize("x", VALUES)
 def test_bit_methods_and_negation_match_python_ints_up_to_bit_63(x):
-    assert KERNEL.popcount(jit.uint64(x)) == jit_sample.popcount(x)
-    assert KERNEL.lowest_bit(jit.uint64(x)) == jit_sample.lowest_bit(x)
+    assert KERNEL.popcount(api.uint64(x)) == jit_sample.popcount(x)
+    assert KERNEL.lowest_bit(api.uint64(x)) == jit_sample.lowest_bit(x)
     if x:
-        assert KERNEL.highest(jit.uint64(x)) == jit_sample.highest(x)
+        assert KERNEL.highest(api.uint64(x)) == jit_sample.highest(x)
     for i in range(3):
-        assert KERNEL.masked(jit.uint64(x), i) == jit_sample.masked(x, i)
+        assert KERNEL.masked(api.uint64(x), i) == jit_sample.masked(x, i)
 
 
 def test_int_tables_become_arrays_and_functions_call_their_compiled_siblings():
@@ -32,15 +32,15 @@ def test_asking_for_a_function_the_module_lacks_names_it():
 
 
 def test_the_environment_switch(monkeypatch):
-    assert jit.enabled()
+    assert numba_backend.enabled()
     monkeypatch.setenv("PLYGROUND_JIT", "0")
-    assert not jit.enabled()
+    assert not numba_backend.enabled()
 
 
 @pytest.mark.parametrize("value", [0.0, -0.0, 1.0, -2.5, 1e-300, 5e-324, float("inf"), -float("inf")])
 def test_a_float_kept_as_its_bits_in_an_int_array_reads_back_the_same_float_both_ways(value):
     bits = np.array([value]).view(np.int64)
-    assert jit.float_of_bits(int(bits[0])) == KERNEL.margin(bits) == jit_sample.margin(bits) == value
+    assert api.float_of_bits(int(bits[0])) == KERNEL.margin(bits) == jit_sample.margin(bits) == value
     assert np.signbit(KERNEL.margin(bits)) == np.signbit(value)
 
 
@@ -68,13 +68,14 @@ def test_a_borrowed_array_is_the_callers_array_through_a_compiled_recursion_and_
     after = sys.getrefcount(counts)     # no reference kept by the compiled calls
     assert counts.tolist() == list(range(50)) and after == before
     python_counts = [0] * 50
-    assert jit.bind(jit_sample, {}).count_down(python_counts, 49) == sum(range(50))
+    assert python_backend.interpret(jit_sample, {}).count_down(python_counts, 49) == sum(range(50))
     assert python_counts == list(range(50))
-    assert "borrowed" not in jit.bind(jit_sample, {}).count_down.__code__.co_names    # dropped, as numba's is free
+    # dropped, as numba's is free
+    assert "borrowed" not in python_backend.interpret(jit_sample, {}).count_down.__code__.co_names
 
 
 def test_interpreted_bindings_fold_layout_slots_and_identity_conversions_as_numba_does():
-    interpreted = jit.bind(jit_sample, {})
+    interpreted = python_backend.interpret(jit_sample, {})
     names = interpreted.slot_sum.__code__.co_names
     assert "SLOTS" not in names and "as_int64" not in names       # read as constants, the call dropped
     assert "SLOTS" in jit_sample.slot_sum.__code__.co_names          # the module itself is untouched
@@ -89,23 +90,23 @@ def test_interpreted_bindings_fold_layout_slots_and_identity_conversions_as_numb
     ((1.5, 2), None), ((True, False), None), ((), None), ("ab", None),
 ])
 def test_int_tables_become_int64_arrays_of_their_bit_patterns(table, expected):
-    converted = jit._int_table(table)
+    converted = numba_backend._int_table(table)
     assert (converted is None if expected is None
             else converted.dtype == np.int64 and converted.tolist() == expected)
 
 
 def test_small_tables_become_int8_arrays_and_an_entry_outside_a_byte_is_refused():
-    converted = jit._compiled_value("COUNTS", ((0, 127), (-128, 5)), frozenset(), frozenset({"COUNTS"}))
+    converted = numba_backend._compiled_value("COUNTS", ((0, 127), (-128, 5)), frozenset(), frozenset({"COUNTS"}))
     assert converted.dtype == np.int8 and converted.tolist() == [[0, 127], [-128, 5]]
-    assert jit._compiled_value("OTHER", (0, 127), frozenset(), frozenset({"COUNTS"})).dtype == np.int64
+    assert numba_backend._compiled_value("OTHER", (0, 127), frozenset(), frozenset({"COUNTS"})).dtype == np.int64
     with pytest.raises(OverflowError):
-        jit._compiled_value("COUNTS", (0, 128), frozenset(), frozenset({"COUNTS"}))
+        numba_backend._compiled_value("COUNTS", (0, 128), frozenset(), frozenset({"COUNTS"}))
 
 
 def test_declaring_a_table_small_renames_the_compiled_twins():
     """numba's cache stamps only the source file: int8 tables compiled under the int64 twins' names would
     load the int64 code."""
-    assert jit.Kernel(jit_sample).prefix != jit.Kernel(jit_sample, small=("TABLE",)).prefix
+    assert numba_backend.Kernel(jit_sample).prefix != numba_backend.Kernel(jit_sample, small=("TABLE",)).prefix
 
 
 def test_a_compile_is_announced_once_on_stderr_with_an_estimate(tmp_path, monkeypatch, capsys):
@@ -115,11 +116,11 @@ def test_a_compile_is_announced_once_on_stderr_with_an_estimate(tmp_path, monkey
     monkeypatch.syspath_prepend(str(tmp_path))
     import fresh_rules
 
-    kernel = jit.Kernel(fresh_rules, tag="fresh")
+    kernel = numba_backend.Kernel(fresh_rules, tag="fresh")
     assert kernel.double(21) == 42 and kernel.double(2) == 4
     err = capsys.readouterr().err
     assert err.count("compiling") == 1, err
-    assert f"compiling fresh_rules for fresh.double (first use, ~{2 * jit.SECONDS_PER_FUNCTION:.0f} s" in err
+    assert f"compiling fresh_rules for fresh.double (first use, ~{2 * numba_backend.SECONDS_PER_FUNCTION:.0f} s" in err
 
 
 def test_int_constants_passed_to_a_sibling_compile_it_once_each_unless_folding_is_off(tmp_path, monkeypatch):
@@ -131,8 +132,8 @@ def test_int_constants_passed_to_a_sibling_compile_it_once_each_unless_folding_i
     monkeypatch.syspath_prepend(str(tmp_path))
     import constant_calls
 
-    folded = jit.Kernel(constant_calls, tag="folded")
-    unfolded = jit.Kernel(constant_calls, tag="unfolded", fold_int_arguments=False)
+    folded = numba_backend.Kernel(constant_calls, tag="folded")
+    unfolded = numba_backend.Kernel(constant_calls, tag="unfolded", fold_int_arguments=False)
     assert folded.outer(10) == unfolded.outer(10) == constant_calls.outer(10) == 11 + 9 + 8
     assert len(folded.shift.signatures) == 3
     assert sorted(str(signature) for signature in unfolded.shift.signatures) == [

@@ -3,10 +3,10 @@ game through `KernelAdapter`; one search module (kernel_search_sample) runs over
 
 import pytest
 
-from framework import jit
 from framework.errors import ConfigError
-from framework.kernel_adapter import KernelAdapter, PassThroughAdapter
-from framework.kernel_api import DERIVED, DICE_AND_SEATS, PRIMITIVES
+from framework.kernel import api, numba_backend, python_backend
+from framework.kernel.adapter import KernelAdapter, PassThroughAdapter
+from framework.kernel.api import DERIVED, DICE_AND_SEATS, PRIMITIVES
 from framework.layout import layout
 from framework.perft import perft
 from framework.protocols import WIN_SCORE
@@ -22,7 +22,7 @@ TTT = TicTacToe()
 @pytest.mark.parametrize("game, depths", [(TTT, range(6)), (Matches(), range(5)), (Matches((2, 3), 2), range(7))])
 def test_a_search_through_the_adapter_counts_the_games_own_perft(game, depths):
     adapter = KernelAdapter(game)
-    search = jit.bind(kernel_search_sample, adapter.functions())
+    search = python_backend.interpret(kernel_search_sample, adapter.functions())
     root = adapter.to_kernel(game.initial_state())
     assert [search.perft(root, d, 0) for d in depths] == [perft(game, game.initial_state(), d) for d in depths]
 
@@ -30,7 +30,7 @@ def test_a_search_through_the_adapter_counts_the_games_own_perft(game, depths):
 @pytest.mark.parametrize("game, depths", [(TTT, range(6)), (Matches((2, 3), 2), range(7))])
 def test_a_search_through_the_pass_through_adapter_counts_the_games_own_perft(game, depths):
     adapter = PassThroughAdapter(game)
-    search = jit.bind(kernel_search_sample, adapter.functions())
+    search = python_backend.interpret(kernel_search_sample, adapter.functions())
     root = adapter.to_kernel(game.initial_state())
     assert root == game.initial_state()            # nothing interned: the game's own state
     assert [search.perft(root, d, 0) for d in depths] == [perft(game, game.initial_state(), d) for d in depths]
@@ -44,13 +44,13 @@ def test_the_pass_through_adapter_binds_every_name_with_the_games_own_answers():
     assert f["move_count"](mid) == 7 and list(f["legal_moves"](mid)) == list(TTT.legal_moves(mid))
     assert f["search_key"](mid) == (TTT.hash_key(mid),) and adapter.move(4) == 4 == adapter.move_id(4)
     won = TTT.from_text("XXX/OO./... o")
-    assert (f["outcome"](won, 0, 0), f["outcome"](mid, 0, 0)) == (jit.WIN, jit.ONGOING)
+    assert (f["outcome"](won, 0, 0), f["outcome"](mid, 0, 0)) == (api.WIN, api.ONGOING)
     assert f["evaluate"](mid, 1, ()) == LinesHeuristic(TTT).evaluate(mid, 1)
 
 
 def test_tictactoe_perft_5_through_the_adapter_is_15120():
     adapter = KernelAdapter(TTT)
-    search = jit.bind(kernel_search_sample, adapter.functions())
+    search = python_backend.interpret(kernel_search_sample, adapter.functions())
     assert search.perft(adapter.to_kernel(TTT.initial_state()), 5, 0) == 15_120
 
 
@@ -76,17 +76,17 @@ def test_the_adapter_answers_outcome_scores_and_hints_from_the_game_and_heuristi
     assert f["move_count"](adapter.to_kernel(TTT.initial_state())) == 9
     won = TTT.from_text("XXX/OO./... o")
     k = adapter.to_kernel(won)
-    assert (f["outcome"](k, 0, 0), f["outcome"](k, 1, 0)) == (jit.WIN, jit.LOSS)
-    assert f["terminal_score"](k, 1, 3, jit.LOSS) == heuristic.terminal(won, 1, 3) == -WIN_SCORE
+    assert (f["outcome"](k, 0, 0), f["outcome"](k, 1, 0)) == (api.WIN, api.LOSS)
+    assert f["terminal_score"](k, 1, 3, api.LOSS) == heuristic.terminal(won, 1, 3) == -WIN_SCORE
     plain = KernelAdapter(TTT)
-    assert plain.functions()["terminal_score"](plain.to_kernel(won), 1, 3, jit.LOSS) == -1.0   # raw returns
+    assert plain.functions()["terminal_score"](plain.to_kernel(won), 1, 3, api.LOSS) == -1.0   # raw returns
     mid = TTT.from_text("X../.O./... x")
     m = adapter.to_kernel(mid)
-    assert f["outcome"](m, 0, 0) == jit.ONGOING and not f["is_capture"](m, 0)
+    assert f["outcome"](m, 0, 0) == api.ONGOING and not f["is_capture"](m, 0)
     assert f["evaluate"](m, 1, ()) == heuristic.evaluate(mid, 1) and f["score"](m, ()) == heuristic.evaluate(mid, 0)
     matches = Matches()
     adapter = KernelAdapter(matches, NormalPlayHeuristic(matches))
-    assert adapter.functions()["outcome"](adapter.to_kernel(matches.initial_state()), 0, 0) == jit.ONGOING
+    assert adapter.functions()["outcome"](adapter.to_kernel(matches.initial_state()), 0, 0) == api.ONGOING
 
 
 def test_loa_hints_are_the_games_ordered_moves_through_the_adapter_and_derived_over_the_rules_kernel():
@@ -97,7 +97,7 @@ def test_loa_hints_are_the_games_ordered_moves_through_the_adapter_and_derived_o
     hinted = [adapter.move(m) for m in f["ordered_moves"](adapter.to_kernel(state))]
     assert hinted == list(game.ordered_moves(state))
     assert f["move_rank"](adapter.to_kernel(state), adapter.move_id(hinted[3])) == 3
-    search = jit.Kernel(kernel_search_sample, rules=loa_kernel.KERNEL, tag="sample")
+    search = numba_backend.Kernel(kernel_search_sample, rules=loa_kernel.KERNEL, tag="sample")
     interpreted = search.interpreted
     assert interpreted.first_hint(state) == hinted[0]               # the derived `ordered_moves`, as Python
     assert [interpreted.perft(state, d, 0) for d in range(3)] == [perft(game, state, d) for d in range(3)]
@@ -106,7 +106,7 @@ def test_loa_hints_are_the_games_ordered_moves_through_the_adapter_and_derived_o
 def test_the_same_search_compiled_over_loa_counts_the_same_perft():
     game = LinesOfAction()
     state = game.initial_state()
-    search = jit.Kernel(kernel_search_sample, rules=loa_kernel.KERNEL, tag="sample")
+    search = numba_backend.Kernel(kernel_search_sample, rules=loa_kernel.KERNEL, tag="sample")
     assert search.perft(loa_kernel.kernel_state(state), 3, 0) == perft(game, state, 3)
     assert search.first_hint(loa_kernel.kernel_state(state)) == game.ordered_moves(state)[0]
 

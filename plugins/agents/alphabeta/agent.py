@@ -16,9 +16,11 @@ tables, so a decision depends only on the state, the parameters and the budget.
 from __future__ import annotations
 
 from framework.errors import ConfigError, PositionError
+from framework.kernel.binding import bind
 from framework.protocols import Budget, Decision, Game, Heuristic, SearchStats, SolveResult, State
 from framework.search import SearchLimits, Stopwatch
-from plugins.agents.alphabeta.binding import CompiledTable, compiled_game, warmup
+from plugins.agents.alphabeta import negamax
+from plugins.agents.alphabeta.binding import CompiledTable, fits, score_function, warmup
 from plugins.agents.alphabeta.search import UNBOUNDED, AlphaBetaSearch
 from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.solver import solve
@@ -33,16 +35,21 @@ class AlphaBetaAgent:
             raise ConfigError(f"alphabeta with depth {depth} needs a heuristic, and {game.name} has none")
         self.depth = depth
         self.heuristic = heuristic
+        #: How the search runs (`framework.kernel.binding.BINDINGS`), the one option besides the enhancements.
+        self.kernel = kernel = str(enhancements.pop("kernel", "auto"))
         self.settings = Settings.resolve(enhancements)
         self.compiled_table: CompiledTable | None = None    # made by the first compiled search, kept across decisions
-        if compiled_game(game):
-            warmup(game, heuristic)   # compile (or load) its compiled search now, so no timed move pays for it
+        # A kernel that does not fit `kernel` is refused now; compile (or load) the compiled search now, so no
+        # timed move pays for it.
+        if kernel != "adapter" and bind(negamax, game, heuristic, kernel, fits=fits,
+                                        score=score_function).binding == "compiled":
+            warmup(game, heuristic)
 
     def new_search(self, game: Game, heuristic: Heuristic | None, budget: Budget,
                    proof_score: float | None = None) -> AlphaBetaSearch:
         """A search for one decision, from empty tables (the compiled table is reused, stamped anew)."""
         search = AlphaBetaSearch(game, heuristic, self.settings, SearchLimits.start(budget), proof_score,
-                                 self.compiled_table)
+                                 self.compiled_table, self.kernel)
         self.compiled_table = search.compiled_table
         return search
 
@@ -63,7 +70,7 @@ class AlphaBetaAgent:
             nodes=search.nodes, depth=last.depth if last else 0, score=last.score + 0.0 if last else None,
             pv=last.pv if last else (), wall_time=watch.wall(), cpu_time=watch.cpu(),
             extra={"complete": complete, "seldepth": _seldepth(search.ply_nodes),
-                   "iteration_nodes": tuple(i.nodes for i in iterations)},
+                   "iteration_nodes": tuple(i.nodes for i in iterations), "binding": search.binding.name},
             peak_entries=search.table_entries())
         return Decision(last.move if last else search.moves_of(state)[0], stats)
 

@@ -1,12 +1,13 @@
-"""Which binding runs alpha-beta's one negamax (`negamax.py`) for a game and heuristic.
+"""How alpha-beta's one negamax (`negamax.py`) is bound for a game and heuristic: `framework.kernel.binding.bind`
+with what negamax needs of a kernel (`fits`), which heuristic function it binds as `score` (`score_function`)
+and when it cannot run on the kernel at all (`refusal`).
 
-- compiled: the game's kernel fits (`fits`) and compiled kernels are on, with the solver's win/loss
-  evaluation or a heuristic the kernel compiles (`GameKernel.scores`): `framework.jit.Kernel` compiles
-  `negamax` with the kernel interface bound to the game's compiled rules and `score` to the heuristic's.
-- interpreted rules: the same, with compiled kernels off (`PLYGROUND_JIT=0`), or a root search deeper
-  than MAX_DEPTH (a search to the end): the same code run as Python over the plain rules functions.
-- adapter: any other game or heuristic (tic-tac-toe, matches, a third-party game or heuristic): the same
-  code run as Python through a `framework.kernel_adapter.KernelAdapter` over the Game protocol.
+- compiled: the game's kernel fits and compiled kernels are on, with the solver's win/loss evaluation or a
+  heuristic the kernel compiles (`GameKernel.scores`);
+- interpreted: the same code run as Python over the plain rules (`kernel: interpreted`, or `auto` with
+  `PLYGROUND_JIT=0`), and for a root search deeper than MAX_DEPTH (a search to the end) of a compiled one;
+- adapter: any other game or heuristic (tic-tac-toe, matches, a third-party game or heuristic), or
+  `kernel: adapter`: the same code run as Python through a `framework.kernel.adapter.KernelAdapter`.
 
 Every binding gives the same node counts, values, moves and principal variations (one code); compiled
 state lives in numpy arrays, interpreted state in dicts (only the slots a search touches exist).
@@ -15,16 +16,14 @@ state lives in numpy arrays, interpreted state in dicts (only the slots a search
 from __future__ import annotations
 
 import sys
-import weakref
 from collections.abc import Callable, Hashable
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from framework import jit
 from framework.capabilities import capability
-from framework.kernel_adapter import KernelAdapter
-from framework.kernel_api import PRIMITIVES
+from framework.kernel import api
+from framework.kernel.binding import bind
 from framework.protocols import Budget, Game, Heuristic, State
 from framework.search import SearchLimits
 from plugins.agents.alphabeta import negamax
@@ -37,10 +36,6 @@ MAX_TT_SIZE = (1 << 31) - 1
 ADAPTER_SPACE = 1 << 26
 #: An adapter's search key: one word, the game's hash (`KernelAdapter`), its states one word too (an id).
 ADAPTER_KEY_SHIFTS = (0,)
-#: The compiled search of each game and heuristic function (compiled on first use, then cached on disk).
-_COMPILED: dict[tuple[str, str], jit.Kernel] = {}
-#: `fits(game)` per game kernel, computed once (it builds the initial state).
-_FITS: weakref.WeakKeyDictionary[jit.GameKernel, bool] = weakref.WeakKeyDictionary()
 
 
 class Binding(NamedTuple):
@@ -54,104 +49,59 @@ class Binding(NamedTuple):
     key_shifts: tuple[int, ...]
     weights: tuple[float, ...]
     compiled: bool
+    name: str                   # "compiled", "interpreted" or "adapter" (`framework.kernel.binding.BINDINGS`)
 
 
-def game_kernel(game: Game) -> jit.GameKernel:
-    """The game's compiled kernel: its optional `kernel` capability, which `kernel_fits` tests for."""
-    kernel: jit.GameKernel | None = capability(game, "kernel")
-    assert kernel is not None          # callers test `kernel_fits` first
-    return kernel
-
-
-def kernel_fits(game: Game) -> bool:
-    """Whether the game has a kernel that fits `negamax` (`fits`), whether compiled kernels are on or not."""
-    kernel = capability(game, "kernel")
-    if kernel is None:
-        return False
-    fit = _FITS.get(kernel)
-    if fit is None:
-        fit = _FITS[kernel] = fits(game)
-    return fit
-
-
-def compiled_game(game: Game) -> bool:
-    """Whether compiled kernels are on and the game's kernel fits `negamax`."""
-    return jit.enabled() and kernel_fits(game)
-
-
-def fits(game: Game) -> bool:
-    """Whether `game.kernel` gives what `negamax` needs within its fixed limits: a search key of at most
-    KEY_WORDS words packed at `key_shifts`, a kernel state of at most STATE_WORDS words (more would be
-    compared in part), a `move_space` (the history rows), compiled heuristics and the kernel functions."""
-    kernel = game_kernel(game)
+def fits(game: Game, kernel: api.GameKernel) -> str:
+    """Why `kernel` does not give what `negamax` needs within its fixed limits ("" when it does): a search key
+    of at most KEY_WORDS words packed at `key_shifts`, a kernel state of at most STATE_WORDS words (more would
+    be compared in part), a `move_space` (the history rows) and compiled heuristics."""
     if kernel.heuristics is None or not kernel.scores:
-        return False
-    modules: set[str] = set()
-    chain: jit.Kernel | None = kernel.heuristics
-    while chain is not None:
-        modules |= set(vars(chain.module))
-        chain = chain.rules
-    return (0 < len(kernel.key_shifts) <= negamax.KEY_WORDS and kernel.move_space > 0
-            and len(kernel.to_kernel(game.initial_state())) <= negamax.STATE_WORDS
-            and all(name in modules for name in PRIMITIVES if name != "score"))
+        return "its kernel compiles no heuristic"
+    if not 0 < len(kernel.key_shifts) <= negamax.KEY_WORDS:
+        return f"its kernel's search key is not packed in 1 to {negamax.KEY_WORDS} words (key_shifts)"
+    if kernel.move_space <= 0:
+        return "its kernel declares no move_space"
+    if len(kernel.to_kernel(game.initial_state())) > negamax.STATE_WORDS:
+        return f"its kernel's states are longer than {negamax.STATE_WORDS} words"
+    return ""
 
 
-def on_kernel(game: Game, heuristic: Heuristic | None, settings: Settings, proof_score: float | None) -> bool:
-    """Whether the search runs over the game's kernel (compiled, or its rules interpreted), not an adapter."""
+def score_function(kernel: api.GameKernel, heuristic: Heuristic | None) -> str:
+    """The kernel's function bound as `score`: the heuristic's, or in solver mode (never called, but compiled
+    with the weights of the function bound) the first."""
+    return kernel.scores.get(type(heuristic)) or next(iter(kernel.scores.values()))
+
+
+def refusal(game: Game, heuristic: Heuristic | None, settings: Settings, proof_score: float | None) -> str:
+    """Why this search cannot run on the game's kernel whatever the kernel offers ("" when it can)."""
     from plugins.agents.alphabeta.solver import WinLossEvaluation
-    if not kernel_fits(game):
-        return False
-    if proof_score is None:
-        evaluation = heuristic is not None and type(heuristic) in game_kernel(game).scores
-    else:
-        evaluation = proof_score == 1.0 and type(heuristic) is WinLossEvaluation
-    return evaluation and settings.tt_size <= MAX_TT_SIZE
+    kernel: api.GameKernel | None = capability(game, "kernel")
+    scores = kernel.scores if kernel is not None else {}
+    if proof_score is None and type(heuristic) not in scores:
+        return f"heuristic {getattr(heuristic, 'name', heuristic)!r} has no compiled function in the {game.name} kernel"
+    if proof_score is not None and (proof_score != 1.0 or type(heuristic) is not WinLossEvaluation):
+        return "the solver's evaluation has no compiled function"
+    if settings.tt_size > MAX_TT_SIZE:
+        return f"tt_size is above {MAX_TT_SIZE}"
+    return ""
 
 
-def supported(game: Game, heuristic: Heuristic | None, settings: Settings, proof_score: float | None) -> bool:
-    """Whether this search runs compiled."""
-    return jit.enabled() and on_kernel(game, heuristic, settings, proof_score)
+def bind_negamax(game: Game, heuristic: Heuristic | None, settings: Settings, proof_score: float | None,
+                 kernel: str, switches: Callable[[], dict[int, int]] | dict[int, int]) -> Binding:
+    """`negamax` bound as `kernel` says (`framework.kernel.binding.bind`); through an adapter (a fresh one per
+    decision: it interns what it meets) `switches` (slots of `negamax.WORK` fixed for the decision, or a
+    function making them) are read as constants."""
+    def constants() -> dict[str, dict[int, int]]:
+        return {"work": switches() if callable(switches) else switches}
 
-
-def kernel_of(game: Game, heuristic: Heuristic | None) -> jit.Kernel:
-    """`negamax` over `game`'s kernel with `score` bound to the heuristic's function (any, in solver mode)."""
-    kernel = game_kernel(game)
-    scores = kernel.scores
-    name = scores[type(heuristic)] if type(heuristic) in scores else next(iter(scores.values()))
-    search = _COMPILED.get((kernel.tag, name))
-    if search is None:
-        search = _COMPILED[kernel.tag, name] = jit.Kernel(negamax, rules=kernel.heuristics, tag=kernel.tag,
-                                                          aliases={"score": name})
-    return search
-
-
-def _weights(game: Game, heuristic: Heuristic | None) -> tuple[float, ...]:
-    """The heuristic's parameters as a tuple (passed by value compiled); in solver mode `score` is never
-    called, but compiles for the weights of the function bound."""
-    scores = game_kernel(game).scores
-    scored: Any = heuristic if type(heuristic) in scores else next(iter(scores))(game)
-    return tuple(float(w) for w in scored.weights)
-
-
-def kernel_binding(game: Game, heuristic: Heuristic | None, compiled: bool) -> Binding:
-    """`negamax` over the game's kernel: compiled, or the same code over the plain rules."""
-    kernel = game_kernel(game)
-    search = kernel_of(game, heuristic)
-    if compiled:
-        return Binding(search.negamax, kernel.to_kernel, int, kernel.option, kernel.move_space,
-                       kernel.key_shifts, _weights(game, heuristic), True)
-    to_kernel = kernel.to_kernel
-    return Binding(search.interpreted.negamax, lambda state: tuple(int(w) for w in to_kernel(state)), int,
-                   kernel.option, kernel.move_space, kernel.key_shifts, _weights(game, heuristic), False)
-
-
-def adapter_binding(game: Game, heuristic: Heuristic | None, switches: dict[int, int]) -> Binding:
-    """`negamax` over a fresh `KernelAdapter` of the game (one per decision: it interns what it meets), the
-    `switches` (slots of `negamax.WORK` fixed for the decision) read as constants."""
-    adapter = KernelAdapter(game, heuristic)
-    search = jit.bind(negamax, adapter.functions(), {"work": switches})
-    return Binding(search.negamax, adapter.to_kernel, adapter.move, 0, ADAPTER_SPACE, ADAPTER_KEY_SHIFTS, (),
-                   False)
+    bound = bind(negamax, game, heuristic, kernel, constants=constants, fits=fits, score=score_function,
+                 refuse=refusal(game, heuristic, settings, proof_score) if kernel != "adapter" else "")
+    if bound.kernel is None:
+        return Binding(bound.functions.negamax, bound.to_kernel, bound.move, 0, ADAPTER_SPACE, ADAPTER_KEY_SHIFTS,
+                       bound.weights, False, bound.binding)
+    return Binding(bound.functions.negamax, bound.to_kernel, bound.move, bound.option, bound.kernel.move_space,
+                   bound.kernel.key_shifts, bound.weights, bound.binding == "compiled", bound.binding)
 
 
 def python_plies() -> int:
@@ -180,12 +130,17 @@ class CompiledTable:
 
 def warmup(game: Game, heuristic: Heuristic | None) -> None:
     """Compile (or load) the compiled search of `game` that `heuristic` runs now (once per process), so no timed
-    move pays for it: the one of its function, else the first function's, which a solve runs (`kernel_of`).
-    Only that one: each heuristic's search compiles apart, and a run uses the ones of its agents."""
+    move pays for it: the one of its function, else the first function's, which a solve runs. Only that one:
+    each heuristic's search compiles apart, and a run uses the ones of its agents."""
     from plugins.agents.alphabeta.search import AlphaBetaSearch
-    kernel = game_kernel(game)
+    kernel: api.GameKernel = capability(game, "kernel")
     heuristic_class: Any = type(heuristic) if type(heuristic) in kernel.scores else next(iter(kernel.scores))
-    if (kernel.tag, kernel.scores[heuristic_class]) not in _COMPILED:
+    if heuristic_class not in _WARM.setdefault(kernel.tag, set()):
+        _WARM[kernel.tag].add(heuristic_class)
         settings = Settings.resolve({"transposition_table": False})     # a table of one row: compiles the same
         search = AlphaBetaSearch(game, heuristic_class(game), settings, SearchLimits.start(Budget(nodes=2)))
         search.deepen(game.initial_state(), 1, True)
+
+
+#: The heuristic classes whose compiled search `warmup` loaded, by game kernel tag.
+_WARM: dict[str, set[type]] = {}

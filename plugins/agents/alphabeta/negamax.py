@@ -7,17 +7,18 @@ transposition table of Greenblatt et al. (1967) with the "Deep" replacement of B
 (Heinz 2000); singular extensions (Anantharaman et al. 1990). `search.AlphaBetaSearch` drives it
 (iterative deepening, aspiration windows) one root search at a time. See framework/SEARCH_DESIGN.md.
 
-It calls the game through `framework.kernel_api` only, by name: `framework.jit.Kernel` compiles it with
-those names bound to a game's compiled rules, its `interpreted` binding runs the same code as Python over
-the plain rules, and `framework.jit.bind` over a `KernelAdapter` runs it on any plain-Python game. Its
+It calls the game through `framework.kernel.api` only, by name: `framework.kernel.numba_backend.Kernel`
+compiles it with those names bound to a game's compiled rules, its `interpreted` binding runs the same code
+as Python over the plain rules, and `framework.kernel.python_backend.interpret` over a `KernelAdapter` runs
+it on any plain-Python game. Its
 state: `work`, one int64 array compiled (a dict of ints interpreted: only the slots touched exist), its
 slots named by WORK below, then the history scores (2 x `work[WORK.space]`, one row per seat), the
 per-ply rows (PLY_COLUMNS each, from `work[WORK.plies_at]`) and the principal variations (a line of
-`framework.jit.prepend` per ply, `work[WORK.pv_stride]` slots apart, from `work[WORK.pv_at]`); the table's
+`framework.kernel.api.prepend` per ply, `work[WORK.pv_stride]` slots apart, from `work[WORK.pv_at]`); the table's
 `rows` (ROW columns) and `values`. Measured, every array argument of the compiled recursion costs a large share
 of a node (one more took checkers from 3.6 to 2.4 M nodes/s): hence one `work`; the heuristic's weights are a
 tuple. Most of that cost was numba's atomic reference counting of each array, and of each row view, per call
-(perf: ~45% of a checkers node): `negamax` borrows its arrays (`jit.borrowed`), so below the root no count
+(perf: ~45% of a checkers node): `negamax` borrows its arrays (`api.borrowed`), so below the root no count
 is touched (checkers depth 11: ~0.85x the time).
 
 The node contract: a node is one `negamax` call, counted on entry after the budget test (the clock read
@@ -33,27 +34,25 @@ searched first.
 
 from __future__ import annotations
 
-from framework.jit import (
+from framework.kernel.api import (
     ONGOING,
+    apply_move,
     as_int64,
     as_uint64,
     borrowed,
     clock,
-    float_of_bits,
-    next_after,
-    prepend,
-    sort_by_scores,
-    to_front,
-)
-from framework.kernel_api import (
-    apply_move,
     evaluate,
+    float_of_bits,
     is_capture,
     legal_moves,
+    next_after,
     ordered_moves,
     outcome,
+    prepend,
     search_key,
+    sort_by_scores,
     terminal_score,
+    to_front,
     to_move,
 )
 from framework.layout import layout
@@ -124,7 +123,7 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
     Solver mode: `solver.WinLossEvaluation`. Otherwise the heuristic is `score(state, weights)`
     (bound by the Kernel to the game's compiled function, scored for the first player) and a terminal state
     scores `BaseHeuristic.terminal`'s returns times WIN_SCORE."""
-    # Borrowed (`jit.borrowed`): below the root, the arrays' reference counts are never touched again.
+    # Borrowed (`api.borrowed`): below the root, the arrays' reference counts are never touched again.
     rows, values, work = borrowed(rows), borrowed(values), borrowed(work)
     nodes = work[WORK.nodes]
     if nodes >= work[WORK.limit] or (not nodes & 255 and clock() >= deadline):
@@ -134,7 +133,7 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
     row = work[WORK.plies_at] + ply * PLY_COLUMNS
     work[row + PLY.nodes] += 1
     line = work[WORK.pv_at] + ply * work[WORK.pv_stride]
-    work[line] = 0                                # this node's principal variation, empty (`jit.prepend`)
+    work[line] = 0                                # this node's principal variation, empty (`api.prepend`)
     mover = to_move(state)
     result = outcome(state, mover, option)
     solver = work[WORK.solver]

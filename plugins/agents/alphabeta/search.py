@@ -38,7 +38,7 @@ from operator import itemgetter
 import numpy as np
 
 from framework.capabilities import capabilities
-from framework.jit import line
+from framework.kernel.api import line
 from framework.protocols import Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits
 from plugins.agents.alphabeta import negamax as nm
@@ -48,9 +48,7 @@ from plugins.agents.alphabeta.binding import (
     MAX_DEPTH,
     Binding,
     CompiledTable,
-    adapter_binding,
-    kernel_binding,
-    on_kernel,
+    bind_negamax,
     python_plies,
 )
 from plugins.agents.alphabeta.settings import Settings
@@ -76,15 +74,14 @@ class Iteration:
 
 class AlphaBetaSearch:
     """The state of one decision: counters, killers and history, the transposition table; each root search
-    runs `negamax.negamax` through a binding (`binding.py`): compiled over the game's kernel when it has
-    one, else interpreted. `proof_score`, when set (solver mode, 1.0), lets a table entry answer at any depth
-    if it is proven (`negamax.PROVEN_VALUE`, `PROVEN_TREE`).
+    runs `negamax.negamax` through a binding (`binding.py`, as `kernel` says: one of
+    `framework.kernel.binding.BINDINGS`). `proof_score`, when set (solver mode, 1.0), lets a table entry
+    answer at any depth if it is proven (`negamax.PROVEN_VALUE`, `PROVEN_TREE`).
     """
 
     def __init__(self, game: Game, heuristic: Heuristic | None, settings: Settings, limits: SearchLimits,
                  proof_score: float | None = None, compiled_table: CompiledTable | None = None,
-                 compiled: bool | None = None) -> None:
-        from framework import jit
+                 kernel: str = "auto") -> None:
         self.game, self.heuristic, self.settings, self.limits = game, heuristic, settings, limits
         self.proof_score = proof_score
         offered = capabilities(game)
@@ -99,12 +96,9 @@ class AlphaBetaSearch:
         self.root_depth = 0
         self.root_move: Hashable | None = None
         self.size = slot_count(settings.tt_size) if settings.transposition_table else 1
-        self.kernel = on_kernel(game, heuristic, settings, proof_score)
-        if compiled is None:
-            compiled = jit.enabled()
-        self.binding = (kernel_binding(game, heuristic, compiled and self.kernel) if self.kernel
-                        else adapter_binding(game, heuristic, self._switches | self._table_slots(ADAPTER_KEY_SHIFTS)
-                                             | self._python_layout(ADAPTER_SPACE)))
+        self.binding = bind_negamax(game, heuristic, settings, proof_score, kernel, lambda: (
+            self._switches | self._table_slots(ADAPTER_KEY_SHIFTS, True) | self._python_layout(ADAPTER_SPACE)))
+        self.kernel = self.binding.name != "adapter"
         self._python: Binding | None = None if self.binding.compiled else self.binding
         self.compiled_table = compiled_table
         if self.binding.compiled:
@@ -119,7 +113,7 @@ class AlphaBetaSearch:
     @functools.cached_property
     def _switches(self) -> dict[int, int]:
         """The slots of `negamax.WORK` the settings fix for the whole decision (an adapter's binding reads
-        them as constants: `framework.jit.bind`)."""
+        them as constants: `framework.kernel.python_backend.interpret`)."""
         settings = self.settings
         return {getattr(WORK, name): int(value) for name, value in (
             ("use_table", settings.transposition_table), ("use_tt_move", settings.tt_move),
@@ -134,7 +128,7 @@ class AlphaBetaSearch:
     @staticmethod
     def _python_layout(space: int) -> dict[int, int]:
         """Where an interpreted search's per-ply rows (as many plies as Python's recursion reaches) and PV
-        lines start, and how far apart the lines lie (one slot each: a tuple, `framework.jit.prepend`)."""
+        lines start, and how far apart the lines lie (one slot each: a tuple, `framework.kernel.api.prepend`)."""
         head, plies = nm.CONTROL_SIZE + 2 * space, python_plies()
         return {WORK.plies_at: head, WORK.pv_at: head + plies * nm.PLY_COLUMNS, WORK.pv_stride: 1}
 
@@ -142,14 +136,14 @@ class AlphaBetaSearch:
         """The counters and switches of `negamax.WORK`, for one decision."""
         work[WORK.limit] = int(min(self.limits.node_limit, 1 << 62))
         work[WORK.stamp], work[WORK.space] = stamp, binding.space
-        for slot, value in (self._switches | self._table_slots(binding.key_shifts)).items():
+        for slot, value in (self._switches | self._table_slots(binding.key_shifts, not self.kernel)).items():
             work[slot] = value
 
-    def _table_slots(self, key_shifts: tuple[int, ...]) -> dict[int, int]:
+    def _table_slots(self, key_shifts: tuple[int, ...], one_word: bool) -> dict[int, int]:
         """The table's hashing in `negamax.WORK`: its size, 2**shift % size per key word, whether an entry is one
         word (an adapter's states and keys, `binding.ADAPTER_KEY_SHIFTS`)."""
         size = self.size
-        slots = {WORK.size: size, WORK.one_word: int(not self.kernel)}
+        slots = {WORK.size: size, WORK.one_word: int(one_word)}
         for i in range(nm.KEY_WORDS):
             slots[WORK.shifts + i] = (1 << key_shifts[i]) % size if i < len(key_shifts) else 0
         return slots
@@ -232,7 +226,7 @@ class AlphaBetaSearch:
         if self.binding.compiled and depth <= MAX_DEPTH:
             return self._compiled_root(state, depth, alpha, beta)
         if self._python is None:
-            self._python = kernel_binding(self.game, self.heuristic, False)
+            self._python = bind_negamax(self.game, self.heuristic, self.settings, self.proof_score, "interpreted", {})
         return self._python_root(self._python, state, depth, alpha, beta)
 
     def _python_root(self, binding: Binding, state: State, depth: int, alpha: float, beta: float) -> float:
@@ -276,7 +270,7 @@ class AlphaBetaSearch:
         """A root search compiled: per-ply rows and PV rows sized for this depth, killers carried over."""
         # Plies below the root: at most the depth, twice it with singular extensions (an extension is only
         # granted while ply + depth < 2 * root depth), then the quiescence plies; one row more for the PV
-        # (a line at ply p: its length, then at most size - p moves: `framework.jit.prepend`).
+        # (a line at ply p: its length, then at most size - p moves: `framework.kernel.api.prepend`).
         binding = self.binding
         reach = 2 * depth if self.settings.singular else depth
         size = reach + 2 + (self.settings.quiescence_depth if self.quiescence else 0)

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from framework.kernel.binding import KERNEL_PARAM
 from framework.params import HeuristicRef, Param, resolve_params
 from framework.protocols import WIN_SCORE
 
@@ -67,7 +68,7 @@ ENHANCEMENTS = (
           minimum=0.0, maximum=WIN_SCORE),
 )
 
-PARAMS = (DEPTH, HEURISTIC, *ENHANCEMENTS)
+PARAMS = (DEPTH, HEURISTIC, *ENHANCEMENTS, KERNEL_PARAM)
 
 #: Every enhancement switched off: plain fail-soft alpha-beta at a fixed depth, in the game's move order.
 ALL_OFF: Mapping[str, bool] = {p.name: False for p in ENHANCEMENTS if p.type is bool}

@@ -1,10 +1,11 @@
 """The expectiminimax agent: iterative deepening over `search.expectimax` (Star1 / Star2 switches).
 
-The search is written once against `framework.kernel_api` (search.py) and runs here through a
-`framework.kernel_adapter.KernelAdapter` over the game (one per decision), bound by `framework.jit.bind`.
-The driver searches the root's moves itself, each with the window its best so far allows, deepening one
-ply at a time up to `depth` while the budget lasts; a root search cut by the budget is dropped and the last
-complete one answers (depth 1 always completes unless the budget is below its nodes). Two players; values
+The search is written once against `framework.kernel.api` (search.py) and bound once per decision by
+`framework.kernel.binding.bind` (the `kernel` option: compiled over a game's kernel that has the dice
+primitives, else through a `KernelAdapter`; the binding is recorded in `extra["binding"]`). The driver
+searches the root's moves itself, each with the window its best so far allows, deepening one ply at a time
+up to `depth` while the budget lasts; a root search cut by the budget is dropped and the last complete one
+answers (depth 1 always completes unless the budget is below its nodes). Two players; values
 are the heuristic's clamped into +-`win_score`, an end scoring seat 0's return times `win_score` (the
 bounds Star1 relies on; the built-in dice games' heuristics stay within 1000, the default).
 """
@@ -13,10 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from framework import jit
 from framework.errors import ConfigError
 from framework.hookspecs import hookimpl
-from framework.kernel_adapter import KernelAdapter
+from framework.kernel.binding import KERNEL_PARAM, Bound, bind
 from framework.params import HeuristicRef, Param
 from framework.protocols import WIN_SCORE, Budget, Decision, Game, Heuristic, SearchStats, State
 from framework.search import SearchLimits, Stopwatch
@@ -38,6 +38,7 @@ PARAMS = (
     Param("heuristic", HeuristicRef, None, "evaluation at the depth limit (default: the game's)"),
     Param("win_score", float, DEFAULT_WIN_SCORE, "score of a won end; heuristic values are clamped into "
           "+-win_score (Star1's bounds: tighter prunes more)", minimum=1, maximum=WIN_SCORE),
+    KERNEL_PARAM,
 )
 
 
@@ -45,29 +46,30 @@ class ExpectiminimaxAgent:
     """Depth-limited expectiminimax with Star1 / Star2; see the module docstring."""
 
     def __init__(self, game: Game, seed: int = 0, depth: int = 4, star1: bool = True, star2: bool = True,
-                 heuristic: Heuristic | None = None, win_score: float = DEFAULT_WIN_SCORE) -> None:
+                 heuristic: Heuristic | None = None, win_score: float = DEFAULT_WIN_SCORE,
+                 kernel: str = "auto") -> None:
         if heuristic is None:
             raise ConfigError(f"expectiminimax needs a heuristic, and {game.name} names no default: give 'heuristic'")
         if star2 and not star1:
             raise ConfigError("expectiminimax: 'star2' extends Star1 (its search phase is Star1's): "
                               "set star1: true, or star2: false")
         self.depth, self.star1, self.star2, self.heuristic = depth, star1, star2, heuristic
-        self.win_score = win_score
+        self.win_score, self.kernel = win_score, kernel
+        bind(search, game, heuristic, kernel)        # a kernel that does not fit is refused now
 
-    def search(self, game: Game, state: State, depth: int, limits: SearchLimits,
-               work: list) -> tuple[float, Any] | None:
+    def search(self, game: Game, state: State, depth: int, limits: SearchLimits, work: Any,
+               bound: Bound) -> tuple[float, Any] | None:
         """One root search: (value for seat 0, best move), or None when the budget ran out."""
-        adapter = KernelAdapter(game, self.heuristic)
-        bound = jit.bind(search, adapter.functions())
-        root = adapter.to_kernel(state)
+        functions = bound.functions
+        root = bound.to_kernel(state)
         mover = game.to_move(state)
         best, best_move = (-search.INF if mover == 0 else search.INF), None
         if not search.counted(work, limits.deadline):
             return None
         for move in game.legal_moves(state):
             alpha, beta = (best, search.INF) if mover == 0 else (-search.INF, best)
-            v = bound.expectimax(bound.apply_move(root, adapter.move_id(move)), depth - 1, alpha, beta, 1, work,
-                                 -self.win_score, self.win_score, None, limits.deadline)
+            v = functions.expectimax(functions.apply_move(root, bound.move_id(move)), depth - 1, alpha, beta, 1,
+                                     work, -self.win_score, self.win_score, bound.weights, limits.deadline)
             if work[WORK.aborted]:
                 return None
             if (v > best) if mover == 0 else (v < best):
@@ -77,21 +79,23 @@ class ExpectiminimaxAgent:
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
         watch = Stopwatch()
         limits = SearchLimits.start(budget)
-        work = [0] * WORK_SIZE
+        bound = bind(search, game, self.heuristic, self.kernel)
+        work = bound.array(WORK_SIZE)
+        work[WORK.option] = bound.option
         work[WORK.limit] = NO_LIMIT if limits.node_limit == float("inf") else int(limits.node_limit)
         work[WORK.use_star1], work[WORK.use_star2] = int(self.star1), int(self.star2)
         mover = game.to_move(state)
         move, score, completed = game.legal_moves(state)[0], None, 0
         for depth in range(1, self.depth + 1):
-            found = self.search(game, state, depth, limits, work)
+            found = self.search(game, state, depth, limits, work, bound)
             if found is None:
                 break
             value, move = found
             score, completed = (value if mover == 0 else -value), depth
         return Decision(move, SearchStats(
-            nodes=work[WORK.nodes], depth=completed, score=score, pv=(move,), wall_time=watch.wall(),
-            cpu_time=watch.cpu(), extra={"star1_cutoffs": work[WORK.star1_cutoffs],
-                                         "star2_cutoffs": work[WORK.star2_cutoffs]}))
+            nodes=int(work[WORK.nodes]), depth=completed, score=score, pv=(move,), wall_time=watch.wall(),
+            cpu_time=watch.cpu(), extra={"star1_cutoffs": int(work[WORK.star1_cutoffs]),
+                                         "star2_cutoffs": int(work[WORK.star2_cutoffs]), "binding": bound.binding}))
 
     def __repr__(self) -> str:
         return f"ExpectiminimaxAgent(depth={self.depth}, star1={self.star1}, star2={self.star2})"

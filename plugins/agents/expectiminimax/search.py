@@ -1,4 +1,4 @@
-"""Expectiminimax with Ballard's Star1 and Star2 pruning, written once against `framework.kernel_api`.
+"""Expectiminimax with Ballard's Star1 and Star2 pruning, written once against `framework.kernel.api`.
 
 Expectiminimax (Michie 1966): a max node takes its best child, a min node its worst, a chance node the
 probability-weighted mean of its outcomes. Values are seat 0's (seat 0 maximises, seat 1 minimises), so
@@ -33,7 +33,7 @@ clamp changes nothing (the same nodes are searched): one comparison per cut, whe
 best root move with an open window would search it twice. Star2's cuts need no clamp: they return the
 very sum they compared with the edge.
 
-Node convention: a node is one `expectimax` call (or one `probe` of an outcome), counted on entry after
+Node convention: a node is one `expectimax` call (or one Star2 probe of an outcome), counted on entry after
 the budget test (the clock read every 256 nodes): root, chance nodes and leaves included. A probe visits
 the outcome and its first move's subtree; the search phase visits the outcome again unless the probe
 found its exact value (a leaf). Depth counts plies, an outcome of the dice being one ply.
@@ -43,8 +43,9 @@ State: `work`, an int array (a dict interpreted) with the slots WORK names. Valu
 
 from __future__ import annotations
 
-from framework.jit import ONGOING
-from framework.kernel_api import (
+from framework.kernel.api import (
+    CHANCE,
+    ONGOING,
     apply_move,
     chance_probability,
     counted,
@@ -57,8 +58,6 @@ from framework.kernel_api import (
 from framework.layout import layout
 
 INF = float("inf")
-#: `to_move` at a chance node (framework.protocols.CHANCE).
-CHANCE = -1
 #: The slots of `work`: counters (nodes, cutoffs at chance nodes by Star1 and by Star2's probes), the budget
 #: (node limit, aborted flag), the switches, and the game's one int option (for `outcome`).
 WORK, WORK_SIZE = layout("Work", "nodes limit aborted star1_cutoffs star2_cutoffs use_star1 use_star2 option")
@@ -78,7 +77,12 @@ def leaf_value(state, depth: int, work, lo: float, hi: float, weights) -> tuple[
 
 def expectimax(state, depth: int, alpha: float, beta: float, ply: int, work, lo: float, hi: float, weights,
                deadline: float) -> float:
-    """The value of `state` for seat 0, fail-soft in (alpha, beta); 0 with work[aborted] set on a spent budget."""
+    """The value of `state` for seat 0, fail-soft in (alpha, beta); 0 with work[aborted] set on a spent budget.
+
+    One function, its chance nodes and Star2's probes written inline and every recursive call passing
+    arguments of the root call's types: numba cannot load mutually recursive functions from its disk cache,
+    nor a recursion through a second specialisation of one (numba issues 6061 and 6713: the process that
+    loads them dies with SIGSEGV; tests/framework/test_search_reload.py)."""
     if not counted(work, deadline):
         return 0.0
     done, value = leaf_value(state, depth, work, lo, hi, weights)
@@ -86,51 +90,26 @@ def expectimax(state, depth: int, alpha: float, beta: float, ply: int, work, lo:
         return value
     mover = to_move(state)
     moves = legal_moves(state)
-    if mover == CHANCE:
-        return chance(state, moves, depth, alpha, beta, ply, work, lo, hi, weights, deadline)
-    best = -INF if mover == 0 else INF
-    for move in moves:
-        v = expectimax(apply_move(state, move), depth - 1, alpha, beta, ply + 1, work, lo, hi, weights, deadline)
-        if work[WORK.aborted]:
-            return 0.0
-        if mover == 0:
-            if v > best:
+    if mover != CHANCE:
+        best = -INF if mover == 0 else INF
+        for move in moves:
+            v = expectimax(apply_move(state, move), depth - 1, alpha, beta, ply + 1, work, lo, hi, weights,
+                           deadline)
+            if work[WORK.aborted]:
+                return 0.0
+            if mover == 0:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
                 best = v
-                if v > alpha:
-                    alpha = v
-        elif v < best:
-            best = v
-            if v < beta:
-                beta = v
-        if alpha >= beta:
-            break
-    return best
-
-
-def probe(child, depth: int, ply: int, work, a: float, b: float, lo: float, hi: float, weights,
-          deadline: float) -> tuple[float, float]:
-    """Star2's bounds on an outcome's value: exact at a leaf, else from its first move's value (a lower bound
-    when seat 0 moves there, searched in (lo, b); an upper bound when seat 1 does, in (a, hi); none below a
-    chance node). (a, b) is the outcome's Star1 window: a first move beyond it fails the chance node."""
-    if not counted(work, deadline):
-        return lo, hi
-    done, value = leaf_value(child, depth, work, lo, hi, weights)
-    if done:
-        return value, value
-    mover = to_move(child)
-    if mover == CHANCE:
-        return lo, hi
-    first = apply_move(child, legal_moves(child)[0])
-    if mover == 0:
-        v = expectimax(first, depth - 1, lo, b, ply + 1, work, lo, hi, weights, deadline)
-        return (lo, hi) if work[WORK.aborted] else (max(v, lo), hi)
-    v = expectimax(first, depth - 1, a, hi, ply + 1, work, lo, hi, weights, deadline)
-    return (lo, hi) if work[WORK.aborted] else (lo, min(v, hi))
-
-
-def chance(state, moves, depth: int, alpha: float, beta: float, ply: int, work, lo: float, hi: float, weights,
-           deadline: float) -> float:
-    """A chance node's value: the mean over its outcomes, with Star1 / Star2 cutoffs when switched on."""
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        return best
+    # A chance node: the mean over its outcomes, with Star1 / Star2 cutoffs when switched on.
     n = len(moves)
     if not work[WORK.use_star1] and not work[WORK.use_star2]:
         total = 0.0
@@ -148,9 +127,29 @@ def chance(state, moves, depth: int, alpha: float, beta: float, ply: int, work, 
         for i in range(n):
             a = (alpha - sum_upper + p[i] * upper[i]) / p[i]
             b = (beta - sum_lower + p[i] * lower[i]) / p[i]
-            low, high = probe(apply_move(state, moves[i]), depth - 1, ply + 1, work, a, b, lo, hi, weights, deadline)
-            if work[WORK.aborted]:
+            # Star2's probe of the outcome, a node: exact at a leaf, else bounded by its first move's value (a
+            # lower bound when seat 0 moves there, searched in (lo, b); an upper bound when seat 1 does, in
+            # (a, hi); none below a chance node). (a, b) is the outcome's Star1 window: a first move beyond it
+            # fails the chance node.
+            child = apply_move(state, moves[i])
+            if not counted(work, deadline):
                 return 0.0
+            low, high = lo, hi
+            done, value = leaf_value(child, depth - 1, work, lo, hi, weights)
+            if done:
+                low, high = value, value
+            elif to_move(child) == 0:
+                v = expectimax(apply_move(child, legal_moves(child)[0]), depth - 2, lo, b, ply + 2, work, lo, hi,
+                               weights, deadline)
+                if work[WORK.aborted]:
+                    return 0.0
+                low = max(v, lo)
+            elif to_move(child) != CHANCE:
+                v = expectimax(apply_move(child, legal_moves(child)[0]), depth - 2, a, hi, ply + 2, work, lo, hi,
+                               weights, deadline)
+                if work[WORK.aborted]:
+                    return 0.0
+                high = min(v, hi)
             sum_lower += p[i] * (low - lower[i])
             sum_upper += p[i] * (high - upper[i])
             lower[i], upper[i] = low, high

@@ -1,7 +1,8 @@
 """Agents for n players: `maxn`, `paranoid` and `brs` (best-reply search), over `search.py`.
 
-Each search is written once against `framework.kernel_api` and runs here through a
-`framework.kernel_adapter.KernelAdapter` over the game (one per decision), bound by `framework.jit.bind`.
+Each search is written once against `framework.kernel.api` and bound once per decision by
+`framework.kernel.binding.bind` (the `kernel` option: compiled over a game's kernel that has the primitives
+it calls, else through a `KernelAdapter`; the binding is recorded in `extra["binding"]`).
 The driver deepens one ply at a time up to `depth` while the budget lasts and searches the root's moves
 itself (first best on ties); a root search cut by the budget is dropped and the last complete one
 answers. Values are each seat's heuristic clamped into +-`win_score`, an end scoring each seat's return
@@ -14,11 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from framework import jit
 from framework.capabilities import player_count
 from framework.errors import ConfigError
 from framework.hookspecs import hookimpl
-from framework.kernel_adapter import KernelAdapter
+from framework.kernel.binding import KERNEL_PARAM, Bound, bind
 from framework.params import HeuristicRef, Param
 from framework.protocols import WIN_SCORE, Budget, Decision, Game, Heuristic, SearchStats, State
 from framework.search import SearchLimits, Stopwatch
@@ -36,6 +36,7 @@ COMMON = (
     Param("heuristic", HeuristicRef, None, "each seat's evaluation at the depth limit (default: the game's)"),
     Param("win_score", float, DEFAULT_WIN_SCORE, "score of a won end; heuristic values are clamped into "
           "+-win_score", minimum=1, maximum=WIN_SCORE),
+    KERNEL_PARAM,
 )
 
 
@@ -45,35 +46,37 @@ class SeatSearchAgent:
     algorithm = ""
 
     def __init__(self, game: Game, seed: int = 0, depth: int = 3, heuristic: Heuristic | None = None,
-                 win_score: float = DEFAULT_WIN_SCORE) -> None:
+                 win_score: float = DEFAULT_WIN_SCORE, kernel: str = "auto") -> None:
         if heuristic is None:
             raise ConfigError(f"{self.algorithm} needs a heuristic, and {game.name} names no default: give 'heuristic'")
-        self.depth, self.heuristic, self.win_score = depth, heuristic, win_score
+        self.depth, self.heuristic, self.win_score, self.kernel = depth, heuristic, win_score, kernel
         self.seats = player_count(game)
+        bind(search, game, heuristic, kernel)        # a kernel that does not fit is refused now
 
-    def child_value(self, bound: Any, child: tuple[int], depth: int, best: float, root: int,
-                    work: list, deadline: float) -> float:
+    def child_value(self, bound: Bound, child: Any, depth: int, best: float, root: int,
+                    work: Any, deadline: float) -> float:
         """The value for the root's seat of one root move's child, given the best so far."""
         raise NotImplementedError
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
         watch = Stopwatch()
         limits = SearchLimits.start(budget)
-        work = [0] * WORK_SIZE
+        bound = bind(search, game, self.heuristic, self.kernel)
+        work = bound.array(WORK_SIZE)
+        work[WORK.option] = bound.option
         work[WORK.limit] = NO_LIMIT if limits.node_limit == INF else int(limits.node_limit)
         self.prepare(work)
         root = game.to_move(state)
         moves = game.legal_moves(state)
         move, score, completed = moves[0], None, 0
+        kernel_root = bound.to_kernel(state)
         for depth in range(1, self.depth + 1):
-            adapter = KernelAdapter(game, self.heuristic)
-            bound = jit.bind(search, adapter.functions())
             if not search.counted(work, limits.deadline):
                 break
             best, best_move = -INF, None
             for m in moves:
-                v = self.child_value(bound, bound.apply_move(adapter.to_kernel(state), adapter.move_id(m)), depth - 1,
-                                     best, root, work, limits.deadline)
+                child = bound.functions.apply_move(kernel_root, bound.move_id(m))
+                v = self.child_value(bound, child, depth - 1, best, root, work, limits.deadline)
                 if work[WORK.aborted]:
                     break
                 if v > best:
@@ -82,14 +85,14 @@ class SeatSearchAgent:
                 break
             move, score, completed = best_move, best, depth
         self.check(work)
-        return Decision(move, SearchStats(nodes=work[WORK.nodes], depth=completed, score=score, pv=(move,),
+        return Decision(move, SearchStats(nodes=int(work[WORK.nodes]), depth=completed, score=score, pv=(move,),
                                           wall_time=watch.wall(), cpu_time=watch.cpu(),
-                                          extra={"cutoffs": work[WORK.cutoffs]}))
+                                          extra={"cutoffs": int(work[WORK.cutoffs]), "binding": bound.binding}))
 
-    def prepare(self, work: list) -> None:
+    def prepare(self, work: Any) -> None:
         """Set the search's switches in `work`."""
 
-    def check(self, work: list) -> None:
+    def check(self, work: Any) -> None:
         """Refuse what the search found unsound."""
 
     def __repr__(self) -> str:
@@ -103,20 +106,21 @@ class MaxnAgent(SeatSearchAgent):
 
     def __init__(self, game: Game, seed: int = 0, depth: int = 3, heuristic: Heuristic | None = None,
                  win_score: float = DEFAULT_WIN_SCORE, shallow: bool = False, max_sum: float = 0.0,
-                 floor: float | None = None) -> None:
-        super().__init__(game, seed, depth, heuristic, win_score)
+                 floor: float | None = None, kernel: str = "auto") -> None:
+        super().__init__(game, seed, depth, heuristic, win_score, kernel)
         self.shallow, self.max_sum = shallow, max_sum
         self.floor = -win_score if floor is None else floor
 
-    def prepare(self, work: list) -> None:
+    def prepare(self, work: Any) -> None:
         work[WORK.shallow] = int(self.shallow)
 
-    def child_value(self, bound: Any, child: tuple[int], depth: int, best: float, root: int, work: list,
+    def child_value(self, bound: Bound, child: Any, depth: int, best: float, root: int, work: Any,
                     deadline: float) -> float:
-        return bound.maxn(child, depth, self.seats, best, root, work, -self.win_score, self.win_score,
-                          self.floor, self.max_sum, None, deadline)[root]
+        values = bound.array((depth + 1) * self.seats, float)     # a vector per level below the root's child
+        return bound.functions.maxn(child, depth, self.seats, best, root, work, -self.win_score, self.win_score,
+                                    self.floor, self.max_sum, bound.weights, deadline, values, 0)
 
-    def check(self, work: list) -> None:
+    def check(self, work: Any) -> None:
         if work[WORK.over_sum]:
             raise ConfigError(f"maxn: shallow pruning needs every value >= floor ({self.floor:g}) and every vector "
                               f"summing to at most max_sum ({self.max_sum:g}), and {work[WORK.over_sum]} of "
@@ -129,9 +133,10 @@ class ParanoidAgent(SeatSearchAgent):
 
     algorithm = "paranoid"
 
-    def child_value(self, bound: Any, child: tuple[int], depth: int, best: float, root: int, work: list,
+    def child_value(self, bound: Bound, child: Any, depth: int, best: float, root: int, work: Any,
                     deadline: float) -> float:
-        return bound.paranoid(child, depth, best, INF, root, work, -self.win_score, self.win_score, None, deadline)
+        return bound.functions.paranoid(child, depth, best, INF, root, work, -self.win_score, self.win_score,
+                                        bound.weights, deadline)
 
 
 class BestReplyAgent(SeatSearchAgent):
@@ -140,10 +145,10 @@ class BestReplyAgent(SeatSearchAgent):
 
     algorithm = "brs"
 
-    def child_value(self, bound: Any, child: tuple[int], depth: int, best: float, root: int, work: list,
+    def child_value(self, bound: Bound, child: Any, depth: int, best: float, root: int, work: Any,
                     deadline: float) -> float:
-        return bound.brs(child, depth, best, INF, root, self.seats, False, work, -self.win_score, self.win_score,
-                         None, deadline)
+        return bound.functions.brs(child, depth, best, INF, root, self.seats, False, work, -self.win_score,
+                                   self.win_score, bound.weights, deadline)
 
 
 def _spec(name: str, factory: Callable[..., Any], help: str, params: tuple[Param, ...], algorithm: str,

@@ -1,4 +1,4 @@
-"""Searches for n players, written once against `framework.kernel_api`: max^n (with shallow pruning),
+"""Searches for n players, written once against `framework.kernel.api`: max^n (with shallow pruning),
 paranoid and best-reply search.
 
 - max^n (C. A. Luckhardt and K. B. Irani, "An algorithmic solution of N-person games", AAAI 1986): every
@@ -22,14 +22,19 @@ paranoid and best-reply search.
 Values: an end scores each seat's return times `hi` (`player_return`); a heuristic leaf each seat's
 `evaluate`, clamped into [lo, hi]. Node convention: a node is one call (root, chance nodes and leaves
 included), counted on entry after the budget test (the clock read every 256 nodes). Depth counts plies (a
-best-reply min layer is one ply; so is an outcome of the dice). State: `work`, a list of ints with the
-slots WORK names (an int64 array compiled).
+best-reply min layer is one ply; so is an outcome of the dice). Every recursive call passes arguments of the
+types the root call gets, never a literal (`not max_layer`, not `False`; `mover`, not `-1`): numba compiles a
+call with a literal argument as a function of its own, and a recursion between two such functions is one it
+cannot load from its disk cache (numba issues 6061 and 6713: the process that loads it dies with SIGSEGV;
+tests/framework/test_search_reload.py). State: `work`, a list of ints with the slots WORK names (an int64
+array compiled); max^n's vectors in `values`, floats, a vector per level.
 """
 
 from __future__ import annotations
 
-from framework.jit import ONGOING
-from framework.kernel_api import (
+from framework.kernel.api import (
+    CHANCE,
+    ONGOING,
     apply_move,
     chance_probability,
     counted,
@@ -43,8 +48,6 @@ from framework.kernel_api import (
 from framework.layout import layout
 
 INF = float("inf")
-#: `to_move` at a chance node (framework.protocols.CHANCE).
-CHANCE = -1
 #: The slots of `work`: nodes, shallow cutoffs, heuristic vectors that broke max_sum, the node limit, the
 #: aborted flag, the shallow-pruning switch and the game's one int option.
 WORK, WORK_SIZE = layout("Work", "nodes limit aborted cutoffs over_sum shallow option")
@@ -66,43 +69,54 @@ def seat_value(state, seat: int, over: bool, lo: float, hi: float, weights) -> f
 
 
 def maxn(state, depth: int, seats: int, bound: float, parent: int, work, lo: float, hi: float, floor: float,
-         max_sum: float, weights, deadline: float) -> list:
-    """The max^n vector of `state`; `bound` is what the parent's mover (`parent`, -1 for none) has already, for
-    shallow pruning. On a spent budget: work[aborted] set, the vector meaningless."""
+         max_sum: float, weights, deadline: float, values, at: int) -> float:
+    """The max^n vector of `state`, written to values[at:at + seats] (a child's below it, from at + seats: no
+    list per node); returns the value of `parent`'s seat in it (0 for none). `bound` is what the parent's mover
+    (`parent`, -1 for none) has already, for shallow pruning. On a spent budget: work[aborted] set, the vector
+    meaningless."""
     if not counted(work, deadline):
-        return [0.0] * seats
+        return 0.0
     over = is_over(state, work)
     if over or depth <= 0:
-        values = [seat_value(state, seat, over, lo, hi, weights) for seat in range(seats)]
-        if work[WORK.shallow] and (sum(values) > max_sum + 1e-9 * (1.0 + abs(max_sum)) or min(values) < floor):
+        total, least = 0.0, INF
+        for seat in range(seats):
+            v = seat_value(state, seat, over, lo, hi, weights)
+            values[at + seat] = v
+            total += v
+            least = min(least, v)
+        if work[WORK.shallow] and (total > max_sum + 1e-9 * (1.0 + abs(max_sum)) or least < floor):
             work[WORK.over_sum] += 1
-        return values
+        return values[at + parent] if parent >= 0 else 0.0
     mover = to_move(state)
     moves = legal_moves(state)
+    below = at + seats
     if mover == CHANCE:
-        mean = [0.0] * seats
+        for seat in range(seats):
+            values[at + seat] = 0.0
         for move in moves:
-            child = maxn(apply_move(state, move), depth - 1, seats, -INF, -1, work, lo, hi, floor, max_sum, weights,
-                         deadline)
+            maxn(apply_move(state, move), depth - 1, seats, -INF, mover, work, lo, hi, floor, max_sum, weights,
+                 deadline, values, below)      # mover is CHANCE (-1): no parent to prune for
             if work[WORK.aborted]:
-                return mean
+                return 0.0
             p = chance_probability(state, move)
             for seat in range(seats):
-                mean[seat] += p * child[seat]
-        return mean
-    best = [-INF] * seats
+                values[at + seat] += p * values[below + seat]
+        return values[at + parent] if parent >= 0 else 0.0
+    for seat in range(seats):
+        values[at + seat] = -INF
     for move in moves:
-        child = maxn(apply_move(state, move), depth - 1, seats, best[mover], mover, work, lo, hi, floor, max_sum,
-                     weights, deadline)
+        v = maxn(apply_move(state, move), depth - 1, seats, values[at + mover], mover, work, lo, hi, floor, max_sum,
+                 weights, deadline, values, below)
         if work[WORK.aborted]:
-            return best
-        if child[mover] > best[mover]:
-            best = child
+            return 0.0
+        if v > values[at + mover]:
+            for seat in range(seats):
+                values[at + seat] = values[below + seat]
             if (work[WORK.shallow] and parent >= 0 and parent != mover
-                    and max_sum - best[mover] - (seats - 2) * floor <= bound):
+                    and max_sum - values[at + mover] - (seats - 2) * floor <= bound):
                 work[WORK.cutoffs] += 1
-                return best
-    return best
+                break
+    return values[at + parent] if parent >= 0 else 0.0
 
 
 # -- paranoid ------------------------------------------------------------------------------------------------
@@ -160,7 +174,7 @@ def brs(state, depth: int, alpha: float, beta: float, root: int, seats: int, max
         here = pass_to(state, root)
         best = -INF
         for move in legal_moves(here):
-            v = brs(apply_move(here, move), depth - 1, alpha, beta, root, seats, False, work, lo, hi, weights,
+            v = brs(apply_move(here, move), depth - 1, alpha, beta, root, seats, not max_layer, work, lo, hi, weights,
                     deadline)
             if work[WORK.aborted]:
                 return 0.0
@@ -171,13 +185,13 @@ def brs(state, depth: int, alpha: float, beta: float, root: int, seats: int, max
                     work[WORK.cutoffs] += 1
                     break
         if best == -INF:    # the root seat has no move here: the opponents reply to the position as it is
-            return brs(state, depth - 1, alpha, beta, root, seats, False, work, lo, hi, weights, deadline)
+            return brs(state, depth - 1, alpha, beta, root, seats, not max_layer, work, lo, hi, weights, deadline)
         return best
     best = INF
     for step in range(1, seats):
         here = pass_to(state, (root + step) % seats)
         for move in legal_moves(here):
-            v = brs(apply_move(here, move), depth - 1, alpha, beta, root, seats, True, work, lo, hi, weights,
+            v = brs(apply_move(here, move), depth - 1, alpha, beta, root, seats, not max_layer, work, lo, hi, weights,
                     deadline)
             if work[WORK.aborted]:
                 return 0.0
@@ -188,5 +202,5 @@ def brs(state, depth: int, alpha: float, beta: float, root: int, seats: int, max
                     work[WORK.cutoffs] += 1
                     return best
     if best == INF:         # no opponent has a move here: the root seat moves again
-        return brs(state, depth - 1, alpha, beta, root, seats, True, work, lo, hi, weights, deadline)
+        return brs(state, depth - 1, alpha, beta, root, seats, not max_layer, work, lo, hi, weights, deadline)
     return best

@@ -2,9 +2,9 @@
 2002), as solvers and agents, with a bounded table.
 
 The searches themselves are `search.dfpn_search`, `search.pds_search` and `search.pdspn_search` (one MID,
-written once, run compiled or interpreted: `binding`; its docstring has the algorithms, the thresholds and
-the handling of cycles); here they meet the Game protocol. All three count and bound alike (PDS-PN's nodes
-include its second-level trees'):
+written once, run compiled, interpreted or through an adapter: `framework.kernel.binding.bind`; its
+docstring has the algorithms, the thresholds and the handling of cycles); here they meet the Game protocol.
+All three count and bound alike (PDS-PN's nodes include its second-level trees'):
 
 Every child generated counts one node, each time its parent is (re-)expanded (`extra["expansions"]`
 counts the expansions). The table holds at most `tt_size` entries (full, the older half in insertion
@@ -19,23 +19,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from framework import jit
-from framework.capabilities import capabilities
 from framework.errors import ConfigError
 from framework.protocols import Budget, Game, State
 from framework.search import SearchLimits
 from plugins.agents.proofnumber import search
-from plugins.agents.proofnumber.binding import bind
-from plugins.agents.proofnumber.common import BinaryResult, ProofNumberAgent, Spend, node_allowance
+from plugins.agents.proofnumber.common import (
+    GROWTH,
+    BinaryResult,
+    ProofNumberAgent,
+    Spend,
+    bind,
+    checked_growth,
+    node_allowance,
+)
 
 
 def dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt_size: int,
-                name: str = "dfpn_search") -> BinaryResult:
+                name: str = "dfpn_search", kernel: str = "auto", growth: str = "published") -> BinaryResult:
     """Nagai's df-pn (or the search of `search` called `name`: "pds_search", "pdspn_search") for "does
-    `prover` win from `state`?", with a table of at most `tt_size` entries."""
-    binding = bind(game)
-    result = getattr(binding.searches, name)(binding.to_kernel(state), prover, binding.option, tt_size,
-                                             node_allowance(spend), spend.limits.deadline, binding.cyclic)
+    `prover` win from `state`?", with a table of at most `tt_size` entries, bound as `kernel` says; `growth`
+    sizes PDS-PN's second-level trees (`common.GROWTH`)."""
+    bound, cyclic = bind(game, kernel)
+    growth_arg = (GROWTH[growth],) if name == "pdspn_search" else ()
+    result = getattr(bound.functions, name)(bound.to_kernel(state), prover, bound.option, tt_size,
+                                            node_allowance(spend), spend.limits.deadline, cyclic, *growth_arg)
     if result.status == search.ROOT_OVER_BUDGET:       # the root itself was not paid for: nothing searched
         return BinaryResult(None, None, False, {"stopped_by": "budget", "expansions": 0, "tt_entries": 0})
     spend.nodes += int(result.nodes)
@@ -43,7 +50,7 @@ def dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt_size: in
     extra = {"stopped_by": "solved" if solved else "budget", "expansions": int(result.expansions),
              "tt_entries": int(result.tt_entries)}
     return BinaryResult(bool(result.proved) if solved else None,
-                        binding.move(result.move) if result.expansions else None, bool(result.drawn), extra,
+                        bound.move(result.move) if result.expansions else None, bool(result.drawn), extra,
                         int(result.peak_entries))
 
 
@@ -51,20 +58,22 @@ class DFPNAgent(ProofNumberAgent):
     """df-pn as a solver and agent; `tt_size` bounds its memory in table entries."""
 
     search_name = "dfpn_search"
+    #: How large PDS-PN's second-level trees may grow (`common.GROWTH`); only PDS-PN has them.
+    growth = "published"
 
     def __init__(self, game: Game, seed: int = 0, fallback: Any = None, solve_share: float = 0.5,
-                 tt_size: int = 1_000_000) -> None:
-        super().__init__(game, seed, fallback, solve_share)
+                 tt_size: int = 1_000_000, kernel: str = "auto") -> None:
+        super().__init__(game, seed, fallback, solve_share, kernel)
         if tt_size < 1:
             raise ConfigError(f"tt_size must be at least 1 entry, got {tt_size!r}")
         self.tt_size = tt_size
-        if jit.enabled() and capabilities(game).kernel is not None:
+        if self.compiled:
             # Compile (or load) the compiled search now, so no timed move pays for it.
             dfpn_search(game, game.initial_state(), 0, Spend(SearchLimits.start(Budget(nodes=2))), 2,
-                        self.search_name)
+                        self.search_name, kernel)
 
     def search(self, game: Game, state: State, prover: int, spend: Spend) -> BinaryResult:
-        return dfpn_search(game, state, prover, spend, self.tt_size, self.search_name)
+        return dfpn_search(game, state, prover, spend, self.tt_size, self.search_name, self.kernel, self.growth)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(tt_size={self.tt_size}, fallback={self.fallback!r})"
@@ -77,6 +86,12 @@ class PDSAgent(DFPNAgent):
 
 
 class PDSPNAgent(DFPNAgent):
-    """PDS-PN as a solver and agent; `tt_size` bounds its first-level table and each second-level tree."""
+    """PDS-PN as a solver and agent; `tt_size` bounds its first-level table and, with it, each second-level
+    tree (`search.second_level_size`, sized as `growth` says)."""
 
     search_name = "pdspn_search"
+
+    def __init__(self, game: Game, seed: int = 0, fallback: Any = None, solve_share: float = 0.5,
+                 tt_size: int = 1_000_000, kernel: str = "auto", growth: str = "published") -> None:
+        self.growth = checked_growth(growth)
+        super().__init__(game, seed, fallback, solve_share, tt_size, kernel)

@@ -2,9 +2,10 @@
 (Nagai 1999) and PDS-PN (Winands et al. 2002).
 
 Plain functions over a game kernel's states and int moves, calling the game only through the kernel
-interface (`framework.kernel_api`: `legal_moves`, `apply_move`, `to_move`, `outcome`, `search_key`). The same
-code objects run compiled by numba (`framework.jit.Kernel`, for a game with a kernel) and as Python (over
-the kernel's interpreted rules, or over `framework.kernel_adapter` for a plain-Python game, or everything
+interface (`framework.kernel.api`: `legal_moves`, `apply_move`, `to_move`, `outcome`, `search_key`). The same
+code objects run compiled by numba (`framework.kernel.numba_backend.Kernel`, for a game with a kernel) and as
+Python (over
+the kernel's interpreted rules, or over `framework.kernel.adapter` for a plain-Python game, or everything
 with `PLYGROUND_JIT=0`), so both give the same answers, moves and node counts by construction. `pns` and
 `dfpn` bind them to a game and wrap them as solvers and agents.
 
@@ -37,9 +38,10 @@ path-independently disproved states go into a table (search key -> proved?), so 
 another path is evaluated as solved. A proof reports its length (`proof_length`).
 
 PN²: D. M. Breuker, "Memory versus Search in Games", PhD thesis, Maastricht 1998, ch. 4. The first-level
-tree expands its most-proving node by running a second PN search from it, limited to as many nodes as the
-first-level tree holds; the children of the second-level root, with their numbers, join the first-level
-tree and the rest is discarded. Both levels share the table.
+tree expands its most-proving node by running a second PN search from it, limited by Breuker's growth
+function of the first-level tree's size (`second_level_size`; or, `GROWTH_TREE_SIZE`, to as many nodes as
+the first-level tree holds); the children of the second-level root, with their numbers, join the
+first-level tree and the rest is discarded. Both levels share the table.
 
 df-pn: A. Nagai, "Df-pn Algorithm for Searching AND/OR Trees and Its Applications", PhD thesis, Tokyo
 2002 (pseudo-code as in Kishimoto, Winands, Müller & Saito, "Game-Tree Search Using Proof Numbers: The
@@ -63,23 +65,27 @@ described by Winands, Uiterwijk & van den Herik, "PDS-PN: A New Proof-Number Sea
 §2.3: proof-number and disproof-number search, depth-first with a table and *multiple iterative
 deepening*). It is df-pn's MID with two differences (`pds` true): a node is searched until *both* its
 numbers reach their thresholds (df-pn stops at either), and a child's thresholds are its own current
-numbers with one raised by one: at a node whose phi is under its threshold and no larger than delta (or
-whose delta has reached its threshold), "proof-like", the child (of least delta, as in df-pn) gets
-(phi(c), delta(c) + 1), so it is searched until it is one step harder to prove for its mover; otherwise,
-"disproof-like", (phi(c) + 1, delta(c)). So every node deepens its own search one step at a time,
-re-searching its children each time (hence the paper's "relatively slow"). The root starts with infinite
-thresholds, which gives the same child searches as Nagai's root loop raising the smaller of its two
-thresholds by one per iteration.
+numbers with one raised by one. Which one is Nagai's proof-like rule (as Winands et al. restate it, and
+H. J. van den Herik & M. H. M. Winands, "Proof-Number Search and its Variants", 2008, eqs. 8-9; Nagai's own
+theses were not at hand): it reads the parent's thresholds and the *child's* numbers. The child c (of least
+delta, as in df-pn) is proof-like when the parent's delta is under its threshold and either phi(c) <= delta(c)
+(a tie is proof-like) or the parent's phi has reached its threshold; it then gets (phi(c) + 1, delta(c)),
+searched until proving it for its mover is one step harder (the parent's delta, the sum of its children's
+phi, grows). Otherwise, disproof-like, it gets (phi(c), delta(c) + 1) (the parent's phi, the least delta,
+grows). (Until issue 29 the rule read the parent's own phi <= delta, a tie going to the parent's mover.)
+So every node deepens its own search one step at a time, re-searching its children each time (hence the
+paper's "relatively slow"). The root starts with infinite thresholds (searched until solved), where
+Nagai's driver raises the smaller of the root's thresholds by one per iteration.
 
 PDS-PN: M. H. M. Winands, J. W. H. M. Uiterwijk & H. J. van den Herik, "PDS-PN: A New Proof-Number Search
 Algorithm", CG 2002: PDS at the first level, a best-first PN search at the second. Each first-level
 expansion runs a PN search from the node (`second_level`, Allis' search above on a fresh table, the
 first level's path a chain above its root so repetitions of it are draws) and takes its root's children,
 with their numbers, as the node's children; the second-level tree is then discarded. The second level is
-limited, as PN²'s is by its first-level tree, to as many nodes as the first level's table holds (the paper
-grows the limit with the first level's size by its own function; this is the same idea, not its formula).
-So PDS-PN's memory is the first level's bounded table plus one second-level tree, never more than the
-table: unlike PN², no tree that must grow with the proof.
+limited by the growth function with PDS-PN's own (a, b) (`second_level_size`), x the entries of the first
+level's table (the paper's first level has no tree; its table is what grows) and the memory `tt_size`. So
+PDS-PN's memory is the first level's bounded table plus one second-level tree, together about `tt_size`:
+unlike PN², no tree that must grow with the proof.
 
 Memory: a PN tree holds at most `tree_limit` nodes (an expansion past it stops with status `TREE_FULL`);
 tables are bounded by `bounded_store` (full, a table drops its older half in insertion order:
@@ -90,10 +96,21 @@ tree) plus the table's largest size; for df-pn the table's plus the most childre
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
-from framework.jit import DRAW, ONGOING, WIN, clock
-from framework.kernel_api import apply_move, legal_moves, move_count, outcome, search_key, to_move
+from framework.kernel.api import (
+    DRAW,
+    ONGOING,
+    WIN,
+    apply_move,
+    clock,
+    legal_moves,
+    move_count,
+    outcome,
+    search_key,
+    to_move,
+)
 from framework.layout import layout
 
 #: An "infinite" proof or disproof number: larger than any sum of real ones, still an int.
@@ -103,6 +120,14 @@ INF = 1 << 48
 SOLVED, BUDGET, TREE_FULL, ROOT_OVER_BUDGET = 0, 1, 2, 3
 #: Expansions between two readings of the clock.
 CLOCK_EVERY = 64
+
+#: How large a second-level tree (PN²'s, PDS-PN's) may grow (`second_level_size`): by the published growth
+#: function, or as large as the first level (f = 1, this project's first PN², kept to compare against).
+GROWTH_PUBLISHED, GROWTH_TREE_SIZE = 0, 1
+#: The growth function's (a, b) for PN² and for PDS-PN, as Winands, Uiterwijk & van den Herik give them for LOA
+#: (PN²'s from Breuker 1998); see `second_level_size`.
+PN2_GROWTH = (1_800_000.0, 240_000.0)
+PDSPN_GROWTH = (450_000.0, 300_000.0)
 
 #: The counters of one search, named slots of one int list (mutable in compiled and interpreted code
 #: alike): nodes generated, expansions, the table's largest size, a drawn end seen (0/1), the budget ran
@@ -217,6 +242,26 @@ def bounded_store(table: Any, key: Any, value: Any, limit: int, counters: list[i
     table[key] = value
     if len(table) > counters[COUNTER.table_peak]:
         counters[COUNTER.table_peak] = len(table)
+
+
+def second_level_size(x: int, memory: int, growth: int, a: float, b: float) -> int:
+    """y, the nodes a second-level tree may hold beyond its root, for a first level of `x` nodes in a memory of
+    `memory` nodes: y = min(x f(x), memory - x) with Breuker's logistic growth f(x) = 1 / (1 + e^((a - x) / b))
+    (`GROWTH_PUBLISHED`), or y = x (`GROWTH_TREE_SIZE`: f = 1 and no memory term, as this project's PN² first did).
+
+    The function and y = min(x f(x), N - x), N the nodes memory holds, are Breuker's (D. M. Breuker, "Memory
+    versus Search in Games", PhD thesis, Maastricht 1998, ch. 4) as Winands, Uiterwijk & van den Herik restate
+    them ("An Effective Two-Level Proof-Number Search Algorithm", Theoretical Computer Science 313(3), 2004, and
+    "PDS-PN", CG 2002), with (a, b) = (1,800K, 240K) for PN² and (450K, 300K) for PDS-PN on LOA
+    (`PN2_GROWTH`, `PDSPN_GROWTH`). Small first levels get small second levels: f(0) is about 1/1800 for PN²,
+    so until x is in the thousands a second-level search only expands its root and PN² expands as PN search does.
+    A second-level tree is the states its search generated (its root is the first-level node, counted there);
+    the search stops once it holds y or more, so it always expands its root and passes y by at most the children
+    of its last expansion."""
+    if growth == GROWTH_TREE_SIZE:
+        return x
+    grown = int(x / (1.0 + math.exp((a - x) / b)))
+    return max(0, min(grown, memory - x))
 
 
 # -- PN search and PN² ------------------------------------------------------------------------------
@@ -465,10 +510,11 @@ def proof_length(first: list[int], count: list[int], pn: list[int], is_or: list[
 
 
 def pn2_search(root: Any, prover: int, option: int, tree_limit: int, node_limit: int, deadline: float,
-               cyclic: bool) -> PNResult:
-    """Breuker's PN²: each first-level expansion is a second-level PN search limited to as many nodes as the
-    first-level tree holds (the leaf's numbers as its root's); no proof length (the first-level tree keeps
-    only the root children of each second-level search, not a whole proof)."""
+               cyclic: bool, growth: int) -> PNResult:
+    """Breuker's PN²: each first-level expansion is a second-level PN search (the leaf's numbers as its root's)
+    of at most `second_level_size` nodes beyond its root, x the first-level tree's nodes and the memory
+    `tree_limit` (`growth` picks the function); no proof length (the first-level tree keeps only the root
+    children of each second-level search, not a whole proof)."""
     if node_limit < 1 or clock() >= deadline:
         return PNResult(ROOT_OVER_BUDGET, False, 0, 0, False, -1, 0, 0, -1, 0)
     counters = new_counters()
@@ -491,8 +537,9 @@ def pn2_search(root: Any, prover: int, option: int, tree_limit: int, node_limit:
                               deadline, cyclic)
         if status == SOLVED:
             update(inner, 0, table, counters, tree_limit)
+            size = second_level_size(len(states), tree_limit, growth, PN2_GROWTH[0], PN2_GROWTH[1])
             status, more = grow(inner, prover, option, table, tree, tree.parent[node], counters, INF, node_limit,
-                                deadline, cyclic, 0, before + len(states), tree_limit)
+                                deadline, cyclic, 0, before + size, tree_limit)
             seen = seen or more
         drawn = drawn or seen
         inner_nodes += counters[COUNTER.nodes] - before
@@ -540,12 +587,11 @@ def member_hash(key: Any, salt: int) -> int:
 
 def second_level(state: Any, key: Any, prover: int, option: int, cyclic: bool, path: Any, counters: list[int],
                  node_limit: int, deadline: float, limit: int) -> Tree:
-    """PDS-PN's second level: a PN search from `state` of at most `limit` nodes beyond its root's children
-    (as many as the first level's table holds, as PN²'s second level takes as many as its first-level tree),
-    on a fresh table discarded with it; its root's children, with their numbers, are what the first level
-    takes. The states on the first level's path are a chain above its root, so a repetition of one is a draw
-    there too. Nodes, expansions and a drawn end count in `counters`; a budget that runs out sets
-    counters[COUNTER.aborted]."""
+    """PDS-PN's second level: a PN search from `state` of at most `limit` nodes beyond its root
+    (`second_level_size`, x the entries of the first level's table), on a fresh table discarded with it; its
+    root's children, with their numbers, are what the first level takes. The states on the first level's path
+    are a chain above its root, so a repetition of one is a draw there too. Nodes, expansions and a drawn end
+    count in `counters`; a budget that runs out sets counters[COUNTER.aborted]."""
     or_root = to_move(state) == prover
     tree = rooted_tree(state, key, 1, 1, or_root)      # the root's numbers are replaced at once by its children's
     above = rooted_tree(state, key, 0, 0, or_root)
@@ -555,12 +601,13 @@ def second_level(state: Any, key: Any, prover: int, option: int, cyclic: bool, p
     for i in range(COUNTER_SLOTS):
         own[i] = counters[i]
     table = empty_table(state)
+    before = own[COUNTER.nodes]
     status, drawn = expand(tree, 0, prover, option, table, above, len(above.states) - 1, own, INF, node_limit,
                            deadline, cyclic)
     if status == SOLVED:
         update(tree, 0, table, own, INF)
         status, more = grow(tree, prover, option, table, above, len(above.states) - 1, own, INF, node_limit,
-                            deadline, cyclic, 0, own[COUNTER.nodes] + limit, INF)
+                            deadline, cyclic, 0, before + limit, INF)
         drawn = drawn or more
     counters[COUNTER.nodes] = own[COUNTER.nodes]
     counters[COUNTER.expansions] = own[COUNTER.expansions]
@@ -575,7 +622,7 @@ def second_level(state: Any, key: Any, prover: int, option: int, cyclic: bool, p
 
 def dfpn_expand(stack: list[Frame], arena: Arena, state: Any, key: Any, phi_th: int, delta_th: int, above1: int,
                 above2: int, prover: int, option: int, cyclic: bool, table: Any, path: Any, counters: list[int],
-                tt_size: int, node_limit: int, deadline: float, two_level: bool) -> bool:
+                tt_size: int, node_limit: int, deadline: float, two_level: bool, growth: int) -> bool:
     """The first half of MID: charge for `state`'s children, push its frame and its children on the arena.
     False (counters[COUNTER.aborted] set) when the budget ran out. With `two_level` (PDS-PN) the children
     new to the table take their numbers from a second-level PN search (`second_level`), else from `leaf`.
@@ -588,7 +635,8 @@ def dfpn_expand(stack: list[Frame], arena: Arena, state: Any, key: Any, phi_th: 
         counters[COUNTER.aborted] = 1
         return False
     if two_level:       # the second level charges for the children (and everything below them) itself
-        inner = second_level(state, key, prover, option, cyclic, path, counters, node_limit, deadline, len(table))
+        size = second_level_size(len(table), tt_size, growth, PDSPN_GROWTH[0], PDSPN_GROWTH[1])
+        inner = second_level(state, key, prover, option, cyclic, path, counters, node_limit, deadline, size)
         if counters[COUNTER.aborted]:
             return False
     else:
@@ -639,9 +687,20 @@ def dfpn_expand(stack: list[Frame], arena: Arena, state: Any, key: Any, phi_th: 
     return True
 
 
+def pds_child_thresholds(phi: int, delta: int, phi_th: int, delta_th: int, child_phi: int,
+                         child_delta: int) -> tuple[int, int]:
+    """PDS's thresholds for the child searched next, from the parent's numbers and thresholds and the child's
+    numbers (all from each node's mover's side): the child's own numbers with the one Nagai's rule picks raised
+    by one. Proof-like (the parent's delta under its threshold, and the child's phi <= its delta, a tie
+    proof-like, or the parent's phi at its threshold): its phi; otherwise its delta (see the module docstring)."""
+    if delta < delta_th and (child_phi <= child_delta or phi >= phi_th):
+        return child_phi + 1, child_delta
+    return child_phi, child_delta + 1
+
+
 def dfpn_mid(root: Any, key: Any, prover: int, option: int, cyclic: bool, table: Any, path: Any,
              counters: list[int], tt_size: int, node_limit: int, deadline: float, arena: Arena,
-             pds: bool, two_level: bool) -> tuple[int, int]:
+             pds: bool, two_level: bool, growth: int) -> tuple[int, int]:
     """MID from the root with infinite thresholds, on an explicit stack of frames: df-pn's, or PDS's with
     `pds`. Returns the root's (phi, delta), (-1, -1) when the budget ran out; the root's children stay at
     the start of the arena."""
@@ -650,7 +709,7 @@ def dfpn_mid(root: Any, key: Any, prover: int, option: int, cyclic: bool, table:
     slots = [0]     # the arena slot of each frame above the root, in its parent's children
     slots.pop()
     if not dfpn_expand(stack, arena, root, key, INF, INF, 0, 0, prover, option, cyclic, table, path, counters,
-                       tt_size, node_limit, deadline, two_level):
+                       tt_size, node_limit, deadline, two_level, growth):
         return -1, -1
     phis, deltas, ghis = arena.phis, arena.deltas, arena.ghis
     while True:
@@ -673,13 +732,12 @@ def dfpn_mid(root: Any, key: Any, prover: int, option: int, cyclic: bool, table:
             if not pds:
                 child_phi_th, child_delta_th = min(INF, frame.delta_th + phis[best] - delta), min(frame.phi_th,
                                                                                                    second + 1)
-            elif phi < frame.phi_th and (phi <= delta or delta >= frame.delta_th):     # proof-like
-                child_phi_th, child_delta_th = phis[best], deltas[best] + 1
-            else:                                                                       # disproof-like
-                child_phi_th, child_delta_th = phis[best] + 1, deltas[best]
+            else:
+                child_phi_th, child_delta_th = pds_child_thresholds(phi, delta, frame.phi_th, frame.delta_th,
+                                                                    phis[best], deltas[best])
             if not dfpn_expand(stack, arena, arena.states[best], arena.keys[best], child_phi_th, child_delta_th,
                                frame.below1, frame.below2, prover, option, cyclic, table, path, counters, tt_size,
-                               node_limit, deadline, two_level):
+                               node_limit, deadline, two_level, growth):
                 return -1, -1
             slots.append(best)
             continue
@@ -716,26 +774,27 @@ def dfpn_mid(root: Any, key: Any, prover: int, option: int, cyclic: bool, table:
 def dfpn_search(root: Any, prover: int, option: int, tt_size: int, node_limit: int, deadline: float,
                 cyclic: bool) -> DFPNResult:
     """Nagai's df-pn: does `prover` win from `root`? The table holds at most `tt_size` entries."""
-    return depth_first(root, prover, option, tt_size, node_limit, deadline, cyclic, False, False)
+    return depth_first(root, prover, option, tt_size, node_limit, deadline, cyclic, False, False, GROWTH_PUBLISHED)
 
 
 def pds_search(root: Any, prover: int, option: int, tt_size: int, node_limit: int, deadline: float,
                cyclic: bool) -> DFPNResult:
     """Nagai's PDS: does `prover` win from `root`? The table holds at most `tt_size` entries."""
-    return depth_first(root, prover, option, tt_size, node_limit, deadline, cyclic, True, False)
+    return depth_first(root, prover, option, tt_size, node_limit, deadline, cyclic, True, False, GROWTH_PUBLISHED)
 
 
 def pdspn_search(root: Any, prover: int, option: int, tt_size: int, node_limit: int, deadline: float,
-                 cyclic: bool) -> DFPNResult:
-    """PDS-PN (Winands, Uiterwijk & van den Herik): PDS whose expansions are second-level PN searches. The
-    first level's table holds at most `tt_size` entries, so does each second-level tree."""
-    return depth_first(root, prover, option, tt_size, node_limit, deadline, cyclic, True, True)
+                 cyclic: bool, growth: int) -> DFPNResult:
+    """PDS-PN (Winands, Uiterwijk & van den Herik): PDS whose expansions are second-level PN searches of at most
+    `second_level_size` nodes (x the first level's table entries, the memory `tt_size`; `growth` picks the
+    function). The first level's table holds at most `tt_size` entries."""
+    return depth_first(root, prover, option, tt_size, node_limit, deadline, cyclic, True, True, growth)
 
 
 def depth_first(root: Any, prover: int, option: int, tt_size: int, node_limit: int, deadline: float,
-                cyclic: bool, pds: bool, two_level: bool) -> DFPNResult:
-    """df-pn, or PDS with `pds`, PDS-PN with both: they differ in MID's thresholds (`dfpn_mid`) and in how an
-    expansion values the children (`dfpn_expand`)."""
+                cyclic: bool, pds: bool, two_level: bool, growth: int) -> DFPNResult:
+    """df-pn, or PDS with `pds`, PDS-PN with both (`growth` sizes its second level): they differ in MID's
+    thresholds (`dfpn_mid`) and in how an expansion values the children (`dfpn_expand`)."""
     if node_limit < 1 or clock() >= deadline:
         return DFPNResult(ROOT_OVER_BUDGET, False, 0, 0, 0, False, -1, 0)
     key = search_key(root)
@@ -757,7 +816,7 @@ def depth_first(root: Any, prover: int, option: int, tt_size: int, node_limit: i
     arena.ghis.pop()
     if phi and delta:
         phi, delta = dfpn_mid(root, key, prover, option, cyclic, table, path, counters, tt_size, node_limit,
-                              deadline, arena, pds, two_level)
+                              deadline, arena, pds, two_level, growth)
     status = BUDGET if counters[COUNTER.aborted] else SOLVED
     proved = (phi == 0) if mover_is_prover else (delta == 0)
     move = -1

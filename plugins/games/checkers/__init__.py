@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from functools import partial
 
-from framework import jit
 from framework.boardsvg import Cell, grid
 from framework.errors import PositionError
 from framework.hookspecs import hookimpl
+from framework.kernel import api, numba_backend
 from framework.params import Param
 from framework.specs import GameSpec, HeuristicSpec, first_line
 from plugins.games.checkers import heuristics, kernel, notation, rules
@@ -38,8 +38,8 @@ class Checkers:
         self.repetition_limit = repetition_limit
         self.quiet_moves = quiet_moves
         self.quiet_limit = rules.NO_LIMIT if quiet_moves is None else 2 * quiet_moves
-        #: The compiled rules, for compiled searches (see framework.jit.GameKernel).
-        self.kernel = jit.GameKernel("checkers", kernel.KERNEL, kernel.kernel_state, self.quiet_limit,
+        #: The compiled rules, for compiled searches (see framework.kernel.api.GameKernel).
+        self.kernel = api.GameKernel("checkers", kernel.KERNEL, kernel.kernel_state, self.quiet_limit,
                                      kernel.HEURISTICS_KERNEL, kernel.SCORES, key_shifts=kernel.KEY_SHIFTS,
                                      move_space=kernel.MOVE_SPACE)
 
@@ -94,14 +94,14 @@ class Checkers:
 
     def perft(self, state: State, depth: int) -> int:
         """Perft with the last ply counted by population counts (see `rules.perft`), compiled
-        (`framework.jit`) unless `PLYGROUND_JIT=0`."""
-        if jit.enabled():
+        (`framework.kernel`) unless `PLYGROUND_JIT=0`."""
+        if numba_backend.enabled():
             return kernel.perft(state, depth, self.quiet_limit)
         return rules.perft(state, depth, self.quiet_limit)
 
     def warmup(self) -> None:
         """Compile or load the kernels now, so that no timed perft or search pays for it."""
-        if jit.enabled():
+        if numba_backend.enabled():
             kernel.warmup()
 
     # -- text ------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The compiled twin of the checkers rules: `rules.py` itself, compiled by `framework.jit`.
+"""The compiled twin of the checkers rules: `rules.py` itself, compiled by `framework.kernel`.
 
 Nothing here restates a rule: `KERNEL.perft` is `rules.perft` compiled, with the bitboard
 constants and tables below read as uint64. The Game plugin calls it when compiled kernels
@@ -7,15 +7,15 @@ are enabled and the interpreted `rules.perft` otherwise.
 
 from __future__ import annotations
 
-from framework import jit
+from framework.kernel import api, numba_backend
 from plugins.games.checkers import heuristics, rules
 
-KERNEL = jit.Kernel(rules, bitboards=("BIT", "SQUARE_BIT", "NO_SQUARES", "VALID", "ROWS", "BLACK_CROWN",
+KERNEL = numba_backend.Kernel(rules, bitboards=("BIT", "SQUARE_BIT", "NO_SQUARES", "VALID", "ROWS", "BLACK_CROWN",
                                       "WHITE_CROWN", "BLACK_START", "WHITE_START", "JUMP_LAND", "JUMP_MID"))
 
 #: The heuristics compiled over the compiled rules, and the function (scored for Black, given the
 #: heuristic's `weights`) of each heuristic that compiled searches may call in its place.
-HEURISTICS_KERNEL = jit.Kernel(heuristics, rules=KERNEL, tag="checkers",
+HEURISTICS_KERNEL = numba_backend.Kernel(heuristics, rules=KERNEL, tag="checkers",
                                bitboards=("VALID", "CENTRE", "EDGE", "BLACK_BACK", "WHITE_BACK", "ADVANCE_BITS"))
 SCORES = {heuristics.MaterialHeuristic: "material_score", heuristics.PositionalHeuristic: "positional_score",
           heuristics.MobilityHeuristic: "mobility_score"}
@@ -29,7 +29,7 @@ MOVE_SPACE = 1 << 12
 def kernel_state(state: tuple[int, int, int, int, int]) -> tuple:
     """A state as the kernel takes it: the three bitboards as uint64."""
     black, white, kings, mover, quiet = state
-    return jit.uint64(black), jit.uint64(white), jit.uint64(kings), int(mover), int(quiet)
+    return api.uint64(black), api.uint64(white), api.uint64(kings), int(mover), int(quiet)
 
 
 def perft(state: tuple[int, int, int, int, int], depth: int, quiet_limit: int) -> int:

@@ -26,7 +26,7 @@ square (landing and jumped squares lie on different rows mod 2), so removing the
 is equivalent.
 
 The functions use only ints, flat int tuples and lists of ints, and build no bitboard from
-an int literal (bitboards come from the tables and `NO_SQUARES`), so `framework.jit` can
+an int literal (bitboards come from the tables and `NO_SQUARES`), so `framework.kernel` can
 compile them unchanged.
 """
 
@@ -246,7 +246,7 @@ def to_move(state: State) -> int:
 
 
 def outcome(state: State, player: int, quiet_limit: int) -> int:
-    """The state from `player`'s side in the codes compiled searches use (`framework.jit`):
+    """The state from `player`'s side in the codes compiled searches use (`framework.kernel`):
     1 won, -1 lost, 0 drawn, 2 not over. No legal move loses, even on the drawing quiet ply."""
     if not has_moves(state[0], state[1], state[2], state[3]):
         return -1 if player == state[3] else 1

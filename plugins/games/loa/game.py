@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from functools import partial
 
-from framework import jit
 from framework.boardsvg import Cell, grid
 from framework.errors import MoveParseError, PositionError
+from framework.kernel import api, numba_backend
 from framework.params import Param
 from plugins.games.loa import kernel, rules
 from plugins.games.loa.rules import (
@@ -117,8 +117,8 @@ class LinesOfAction:
         self.start = start
         self.simultaneous_win = simultaneous == "mover_wins"
         self._initial = parse_position(STARTS[start])
-        #: The compiled rules, for compiled searches (see framework.jit.GameKernel).
-        self.kernel = jit.GameKernel("loa", kernel.KERNEL, kernel.kernel_state, int(self.simultaneous_win),
+        #: The compiled rules, for compiled searches (see framework.kernel.api.GameKernel).
+        self.kernel = api.GameKernel("loa", kernel.KERNEL, kernel.kernel_state, int(self.simultaneous_win),
                                      kernel.HEURISTICS_KERNEL, kernel.SCORES,
                                      key_shifts=kernel.KEY_SHIFTS, move_space=kernel.MOVE_SPACE)
 
@@ -133,14 +133,14 @@ class LinesOfAction:
 
     def perft(self, state: State, depth: int) -> int:
         """Leaf count at `depth` plies (the fast capability `framework.perft` uses): `rules.perft`,
-        compiled (`framework.jit`) unless `PLYGROUND_JIT=0`."""
+        compiled (`framework.kernel`) unless `PLYGROUND_JIT=0`."""
         black, white, mover = state
         if depth == 0:
             return 1
         if is_over(black, white):
             return 0
         own, enemy = (white, black) if mover else (black, white)
-        return kernel.perft(own, enemy, depth) if jit.enabled() else rules.perft(own, enemy, depth)
+        return kernel.perft(own, enemy, depth) if numba_backend.enabled() else rules.perft(own, enemy, depth)
 
     def ordered_moves(self, state: State) -> list[int]:
         """Legal moves with captures first, each group in generation order (`rules.move_rank`)."""
@@ -148,7 +148,7 @@ class LinesOfAction:
 
     def warmup(self) -> None:
         """Compile or load the kernels now, so that no timed move pays for it."""
-        if jit.enabled():
+        if numba_backend.enabled():
             kernel.warmup()
 
     def is_noisy(self, state: State, move: int) -> bool:

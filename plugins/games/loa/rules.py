@@ -143,7 +143,7 @@ def winner(black: int, white: int, mover: int, simultaneous_win: int) -> int:
 
 
 def outcome(state: tuple[int, int, int], player: int, simultaneous_win: int) -> int:
-    """The state from `player`'s side in the codes compiled searches use (`framework.jit`):
+    """The state from `player`'s side in the codes compiled searches use (`framework.kernel`):
     1 won, -1 lost, 0 drawn, 2 not over."""
     result = winner(state[0], state[1], state[2], simultaneous_win)
     if result == ONGOING:

@@ -15,7 +15,7 @@ PN_FIGURES = json.loads((Path(__file__).parent / "pn_figures.json").read_text())
 @pytest.fixture(params=["compiled", "interpreted", "adapter"])
 def binding(request, monkeypatch):
     """`binding(game)`: the game as a search sees it in one binding: compiled over its kernel, its rules
-    interpreted (`PLYGROUND_JIT=0`), or a copy without its kernel, run through `framework.kernel_adapter`."""
+    interpreted (`PLYGROUND_JIT=0`), or a copy without its kernel, run through `framework.kernel.adapter`."""
     monkeypatch.setenv("PLYGROUND_JIT", "0" if request.param == "interpreted" else "1")
 
     def game_as_bound(game):

@@ -8,7 +8,8 @@ import types
 
 import pytest
 
-from framework import jit
+from framework.errors import ConfigError
+from framework.kernel import api, numba_backend
 from framework.playouts import final_positions, playout_positions
 from framework.protocols import Budget, Proof
 from plugins.agents.alphabeta import binding
@@ -85,7 +86,9 @@ def decide(game, state, heuristic, options, budget, compiled, monkeypatch):
     decision = agent.select_move(game, state, budget)
     assert (search_type == [True]) == compiled
     stats = decision.stats
-    return decision.move, stats.nodes, stats.depth, stats.score, stats.pv, stats.extra, stats.peak_entries
+    extra = dict(stats.extra)
+    assert extra.pop("binding") == ("compiled" if compiled else "interpreted")     # recorded per move
+    return decision.move, stats.nodes, stats.depth, stats.score, stats.pv, extra, stats.peak_entries
 
 
 @pytest.mark.parametrize("index", range(0, len(POSITIONS), 2))
@@ -109,24 +112,29 @@ def test_the_compiled_heuristics_score_every_sampled_position_as_the_interpreted
 WIN_LOSS = WinLossEvaluation(GAME)
 
 
+def runs_compiled(game, heuristic, settings, proof_score):
+    """Whether `kernel: auto` binds alpha-beta compiled for this game, heuristic and settings."""
+    return binding.bind_negamax(game, heuristic, settings, proof_score, "auto", {}).name == "compiled"
+
+
 @pytest.mark.parametrize("switch", ["pvs", "aspiration", "lmr", "singular"])
 def test_selective_and_re_searching_enhancements_run_compiled(switch):
     settings = Settings.resolve({**THESIS, switch: True})
-    assert binding.supported(GAME, WIN_LOSS, settings, 1.0)
-    assert binding.supported(GAME, GroupsHeuristic(GAME), settings, None)
+    assert runs_compiled(GAME, WIN_LOSS, settings, 1.0)
+    assert runs_compiled(GAME, GroupsHeuristic(GAME), settings, None)
 
 
 def test_games_and_heuristics_without_a_compiled_twin_run_interpreted():
     thesis = Settings.resolve(THESIS)
-    assert not binding.supported(TicTacToe(), WinLossEvaluation(TicTacToe()), thesis, 1.0)
-    assert binding.supported(Checkers(), WinLossEvaluation(Checkers()), thesis, 1.0)
+    assert not runs_compiled(TicTacToe(), WinLossEvaluation(TicTacToe()), thesis, 1.0)
+    assert runs_compiled(Checkers(), WinLossEvaluation(Checkers()), thesis, 1.0)
     class Tuned(MobilityHeuristic):            # a plugin's variant: its evaluate is not the compiled twin's
         pass
-    assert not binding.supported(GAME, Tuned(GAME), thesis, None)
-    assert binding.supported(GAME, MobilityHeuristic(GAME), thesis, None)
-    assert binding.supported(GAME, GroupsHeuristic(GAME), thesis, None)
+    assert not runs_compiled(GAME, Tuned(GAME), thesis, None)
+    assert runs_compiled(GAME, MobilityHeuristic(GAME), thesis, None)
+    assert runs_compiled(GAME, GroupsHeuristic(GAME), thesis, None)
     # configuration refuses such a table (tt_size <= 2^24); Settings built in code can still ask for one
-    assert not binding.supported(GAME, WIN_LOSS, dataclasses.replace(thesis, tt_size=1 << 31), 1.0)
+    assert not runs_compiled(GAME, WIN_LOSS, dataclasses.replace(thesis, tt_size=1 << 31), 1.0)
 
 
 def test_a_solve_to_the_end_without_deepening_runs_interpreted_below_the_root(monkeypatch):
@@ -192,7 +200,7 @@ def kernel_variant(**changes):
     k = game.kernel
     offer = dict(rules=k.rules, to_kernel=k.to_kernel, option=k.option, heuristics=k.heuristics, scores=k.scores,
                  key_shifts=k.key_shifts, move_space=k.move_space)
-    game.kernel = jit.GameKernel(k.tag, **{**offer, **changes})
+    game.kernel = api.GameKernel(k.tag, **{**offer, **changes})
     return game
 
 
@@ -205,14 +213,18 @@ UNFIT = {"no key shifts": {"key_shifts": ()},
          "six state words": {"to_kernel": lambda state: kernel.kernel_state(state) + (0, 0, 0)},
          "no heuristics kernel": {"heuristics": None},
          "no compiled heuristic": {"scores": {}},
-         "no rule functions": {"heuristics": jit.Kernel(types.ModuleType("empty"))}}
+         "no rule functions": {"heuristics": numba_backend.Kernel(types.ModuleType("empty"))}}
 
 
 @pytest.mark.parametrize("case", UNFIT)
 def test_a_kernel_compiled_cannot_hold_runs_interpreted_with_the_same_results(case, monkeypatch):
     game = kernel_variant(**UNFIT[case])
     monkeypatch.setenv("PLYGROUND_JIT", "1")
-    assert binding.compiled_game(kernel_variant()) and not binding.compiled_game(game)
+    thesis = Settings.resolve(THESIS)
+    assert runs_compiled(kernel_variant(), WIN_LOSS, thesis, 1.0)
+    assert not runs_compiled(game, WinLossEvaluation(game), thesis, 1.0)
+    with pytest.raises(ConfigError, match="kernel: compiled does not fit plugins.agents.alphabeta.negamax on loa: "):
+        AlphaBetaAgent(game, kernel="compiled")
     state = POSITIONS[-3]
     interpreted = solve(GAME, state, THESIS, 1500, False, monkeypatch)
     options = {**THESIS, "depth": 2}
@@ -228,5 +240,7 @@ def test_a_kernel_compiled_cannot_hold_runs_interpreted_with_the_same_results(ca
                 stats.peak_entries) == interpreted
         decision = agent.select_move(game, state, Budget())
         stats = decision.stats
-        assert (decision.move, stats.nodes, stats.depth, stats.score, stats.pv, stats.extra,
+        extra = dict(stats.extra)
+        assert extra.pop("binding") == "adapter"        # `auto` chose it, and says so
+        assert (decision.move, stats.nodes, stats.depth, stats.score, stats.pv, extra,
                 stats.peak_entries) == decided

@@ -73,8 +73,10 @@ def test_select_move_with_the_default_heuristic_is_the_interpreted_decision(monk
         out = []
         for state in POSITIONS[::25]:
             decision = agent.select_move(GAME, state, Budget())
+            extra = dict(decision.stats.extra)
+            assert extra.pop("binding") == ("compiled" if compiled else "interpreted")
             out.append((decision.move, decision.stats.nodes, decision.stats.score, decision.stats.pv,
-                        decision.stats.extra, decision.stats.peak_entries))
+                        extra, decision.stats.peak_entries))
         return out
     assert decide(True) == decide(False)
 

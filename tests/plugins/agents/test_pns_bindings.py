@@ -42,11 +42,29 @@ def test_pns_gives_the_recorded_answer_move_nodes_and_tree(binding, index):
 
 @pytest.mark.parametrize("index", range(0, len(POSITIONS), 4))
 def test_pn2_gives_the_recorded_answer_move_nodes_tree_and_second_level(binding, index):
+    # the figures of this project's first PN², second levels as large as the first (growth: tree-size)
     state = POSITIONS[index]
     game = binding(MOVER_WINS if index % 7 == 0 else GAME)
     prover = state[2] if index % 4 else 1 - state[2]
     tree_limit = 100 if index % 3 == 0 else 100_000          # every third first-level tree fills up
-    assert run(pns.pn2_search, game, state, prover, 800, tree_limit) == PN_FIGURES["pn2_loa"][str(index)]
+    assert run(pns.pn2_search, game, state, prover, 800, tree_limit, growth="tree-size") == \
+        PN_FIGURES["pn2_loa"][str(index)]
+
+
+@pytest.mark.parametrize("index", range(0, len(POSITIONS), 4))
+def test_published_pn2_on_trees_under_a_thousand_nodes_expands_as_pn_search(binding, index):
+    """Breuker's growth gives a first-level tree of x < 1,000 nodes second levels of x f(x) < 1 node beyond
+    their root (`search.second_level_size`): each second-level search only expands its root, so PN² takes the
+    very children PN search generates, node for node: same answer, move, tree, nodes and stop."""
+    state = POSITIONS[index]
+    game = binding(MOVER_WINS if index % 7 == 0 else GAME)
+    prover = state[2] if index % 4 else 1 - state[2]
+    tree_limit = 100 if index % 3 == 0 else 100_000
+    pn = run(pns.pn_search, game, state, prover, 800, tree_limit)
+    pn2 = run(pns.pn2_search, game, state, prover, 800, tree_limit)
+    assert pn2[:3] + pn2[4:5] == pn[:3] + pn[4:5]
+    assert {k: pn2[3][k] for k in ("tree_nodes", "stopped_by")} == {k: pn[3][k] for k in ("tree_nodes", "stopped_by")}
+    assert pn2[3]["second_level_nodes"] == pn2[4] - 1       # every node but the root, one search an expansion
 
 
 CHECKERS = Checkers()
@@ -61,7 +79,7 @@ def test_checkers_pns_and_pn2_give_the_recorded_figures(binding, index):
     prover = state[3] if index % 2 else 1 - state[3]
     pn, pn2 = PN_FIGURES["checkers"][index]
     assert run(pns.pn_search, game, state, prover, 600, 100_000) == pn
-    assert run(pns.pn2_search, game, state, prover, 600, 100_000) == pn2
+    assert run(pns.pn2_search, game, state, prover, 600, 100_000, growth="tree-size") == pn2
 
 
 def test_the_checkers_sample_has_proofs_and_drawn_leaves():

@@ -1,11 +1,14 @@
 """Proof-number solvers (pns, pn2, dfpn, pds, pdspn) against brute-force values, exact node counts and budgets."""
 
+import math
 import random
+from functools import partial
 
 import pytest
 
-from framework import Budget, ConfigError, jit
-from framework.kernel_adapter import KernelAdapter, PassThroughAdapter
+from framework import Budget, ConfigError
+from framework.kernel import python_backend
+from framework.kernel.adapter import KernelAdapter, PassThroughAdapter
 from framework.protocols import UNLIMITED, Proof
 from plugins.agents.proofnumber import search
 from plugins.agents.proofnumber.dfpn import DFPNAgent, PDSAgent, PDSPNAgent
@@ -15,6 +18,8 @@ from plugins.games.tictactoe import TicTacToe
 from tests.plugins.agents.small_games import GraphGame, random_graph_game, retrograde, shortest_wins
 
 SOLVERS = [PNSAgent, PN2Agent, DFPNAgent, PDSAgent, PDSPNAgent]
+#: Every variant: the solvers, and PN² and PDS-PN with second levels as large as the first (`growth: tree-size`).
+VARIANTS = [*SOLVERS, partial(PN2Agent, growth="tree-size"), partial(PDSPNAgent, growth="tree-size")]
 PROOF = {1: Proof.WIN, 0: Proof.DRAW, -1: Proof.LOSS}
 TTT = TicTacToe()
 
@@ -30,7 +35,7 @@ def check_answer(game, state, result, oracle):
         assert oracle[game.apply(state, result.move)] == 0
 
 
-@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("solver", VARIANTS)
 def test_tictactoe_from_the_empty_board_is_a_draw_and_the_move_given_keeps_it(solver):
     state = TTT.initial_state()
     result = solver(TTT).solve(TTT, state, UNLIMITED)
@@ -38,7 +43,7 @@ def test_tictactoe_from_the_empty_board_is_a_draw_and_the_move_given_keeps_it(so
     assert result.stats.extra["searches"] == 2  # "X wins?" disproved, then "O wins?" disproved
 
 
-@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("solver", VARIANTS)
 def test_tictactoe_values_of_random_positions_match_retrograde_analysis(solver):
     oracle = retrograde(TTT, TTT.initial_state())
     positions = sorted((s for s in oracle if not TTT.is_terminal(s)), key=TTT.hash_key)
@@ -46,7 +51,7 @@ def test_tictactoe_values_of_random_positions_match_retrograde_analysis(solver):
         check_answer(TTT, state, solver(TTT).solve(TTT, state, UNLIMITED), oracle)
 
 
-@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("solver", VARIANTS)
 def test_every_matches_position_up_to_heaps_3_4_5_is_solved_as_the_misere_theory_says(solver):
     game = Matches((3, 4, 5), k=3)
     oracle = retrograde(game, game.initial_state())
@@ -65,7 +70,7 @@ def test_a_single_heap_of_matches_is_lost_exactly_when_it_is_1_mod_k_plus_1():
                 assert value is (Proof.LOSS if n % (k + 1) == 1 else Proof.WIN), (k, n, solver)
 
 
-@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("solver", VARIANTS)
 def test_cyclic_games_with_draws_match_retrograde_analysis_from_every_vertex(solver):
     """Repetitions are draws on the path; transpositions through cycles must not leak wrong disproofs."""
     rng = random.Random(11)
@@ -83,7 +88,7 @@ def test_cyclic_games_with_draws_match_retrograde_analysis_from_every_vertex(sol
 SMALL = GraphGame({0: [1, 2], 1: [3, 4], 4: [5], 2: [6]}, {3: 1, 5: 1, 6: 1})
 
 
-@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("solver", VARIANTS)
 def test_mobility_initialisation_proves_the_small_tree_in_4_nodes_through_the_narrow_branch(solver):
     # root A, its children B (proof 2: two replies) and C (proof 1), then C's only child c1: 4 nodes.
     # With uniform (1, 1) leaves B would be expanded first and cost at least 6 nodes.
@@ -138,7 +143,7 @@ def test_pn2_and_dfpn_report_no_proof_length():
         assert result.value is Proof.WIN and "proof_length" not in result.stats.extra
 
 
-@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("solver", VARIANTS)
 def test_the_thesis_position_is_lost_for_o_in_17_nodes_with_one_search(solver):
     # root + 4 O moves + 3 X replies to each, one of which completes X's line: 1 + 4 + 12 = 17.
     # Every leaf is an X win, so the disproof of "O wins" is a proof of the loss: no second search.
@@ -154,18 +159,39 @@ def test_the_searches_run_through_the_interning_adapter_as_through_the_pass_thro
     (`KernelAdapter`, what a compiled search would need) it finds what it finds over the game's own."""
     answers = []
     for adapter in (KernelAdapter(TTT), PassThroughAdapter(TTT)):
-        searches = jit.bind(search, adapter.functions())
+        searches = python_backend.interpret(search, adapter.functions())
+        growth = (search.GROWTH_PUBLISHED,) if name in ("pn2_search", "pdspn_search") else ()
         result = getattr(searches, name)(adapter.to_kernel(TTT.initial_state()), 1, 0, 1_000_000, 1 << 40,
-                                         float("inf"), False)
+                                         float("inf"), False, *growth)
         answers.append(result._replace(move=adapter.move(result.move)))
     assert answers[0] == answers[1] and answers[0].status == search.SOLVED and not answers[0].proved
 
 
-def test_node_counts_on_the_empty_board_are_fixed_and_pn_tree_counts_equal_tree_sizes():
-    counts = {solver.__name__: solver(TTT).solve(TTT, TTT.initial_state(), UNLIMITED).stats.nodes
-              for solver in SOLVERS}
-    assert counts == {"PNSAgent": 8307, "PN2Agent": 7065, "DFPNAgent": 14225, "PDSAgent": 9163,
-                      "PDSPNAgent": 23841}
+def test_node_counts_on_the_empty_board_are_fixed():
+    counts = [solver(TTT).solve(TTT, TTT.initial_state(), UNLIMITED).stats.nodes for solver in VARIANTS]
+    # PN² as published expands as PN search here: its first-level tree x never holds enough nodes for
+    # x f(x) (at most 8,307 x 1/(1 + e^((1,800,000 - 8,307) / 240,000)), about 4.7) to pay for more than the
+    # second-level root's expansion. With growth: tree-size, PN² and PDS-PN give the figures of the first
+    # PN² (7,065: unchanged) and of PDS-PN before issue 29 (23,841, with PDS's old threshold rule: changed).
+    assert counts == [8307, 8307, 14225, 8587, 16861, 7065, 27588]
+
+
+def test_the_growth_function_gives_the_published_sizes():
+    # f(a) = 1/2: at x = a the second level may hold x / 2 nodes, unless memory N leaves less (N - x).
+    a, b = search.PN2_GROWTH
+    assert search.second_level_size(1_800_000, 10**9, search.GROWTH_PUBLISHED, a, b) == 900_000
+    assert search.second_level_size(1_800_000, 2_000_000, search.GROWTH_PUBLISHED, a, b) == 200_000
+    assert search.second_level_size(1_800_000, 1_800_000, search.GROWTH_PUBLISHED, a, b) == 0
+    # far below a, f is about e^((x - a) / b): PN²'s 1,000-node tree gets no second-level node beyond its root,
+    # a 100,000-node one 100,000 / (1 + e^(1,700,000 / 240,000)), 83 (floored)
+    assert search.second_level_size(1_000, 10**9, search.GROWTH_PUBLISHED, a, b) == 0
+    assert search.second_level_size(100_000, 10**9, search.GROWTH_PUBLISHED, a, b) == \
+        int(100_000 / (1 + math.exp(1_700_000 / 240_000))) == 83
+    a, b = search.PDSPN_GROWTH        # PDS-PN's: f(0) = 1 / (1 + e^1.5), about 0.18
+    assert search.second_level_size(450_000, 10**9, search.GROWTH_PUBLISHED, a, b) == 225_000
+    assert search.second_level_size(1_000, 10**9, search.GROWTH_PUBLISHED, a, b) == 182
+    # tree-size: as large as the first level, memory or not (this project's first PN²)
+    assert search.second_level_size(150, 100, search.GROWTH_TREE_SIZE, a, b) == 150
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
@@ -182,6 +208,30 @@ def test_a_time_budget_is_kept_within_ten_percent(solver, keeps_time_budget):
     agent = solver(game)
     result = keeps_time_budget(lambda budget: agent.solve(game, game.initial_state(), budget), 0.5)
     assert result.value is Proof.UNKNOWN
+
+
+@pytest.mark.parametrize("parent, child, thresholds", [
+    # the parent's (phi, delta, phi threshold, delta threshold), the child's (phi, delta): the child's thresholds.
+    # The rule before issue 29 read the parent's phi <= delta instead: it gave (2, 3), (2, 4) and (5, 1) to the
+    # first, second and fourth.
+    ((3, 5, 4, 6), (2, 2), (3, 2)),       # a tie in the child's numbers is proof-like: its phi is raised
+    ((3, 5, 4, 6), (2, 3), (3, 3)),       # the child nearer a proof for its mover: proof-like
+    ((3, 5, 4, 6), (3, 2), (3, 3)),       # the child nearer a disproof: its delta is raised
+    ((5, 3, 6, 4), (4, 1), (4, 2)),       # the parent's delta < phi, yet the child's numbers decide
+    ((3, 5, 3, 6), (4, 1), (5, 1)),       # the parent's phi at its threshold: only its delta (the children's phi)
+    ((3, 5, 4, 5), (1, 4), (1, 5)),       # the parent's delta at its threshold: only its phi (least delta)
+])
+def test_pds_raises_the_threshold_nagais_rule_picks_from_the_childs_numbers(parent, child, thresholds):
+    assert search.pds_child_thresholds(*parent, *child) == thresholds
+
+
+@pytest.mark.parametrize("solver", [PNSAgent, PN2Agent])
+def test_a_tree_share_bounds_the_tree_by_the_node_budget(solver):
+    bounded = solver(TTT, tree_share=0.01).solve(TTT, TTT.initial_state(), Budget(nodes=5_000))
+    assert bounded.value is Proof.UNKNOWN and bounded.stats.extra["stopped_by"] == "tree_limit"
+    assert bounded.stats.extra["tree_nodes"] <= 50          # 1% of 5,000 nodes
+    # no node budget: tree_limit alone bounds it (1,000,000 here), so the draw is proved
+    assert solver(TTT, tree_share=0.01).solve(TTT, TTT.initial_state(), UNLIMITED).value is Proof.DRAW
 
 
 def test_pns_stops_at_its_tree_limit_with_the_answer_unknown():
@@ -210,10 +260,17 @@ def test_dfpn_solves_with_a_tiny_table_by_searching_again():
 @pytest.mark.parametrize("params, message", [
     ({"solve_share": 0.0}, "solve_share must be in (0, 1], got 0.0"),
     ({"tree_limit": 1}, "tree_limit must be at least 2 nodes, got 1"),
+    ({"tree_share": 0.0}, "tree_share must be in (0, 1] (a share of the node budget), got 0.0"),
 ])
 def test_bad_parameters_are_rejected(params, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
         PNSAgent(TTT, **params)
+
+
+@pytest.mark.parametrize("solver", [PN2Agent, PDSPNAgent])
+def test_an_unknown_growth_is_rejected(solver):
+    with pytest.raises(ConfigError, match="growth must be one of published, tree-size, got 'linear'"):
+        solver(TTT, growth="linear")
 
 
 def test_dfpn_rejects_an_empty_table():

@@ -1,4 +1,4 @@
-"""The compiled checkers rules (framework.jit over rules.py) agree with the interpreted ones on 300 positions."""
+"""The compiled checkers rules (compiled from rules.py) agree with the interpreted ones on 300 positions."""
 
 import numpy as np
 import pytest

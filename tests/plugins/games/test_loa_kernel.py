@@ -1,4 +1,4 @@
-"""The compiled LOA rules (framework.jit over rules.py) agree with the interpreted ones on 300 positions."""
+"""The compiled LOA rules (compiled from rules.py) agree with the interpreted ones on 300 positions."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Compiled kernels: a game's plain rule functions compiled by numba, from the very same code.
+"""The numba backend: a game's plain rule functions, and searches over them, compiled from the very same code.
 
 One source of truth: a `Kernel` takes a rules module written as plain functions over ints
 and flat tuples of ints (see DESIGN.md) and compiles *the same code objects* with
@@ -22,95 +22,34 @@ so the compile cost is paid once per machine; `plyground warmup` pays it ahead o
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import functools
 import hashlib
 import inspect
 import itertools
-import math
 import os
 import sys
 import time
 import types
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
+from framework.kernel.api import (
+    as_int64,
+    as_uint64,
+    borrowed,
+    clock,
+    float_of_bits,
+    next_after,
+    prepend,
+    sort_by_scores,
+    to_front,
+)
+from framework.kernel.python_backend import python_twins, twin, twins
+
 _REGISTERED = False
-
-#: `outcome(state, player, option)` of a rules kernel: the player won, lost, drew, or the game goes on.
-WIN, LOSS, DRAW, ONGOING = 1, -1, 0, 2
-
-
-def clock() -> float:
-    """`time.perf_counter()`, callable from compiled code too (a search reads it to keep a time budget)."""
-    return time.perf_counter()
-
-
-def float_of_bits(bits: int) -> float:
-    """The float64 whose bit pattern is the int64 `bits`: a float kept in an int64 array, read back (compiled
-    code too, as one register move)."""
-    return float(np.array(bits, np.int64).view(np.float64))
-
-
-def borrowed(array: Any) -> Any:
-    """`array` itself, which compiled code passes on without counting references: a search's arrays, borrowed
-    once at its root, cost its recursion no atomic reference count per call (interpreted: the same object)."""
-    return array
-
-
-def as_int64(value: int) -> int:
-    """`value` as compiled code keeps it in an int64 array (a uint64 bitboard keeps its 64 bits); Python ints
-    are unbounded, so interpreted code takes the value itself."""
-    return value
-
-
-def as_uint64(value: int) -> int:
-    """`value` in uint64 arithmetic compiled (modular sums that must not overflow into a sign); interpreted,
-    the exact Python int (equal wherever the compiled sum does not wrap, which the caller ensures)."""
-    return value
-
-
-def next_after(x: float, toward: float) -> float:
-    """`math.nextafter` in Python, `numpy.nextafter` compiled (numba has no `math.nextafter`)."""
-    return math.nextafter(x, toward)
-
-
-def sort_by_scores(items: Any, scores: Any, at: int, bound: int) -> None:
-    """Sort the int `items` in place by `scores[at + item]` (0 for an item >= `bound`), highest first, stable:
-    Python's own sort interpreted (one key read per item), an insertion sort compiled (no allocation).
-    A search orders its moves by a table this way (alpha-beta's history)."""
-    items.sort(key=lambda item: scores[at + item] if item < bound else 0, reverse=True)
-
-
-def to_front(items: Any, item: int, front: int) -> int:
-    """Move `item`, if it is among items[front:], to index `front` (the others keep their order) and return
-    `front + 1`, else `front`: list methods interpreted, a loop compiled."""
-    if item in items:
-        i = items.index(item)
-        if i >= front:
-            items.insert(front, items.pop(i))
-            return front + 1
-    return front
-
-
-def prepend(lines: Any, at: int, item: int, source: int) -> None:
-    """The line at slot `at` becomes `item` followed by the line at slot `source` (a principal variation: a
-    move, then its child's line). Interpreted, a line is one tuple kept at its slot (0 when empty), made in one
-    step; compiled, its length at its slot, then its items, copied one by one (slot by slot, the copy cost an
-    eighth of an interpreted node). `line` reads one back."""
-    tail = lines[source]
-    lines[at] = (item, *tail) if tail else (item,)
-
-
-def line(lines: Any, at: int) -> tuple[int, ...]:
-    """The items of the line at slot `at` (`prepend`): a dict's tuple, or an int64 array's slots after the length."""
-    head = lines[at]
-    if isinstance(head, tuple):
-        return head
-    return tuple(int(item) for item in lines[at + 1:at + 1 + head]) if head else ()
 
 
 def enabled() -> bool:
@@ -132,34 +71,34 @@ def _numba() -> Any:
     from numba.extending import intrinsic, overload, overload_method
 
     @intrinsic
-    def ctpop(typingctx, x):
-        def codegen(context, builder, signature, args):
+    def ctpop(typingctx: Any, x: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             return builder.ctpop(args[0])
         return x(x), codegen
 
     @intrinsic
-    def ctlz(typingctx, x):
-        def codegen(context, builder, signature, args):
+    def ctlz(typingctx: Any, x: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             return builder.ctlz(args[0], cgutils.false_bit)
         return x(x), codegen
 
     @overload(clock)
-    def compiled_clock():
-        def impl():
+    def compiled_clock() -> Any:
+        def impl() -> Any:
             with numba.objmode(now="float64"):
                 now = time.perf_counter()
             return now
         return impl
 
     @intrinsic
-    def bitcast_double(typingctx, x):
-        def codegen(context, builder, signature, args):
+    def bitcast_double(typingctx: Any, x: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             return builder.bitcast(args[0], context.get_value_type(nbtypes.float64))
         return nbtypes.float64(nbtypes.int64), codegen
 
     @intrinsic
-    def borrowed_view(typingctx, array):
-        def codegen(context, builder, signature, args):
+    def borrowed_view(typingctx: Any, array: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             view = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0])
             view.meminfo = cgutils.get_null_value(view.meminfo.type)
             view.parent = cgutils.get_null_value(view.parent.type)
@@ -167,28 +106,28 @@ def _numba() -> Any:
         return array(array), codegen
 
     @overload(borrowed)
-    def compiled_borrowed(array):
-        return lambda array: borrowed_view(array)
+    def compiled_borrowed(array):  # type: ignore[no-untyped-def]  # numba: the same parameters as its lambda
+        return lambda array: borrowed_view(array)  # type: ignore[call-arg]  # an intrinsic's typing context is numba's
 
     @overload(float_of_bits)
-    def compiled_float_of_bits(bits):
-        return lambda bits: bitcast_double(np.int64(bits))
+    def compiled_float_of_bits(bits):  # type: ignore[no-untyped-def]  # numba: the same parameters as its lambda
+        return lambda bits: bitcast_double(np.int64(bits))  # type: ignore[call-arg]
 
     @overload(as_int64)
-    def compiled_as_int64(value):
+    def compiled_as_int64(value):  # type: ignore[no-untyped-def]  # numba: the same parameters as its lambda
         return lambda value: np.int64(value)
 
     @overload(as_uint64)
-    def compiled_as_uint64(value):
+    def compiled_as_uint64(value):  # type: ignore[no-untyped-def]  # numba: the same parameters as its lambda
         return lambda value: np.uint64(value)
 
     @overload(next_after)
-    def compiled_next_after(x, toward):
+    def compiled_next_after(x, toward):  # type: ignore[no-untyped-def]  # numba: the same parameters as its lambda
         return lambda x, toward: np.nextafter(x, toward)
 
     @overload(sort_by_scores)
-    def compiled_sort_by_scores(items, scores, at, bound):
-        def impl(items, scores, at, bound):
+    def compiled_sort_by_scores(items: Any, scores: Any, at: Any, bound: Any) -> Any:
+        def impl(items: Any, scores: Any, at: Any, bound: Any) -> Any:
             n = len(items)
             if n < 2:
                 return
@@ -212,8 +151,8 @@ def _numba() -> Any:
         return impl
 
     @overload(to_front)
-    def compiled_to_front(items, item, front):
-        def impl(items, item, front):
+    def compiled_to_front(items: Any, item: Any, front: Any) -> Any:
+        def impl(items: Any, item: Any, front: Any) -> Any:
             for i in range(front, len(items)):
                 if items[i] == item:
                     for j in range(i, front, -1):
@@ -224,8 +163,8 @@ def _numba() -> Any:
         return impl
 
     @overload(prepend)
-    def compiled_prepend(lines, at, item, source):
-        def impl(lines, at, item, source):
+    def compiled_prepend(lines: Any, at: Any, item: Any, source: Any) -> Any:
+        def impl(lines: Any, at: Any, item: Any, source: Any) -> Any:
             n = lines[source]
             lines[at + 1] = item
             for i in range(n):
@@ -234,12 +173,12 @@ def _numba() -> Any:
         return impl
 
     @overload_method(nbtypes.Integer, "bit_count")
-    def bit_count(x):
-        return lambda x: np.int64(ctpop(np.uint64(x)))
+    def bit_count(x):  # type: ignore[no-untyped-def]  # numba: the same parameters as its lambda
+        return lambda x: np.int64(ctpop(np.uint64(x)))  # type: ignore[call-arg]
 
     @overload_method(nbtypes.Integer, "bit_length")
-    def bit_length(x):
-        return lambda x: 64 - np.int64(ctlz(np.uint64(x)))
+    def bit_length(x):  # type: ignore[no-untyped-def]  # numba: the same parameters as its lambda
+        return lambda x: 64 - np.int64(ctlz(np.uint64(x)))  # type: ignore[call-arg]
 
     _REGISTERED = True
     return numba
@@ -276,7 +215,7 @@ def _cache_loading_without_refresh() -> type | None:
     None on a numba without the private method this relies on: its own cache is kept, only slower to load.
     """
     from numba.core.caching import FunctionCache
-    from numba.core.runtime import rtsys
+    from numba.core.runtime.nrt import rtsys
 
     if not hasattr(FunctionCache, "_load_overload") or not hasattr(rtsys, "initialize"):
         return None
@@ -284,7 +223,7 @@ def _cache_loading_without_refresh() -> type | None:
     class LoadingCache(FunctionCache):
         def load_overload(self, sig: Any, target_context: Any) -> Any:
             rtsys.initialize(target_context)
-            return self._load_overload(sig, target_context)
+            return self._load_overload(sig, target_context)  # type: ignore[no-untyped-call]  # private: guarded above
 
     return LoadingCache
 
@@ -303,13 +242,13 @@ def _uncompiled_reach(dispatcher: Any) -> int:
     seen: set[int] = set()
     todo, count = [dispatcher], 0
     while todo:
-        twin = todo.pop()
-        if id(twin) in seen:
+        each = todo.pop()
+        if id(each) in seen:
             continue
-        seen.add(id(twin))
-        count += not twin.signatures
-        names = twin.py_func.__globals__
-        todo.extend(names[n] for n in twin.py_func.__code__.co_names if n in names and id(names[n]) in _LABELS)
+        seen.add(id(each))
+        count += not each.signatures
+        names = each.py_func.__globals__
+        todo.extend(names[n] for n in each.py_func.__code__.co_names if n in names and id(names[n]) in _LABELS)
     return count
 
 
@@ -347,7 +286,7 @@ def _int_table(value: Any) -> np.ndarray | None:
         return np.array(_wrap64(value), dtype=np.int64)
 
 
-def _flat_ints(value: tuple) -> bool:
+def _flat_ints(value: tuple[Any, ...]) -> bool:
     """A tuple of ints alone (checked at C speed: the LOA tables hold 87,381 entries)."""
     return set(map(type, value)) == {int}
 
@@ -449,36 +388,36 @@ class Kernel:
         numba = _numba()
 
         def compile_twin(f: types.FunctionType, env: dict[str, Any]) -> Any:
-            twin = _twin(f, env)
-            twin.__qualname__ = self.prefix + f.__qualname__
+            made = twin(f, env)
+            made.__qualname__ = self.prefix + f.__qualname__
             if self.fold_int_arguments:
-                dispatcher = numba.njit(cache=True)(twin)
+                dispatcher = numba.njit(cache=True)(made)
             else:
-                dispatcher = _int_arguments_unfolded()(twin, targetoptions={"nopython": True, "boundscheck": None})
+                dispatcher = _int_arguments_unfolded()(made, targetoptions={"nopython": True, "boundscheck": None})
                 dispatcher.enable_caching()
             loading = _cache_loading_without_refresh()
             if loading is not None and hasattr(dispatcher, "_cache"):
-                dispatcher._cache = loading(twin)
+                dispatcher._cache = loading(made)
             _LABELS[id(dispatcher)] = self.label
             return dispatcher
 
         chain = self.rules._namespace if self.rules is not None else {}
-        return _bind(self.module, chain, self.aliases, compile_twin,
+        return twins(self.module, chain, self.aliases, compile_twin,
                      lambda name, value: _compiled_value(name, value, self.bitboards, self.small))
 
     @functools.cached_property
     def interpreted(self) -> types.SimpleNamespace:
         """The same functions run as Python: the module's own code objects with the kernel interface
-        (`framework.kernel_api`) bound to the interpreted functions of `rules` (the plain rules module).
+        (`framework.kernel.api`) bound to the interpreted functions of `rules` (the plain rules module).
         Same code, so the same answers as the compiled twins; no numba is imported."""
         return types.SimpleNamespace(**self._interpreted)
 
     @functools.cached_property
     def _interpreted(self) -> dict[str, Any]:
         chain = self.rules._interpreted if self.rules is not None else {}
-        return _bind(self.module, chain, self.aliases, _python_twins({}))
+        return twins(self.module, chain, self.aliases, python_twins({}))
 
-    def __getattr__(self, name: str) -> Callable:
+    def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
         try:
@@ -505,186 +444,3 @@ def _int_arguments_unfolded() -> type:
 
         _UNFOLDED.append(IntArgumentsUnfolded)
     return _UNFOLDED[0]
-
-
-def _twin(f: types.FunctionType, env: dict[str, Any]) -> types.FunctionType:
-    """`f`'s code object with `env` as its globals."""
-    twin = types.FunctionType(f.__code__, env, f.__name__, f.__defaults__, f.__closure__)
-    twin.__qualname__, twin.__module__ = f.__qualname__, f.__module__
-    return twin
-
-
-#: Slots an interpreted binding reads as constants (`bind`): per argument name, the ints at its int indices.
-Constants = Mapping[str, Mapping[int, int]]
-
-
-def _python_twins(constants: Constants) -> Callable[[types.FunctionType, dict[str, Any]], types.FunctionType]:
-    """How `_bind` makes a Python twin: `f` with `env` as its globals, folded as numba folds it and with the
-    `constants` slots read as ints (`_folded_codes`)."""
-    key = tuple(sorted((name, tuple(sorted(slots.items()))) for name, slots in constants.items()))
-
-    def python_twin(f: types.FunctionType, env: dict[str, Any]) -> types.FunctionType:
-        twin = _twin(f, env)
-        twin.__code__ = _folded_codes(sys.modules.get(f.__module__), constants, key).get(f.__name__, f.__code__)
-        return twin
-    return python_twin
-
-
-def _is_layout(value: Any) -> bool:
-    """A namedtuple of ints (`framework.layout`): numba reads its fields as constants."""
-    return isinstance(value, tuple) and hasattr(value, "_fields") and all(type(v) is int for v in value)
-
-
-class _Fold(ast.NodeTransformer):
-    """Folds a function's reads of layout slots (`WORK.nodes`) to their ints and drops the identity
-    conversions (`as_int64(x)` is `x` in Python), the names being the module's globals, not the function's
-    locals; reads of the `constants` slots of its arguments (`work[WORK.use_table]`) to their ints, and a
-    boolean operation they decide to its constant."""
-
-    def __init__(self, module_globals: dict[str, Any], local_names: set[str], constants: Constants) -> None:
-        self.globals, self.locals, self.constants = module_globals, local_names, constants
-
-    def _global(self, node: ast.expr) -> Any:
-        if isinstance(node, ast.Name) and node.id not in self.locals:
-            return self.globals.get(node.id)
-        return None
-
-    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-        record = self._global(node.value)
-        if isinstance(node.ctx, ast.Load) and _is_layout(record) and node.attr in record._fields:
-            return ast.copy_location(ast.Constant(getattr(record, node.attr)), node)
-        return self.generic_visit(node)
-
-    def visit_Call(self, node: ast.Call) -> ast.AST:
-        if (self._global(node.func) in (as_int64, as_uint64, borrowed) and len(node.args) == 1 and not node.keywords
-                and not isinstance(node.args[0], ast.Starred)):
-            return self.visit(node.args[0])
-        return self.generic_visit(node)
-
-    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
-        """`1 or x` is 1 and `0 and x` is 0, as numba prunes them: so a constant slot's test costs nothing."""
-        self.generic_visit(node)
-        first = node.values[0]
-        if isinstance(first, ast.Constant) and bool(first.value) == isinstance(node.op, ast.Or):
-            return first
-        return node
-
-    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
-        self.generic_visit(node)
-        if isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) and node.value.id in self.locals:
-            slots = self.constants.get(node.value.id, {})
-            index = node.slice.value if isinstance(node.slice, ast.Constant) else None
-            if type(index) is int and index in slots:
-                return ast.copy_location(ast.Constant(slots[index]), node)
-        return node
-
-
-_FOLDED: dict[tuple[str, tuple], dict[str, types.CodeType]] = {}
-
-
-def _folded_codes(module: types.ModuleType | None, constants: Constants,
-                  constants_key: tuple) -> dict[str, types.CodeType]:
-    """The code objects of `module`'s top-level functions with layout slots read as ints and identity
-    conversions dropped: what compiled code sees as constants costs an attribute lookup or a call per
-    use in Python (measured, a third of an interpreted alpha-beta node); and with the `constants` slots
-    read as ints, so Python's compiler drops the branches of a switch that is off. Same source, same line
-    numbers; {} when the source cannot be read (the functions then run unfolded). Kept per module and
-    constants (`constants_key`: their items sorted)."""
-    if module is None:
-        return {}
-    key = (module.__name__, constants_key)
-    if key not in _FOLDED:
-        try:
-            tree = ast.parse(inspect.getsource(module))
-        except (OSError, TypeError):
-            _FOLDED[key] = {}
-            return {}
-        own = _own_functions(module)
-        for node in tree.body:
-            if isinstance(node, ast.FunctionDef) and node.name in own:
-                code = own[node.name].__code__
-                _Fold(vars(module), set(code.co_varnames) | set(code.co_cellvars), constants).visit(node)
-        compiled = compile(tree, inspect.getfile(module), "exec", dont_inherit=True)
-        _FOLDED[key] = {c.co_name: c for c in compiled.co_consts
-                        if isinstance(c, types.CodeType) and c.co_name in own
-                        and c.co_firstlineno == own[c.co_name].__code__.co_firstlineno}
-    return _FOLDED[key]
-
-
-def _own_functions(module: types.ModuleType) -> dict[str, types.FunctionType]:
-    return {f.__name__: f for f in vars(module).values()
-            if isinstance(f, types.FunctionType) and f.__module__ == module.__name__}
-
-
-def _bind(module: types.ModuleType, functions: dict[str, Any], aliases: dict[str, str],
-          make: Callable[[types.FunctionType, dict[str, Any]], Any],
-          value_of: Callable[[str, Any], Any] | None = None) -> dict[str, Any]:
-    """Twins (`make(f, env)`) of the module's functions whose globals are the module's (as `value_of` shows
-    them) with `functions` bound over them, `aliases` naming more of them; the kernel interface's derived
-    functions (`kernel_api.DERIVED` and `SEARCH`) neither bound nor defined by the module are made the same way
-    over `kernel_api`'s globals, so the module calls them by name too. Returns `functions` (with the aliases),
-    the SEARCH twins (a search's driver calls them too; they call no game function) and the twins of the
-    module's own functions. No `value_of`: the globals as they are (interpreted
-    twins; an interpreted search binds once a decision, so the copy is kept cheap)."""
-    from framework import kernel_api
-    bound = dict(functions)
-    bound.update({alias: bound[target] for alias, target in aliases.items() if target in bound})
-    if value_of is None:
-        derived_env, env = dict(vars(kernel_api)), dict(vars(module))
-    else:
-        derived_env = {name: value_of(name, value) for name, value in vars(kernel_api).items()}
-        env = {name: value_of(name, value) for name, value in vars(module).items()}
-    derived_env.update(bound)
-    env.update(bound)
-    twins = {name: make(getattr(kernel_api, name), derived_env)
-             for name in kernel_api.DERIVED + kernel_api.SEARCH if name not in bound}
-    derived_env.update(twins)
-    env.update(twins)
-    own = {name: make(f, env) for name, f in _own_functions(module).items()}
-    env.update(own)
-    return {**bound, **{name: twins[name] for name in kernel_api.SEARCH if name in twins}, **own}
-
-
-def bind(module: types.ModuleType, functions: dict[str, Callable],
-         constants: Constants | None = None) -> types.SimpleNamespace:
-    """The functions of `module` run as Python with the kernel interface bound to `functions` (e.g. a
-    `framework.kernel_adapter.KernelAdapter`'s, over a plain-Python game): the interpreted binding of a
-    search written once against `framework.kernel_api`. `constants` names slots its functions only read
-    while bound (`{"work": {slot: value}}`: a search's switches): their reads become those ints, as a
-    literal argument would be compiled."""
-    return types.SimpleNamespace(**_bind(module, functions, {}, _python_twins(constants or {})))
-
-
-def uint64(value: int) -> np.uint64:
-    """A Python bitboard as the uint64 a kernel takes."""
-    return np.uint64(value)
-
-
-class GameKernel:
-    """What a game with compiled rules offers searches (its optional `kernel` capability).
-
-    `rules` is its rules Kernel, which must provide `legal_moves(state)` (of a state that is
-    not over), `apply_move(state, move)`, `to_move(state)`, `outcome(state, player, option)`
-    (codes WIN, LOSS, DRAW, ONGOING above) and `search_key(state)` (what the game's
-    `hash_key` tells apart, as a tuple: equal keys are one position for tables and repetitions);
-    `tag` names the game (and its compiled searches' cache files);
-    `to_kernel` turns a Python state into the kernel's; `option` is the one int of game
-    options `outcome` needs. Moves are ints in both worlds. Optionally `heuristics`, a Kernel
-    chained on `rules`, and `scores`: per Heuristic class, the name of its function there
-    (`score(state, weights)`, for the first player, the weights being the heuristic's `weights`)
-    that a compiled search may call instead. `key_shifts`: the bit offsets at which the game's
-    `hash_key` packs the words of `search_key` (`hash_key(s) == sum(k << shift)`), so compiled
-    tables hash as the interpreted ones do; `move_space`: every quiet (non-capturing) move is an
-    int below it, so per-move tables such as history scores fit in an array.
-    """
-
-    def __init__(self, tag: str, rules: Kernel, to_kernel: Callable[[Any], Any], option: int = 0,
-                 heuristics: Kernel | None = None, scores: Mapping[Any, str] | None = None,
-                 key_shifts: tuple[int, ...] = (), move_space: int = 0) -> None:
-        self.tag, self.rules, self.to_kernel, self.option = tag, rules, to_kernel, option
-        self.heuristics, self.scores = heuristics, dict(scores or {})
-        self.key_shifts, self.move_space = key_shifts, move_space
-
-    def __repr__(self) -> str:
-        return f"GameKernel({self.tag!r}, option={self.option})"
-

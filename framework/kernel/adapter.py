@@ -1,6 +1,6 @@
 """A plain-Python game seen through the kernel interface, so a search written once runs on any game.
 
-A search is written once against `framework.kernel_api` (ints, tuples of ints, arrays: what compiles). A
+A search is written once against `framework.kernel.api` (ints, tuples of ints, arrays: what compiles). A
 game with compiled rules binds that interface to its rules; any other game (tic-tac-toe, matches, a
 third-party plugin) goes through a `KernelAdapter`, which interns its states and moves as ints: a kernel
 state is the 1-tuple `(id,)` of an interned state, a move an interned move's id, ids given in the order
@@ -25,12 +25,12 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from framework.capabilities import capabilities
-from framework.jit import DRAW, LOSS, ONGOING, WIN
+from framework.kernel.api import DRAW, LOSS, ONGOING, WIN
 from framework.protocols import Game, Heuristic, State
 
 
 class KernelAdapter:
-    """`game` (and optionally the `heuristic` a search evaluates with) behind `framework.kernel_api`.
+    """`game` (and optionally the `heuristic` a search evaluates with) behind `framework.kernel.api`.
 
     What the game answers of a state is asked once and kept by the state's id: its mover and whether and
     how it ended when it is interned (a search visits every state it makes), its key, legal moves, hints
@@ -49,7 +49,8 @@ class KernelAdapter:
 
     def to_kernel(self, state: State) -> tuple[int]:
         """The kernel state of a game state (interned on first sight)."""
-        return self._functions["to_kernel"](state)
+        kernel_state: tuple[int] = self._functions["to_kernel"](state)
+        return kernel_state
 
     def state(self, kernel_state: Sequence[int]) -> State:
         """The game state of a kernel state."""
@@ -69,7 +70,7 @@ class KernelAdapter:
         return self.moves[move_id]
 
     def functions(self) -> dict[str, Callable[..., Any]]:
-        """Every name of `framework.kernel_api` (its PRIMITIVES and DERIVED), over this game and heuristic."""
+        """Every name of `framework.kernel.api` (its PRIMITIVES and DERIVED), over this game and heuristic."""
         return {name: f for name, f in self._functions.items() if name != "to_kernel"}
 
     def _bind(self) -> dict[str, Callable[..., Any]]:
@@ -202,7 +203,7 @@ class KernelAdapter:
 
 
 class PassThroughAdapter(KernelAdapter):
-    """`game` behind `framework.kernel_api` with nothing interned: its own states and moves pass through.
+    """`game` behind `framework.kernel.api` with nothing interned: its own states and moves pass through.
 
     For a search that only runs as Python here and keeps states in Python containers (the proof-number
     family: trees and tables of states, never int arrays): it pays no interning and holds no state beyond
@@ -221,7 +222,8 @@ class PassThroughAdapter(KernelAdapter):
         return move
 
     def move(self, move_id: Any) -> Hashable:
-        return move_id
+        move: Hashable = move_id
+        return move
 
     def functions(self) -> dict[str, Callable[..., Any]]:
         game, heuristic = self.game, self.heuristic

@@ -1,0 +1,108 @@
+"""framework.kernel.binding.bind: which binding a search gets, said openly, and every refusal naming its reason."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+
+from framework.errors import ConfigError, PluginError
+from framework.kernel import api, numba_backend
+from framework.kernel.binding import bind, needs
+from framework.protocols import Budget
+from plugins.agents.expectiminimax import ExpectiminimaxAgent
+from plugins.agents.expectiminimax import search as dice_search
+from plugins.agents.multiplayer import BestReplyAgent
+from plugins.agents.multiplayer import search as seat_search
+from plugins.agents.proofnumber import search as pn_search
+from plugins.games.tictactoe import TicTacToe
+from tests.framework import dice_race_sample as race
+from tests.framework.test_search_reload import DiceRace, LeadHeuristic
+
+
+def test_a_search_needs_the_primitives_it_calls_and_those_its_derived_functions_call():
+    assert needs(seat_search) >= {"legal_moves", "apply_move", "to_move", "outcome", "chance_probability",
+                                  "player_return", "pass_to", "score"}        # `evaluate` calls `score`
+    assert "pass_to" not in needs(dice_search) and "score" not in needs(pn_search)
+
+
+def test_auto_runs_compiled_where_the_kernel_fits_interpreted_with_compiled_kernels_off(monkeypatch):
+    game = DiceRace(3, dice=True)
+    monkeypatch.setenv("PLYGROUND_JIT", "1")
+    bound = bind(seat_search, game, LeadHeuristic(game))
+    assert (bound.binding, bound.weights, bound.adapter) == ("compiled", (1.0,), None)
+    monkeypatch.setenv("PLYGROUND_JIT", "0")
+    assert bind(seat_search, game, LeadHeuristic(game)).binding == "interpreted"
+
+
+def test_auto_on_a_game_without_a_kernel_says_it_chose_the_adapter_and_why():
+    bound = bind(pn_search, TicTacToe())
+    assert (bound.binding, bound.reason) == ("adapter", "tictactoe has no kernel")
+
+
+@pytest.mark.parametrize("kernel", ["compiled", "interpreted"])
+def test_asking_for_a_kernel_the_game_lacks_is_refused_naming_why(kernel):
+    with pytest.raises(ConfigError, match=f"kernel: {kernel} does not fit plugins.agents.proofnumber.search on "
+                                          "tictactoe: tictactoe has no kernel"):
+        bind(pn_search, TicTacToe(), None, kernel)
+
+
+def test_a_kernel_without_a_primitive_the_search_calls_is_refused_at_the_agent():
+    game = DiceRace(3, dice=False)
+    module = types.ModuleType("dice_race_without_pass_to")
+    module.__dict__.update({k: v for k, v in vars(race).items() if k != "pass_to" and not k.startswith("__")})
+    rules = numba_backend.Kernel(module, tag="dice_race_without_pass_to")
+    game.kernel = api.GameKernel("dice_race_without_pass_to", rules, tuple, heuristics=rules,
+                                 scores={LeadHeuristic: "lead"}, key_shifts=(0, 16), move_space=4)
+    with pytest.raises(ConfigError, match="kernel: compiled does not fit plugins.agents.multiplayer.search on "
+                                          "dice_race: the dice_race kernel has no pass_to"):
+        BestReplyAgent(game, heuristic=LeadHeuristic(game), kernel="compiled")
+    decision = BestReplyAgent(game, heuristic=LeadHeuristic(game)).select_move(game, game.initial_state(), Budget())
+    assert decision.stats.extra["binding"] == "adapter"
+
+
+def test_a_heuristic_the_kernel_does_not_compile_is_refused_for_compiled():
+    game = DiceRace(2, dice=True)
+
+    class Other(LeadHeuristic):
+        name = "other"
+
+    with pytest.raises(ConfigError, match="heuristic 'other' has no compiled function in the dice_race kernel"):
+        ExpectiminimaxAgent(game, heuristic=Other(game), kernel="interpreted")
+
+
+def test_compiled_with_compiled_kernels_turned_off_is_refused(monkeypatch):
+    monkeypatch.setenv("PLYGROUND_JIT", "0")
+    game = DiceRace(2, dice=True)
+    with pytest.raises(ConfigError, match="kernel: compiled, but PLYGROUND_JIT=0 turns compiled kernels off"):
+        bind(dice_search, game, LeadHeuristic(game), "compiled")
+
+
+def test_an_unknown_binding_is_refused():
+    with pytest.raises(ConfigError, match="kernel: must be one of auto, compiled, interpreted, adapter, got 'jit'"):
+        bind(pn_search, TicTacToe(), None, "jit")
+
+
+def test_the_adapter_and_the_interpreted_kernel_visit_the_same_nodes_and_record_how_they_ran(monkeypatch):
+    monkeypatch.setenv("PLYGROUND_JIT", "0")
+    game = DiceRace(2, dice=True)
+    state = race.apply_move(game.initial_state(), 2)
+    runs = {}
+    for kernel in ("adapter", "interpreted", "auto"):
+        decision = ExpectiminimaxAgent(game, depth=5, heuristic=LeadHeuristic(game), kernel=kernel).select_move(
+            game, state, Budget())
+        runs[kernel] = (decision.move, decision.stats.score, decision.stats.nodes, decision.stats.extra["binding"])
+    assert runs["adapter"][:3] == runs["interpreted"][:3] == runs["auto"][:3]
+    assert [run[3] for run in runs.values()] == ["adapter", "interpreted", "interpreted"]
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"tag": "dice race"}, "GameKernel: tag must be a name (it names the compiled searches' cache files), "
+                           "got 'dice race'"),
+    ({"move_space": -1}, "GameKernel 'race': move_space must be ints >= 0, got -1"),
+    ({"key_shifts": (0, 1.5)}, "GameKernel 'race': key_shifts must be ints >= 0, got 1.5"),
+    ({"option": True}, "GameKernel 'race': option must be ints >= 0, got True")])
+def test_a_game_kernel_record_that_cannot_be_is_refused_naming_the_field(fields, message):
+    rules = numba_backend.Kernel(race, tag="race")
+    with pytest.raises(PluginError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        api.GameKernel(**{"tag": "race", "rules": rules, "to_kernel": tuple, **fields})
