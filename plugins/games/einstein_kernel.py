@@ -117,13 +117,12 @@ def apply_move(state, move: int):
 
 def outcome(state, player: int, option: int) -> int:
     won = winner(state)
-    if won < 0:
-        return ONGOING
-    return WIN if won == player else LOSS
+    return ONGOING if won < 0 else WIN if won == player else LOSS
 
 
 def player_return(state, player: int) -> float:
-    return 1.0 if winner(state) == player else -1.0
+    """+1 to the winner, -1 to the loser: the outcome's code (WIN, LOSS) as a float."""
+    return float(outcome(state, player, 0))
 
 
 def chance_probability(state, outcome: int) -> float:
