@@ -133,12 +133,27 @@ def test_the_kernel_counts_the_perft_of_the_rules(name: str, make: Any, starts: 
             assert kernel_perft(rules, to_kernel(game, binding, start), d) == generic_perft(game, start, d), (start, d)
 
 
-def test_the_kernel_perft_is_the_published_rolit_count() -> None:
-    """Rolit from the start for four, whose first moves only join a ball (no capture is possible): 4 first moves
-    by perft of the plain rules and the kernel."""
-    game = Rolit(4)
-    assert kernel_perft(game.kernel.rules.interpreted, to_kernel(game, "interpreted", game.initial_state()), 1) == len(
-        game.legal_moves(game.initial_state()))
+def openspiel_perft(state: Any, depth: int) -> int:
+    """Perft over OpenSpiel's state: chance outcomes and actions alike, an ended state a leaf only at depth 0."""
+    if depth == 0:
+        return 1
+    if state.is_terminal():
+        return 0
+    actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+    if depth == 1:
+        return len(actions)
+    return sum(openspiel_perft(state.child(action), depth - 1) for action in actions)
+
+
+@pytest.mark.parametrize(("players", "goal", "depth"), [(2, 10, 9), (3, 6, 8), (4, 5, 7)])
+def test_the_pig_kernel_counts_the_perft_of_openspiels_pig(players: int, goal: int, depth: int) -> None:
+    """A peer we did not write: OpenSpiel's `pig` (test-only; skipped without pyspiel) counts the same paths."""
+    pyspiel = pytest.importorskip("pyspiel")
+    theirs = pyspiel.load_game("pig", {"players": players, "winscore": goal}).new_initial_state()
+    game = Pig(players, goal=goal)
+    ours = to_kernel(game, "interpreted", game.initial_state())
+    assert [kernel_perft(game.kernel.rules.interpreted, ours, d) for d in range(depth + 1)] == [
+        openspiel_perft(theirs, d) for d in range(depth + 1)]
 
 
 def sampled(game: Any, start: Any, plies: int, seed: int) -> Any:
