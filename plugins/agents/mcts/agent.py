@@ -89,11 +89,25 @@ def seeded(seed: int) -> int:
     return ((x >> 32) ^ x) & search.MASK32 or 1
 
 
+def offers(kernel: GameKernel, name: str) -> bool:
+    """Whether the game's kernel (its rules or a kernel they are built on) defines `name`."""
+    chain = kernel.rules
+    while chain is not None:
+        if name in vars(chain.module):
+            return True
+        chain = chain.rules
+    return False
+
+
 @functools.cache
 def _kernel_fits(heuristic_class: type | None) -> Callable[[Game, GameKernel], str]:
     """MCTS's test of a kernel for a heuristic of `heuristic_class` (None: no heuristic): it binds a compiled
     function as `score`, the heuristic's own (one is needed even without a heuristic: it is then never called)."""
     def fits(game: Game, kernel: GameKernel) -> str:
+        wanted = ("player_return",) * (player_count(game) > 2) + ("chance_probability",) * has_chance(game)
+        missing = [name for name in wanted if not offers(kernel, name)]
+        if missing:
+            return f"the {game.name} kernel has no {', '.join(missing)} (MCTS needs it for dice and more seats)"
         if not kernel.scores:
             return f"the {game.name} kernel has no compiled heuristic"
         if heuristic_class is not None and heuristic_class not in kernel.scores:
@@ -186,7 +200,7 @@ class MCTSAgent:
         work[WORK.playout] = int(self.playout == "heuristic")
         work[WORK.playout_depth] = -1 if self.playout_depth is None else self.playout_depth
         work[WORK.heuristic] = int(self.heuristic is not None)
-        work[WORK.returns] = int(bound.adapter is not None)
+        work[WORK.returns] = int(bound.kernel is None or offers(bound.kernel, "player_return"))
         work[WORK.rng], work[WORK.iterations] = self.rng, self.iterations
         most = min(self.iterations, int(work[WORK.limit])) + 1
         capacity = min(most, FIRST_CAPACITY)
