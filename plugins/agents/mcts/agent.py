@@ -54,6 +54,7 @@ from framework.errors import ConfigError
 from framework.kernel.adapter import PassThroughAdapter
 from framework.kernel.api import GameKernel
 from framework.kernel.binding import KERNEL_PARAM, Bound, bind
+from framework.kernel.numba_backend import Kernel
 from framework.params import HeuristicRef, Param
 from framework.protocols import Budget, Decision, Game, Heuristic, Proof, SearchStats, SolveResult, State
 from framework.search import SearchLimits, Stopwatch
@@ -91,7 +92,7 @@ def seeded(seed: int) -> int:
 
 def offers(kernel: GameKernel, name: str) -> bool:
     """Whether the game's kernel (its rules or a kernel they are built on) defines `name`."""
-    chain = kernel.rules
+    chain: Kernel | None = kernel.rules
     while chain is not None:
         if name in vars(chain.module):
             return True
