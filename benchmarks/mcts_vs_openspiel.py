@@ -76,7 +76,7 @@ def main(argv: Any = None) -> None:
         runs = [ours(registry, name, args.simulations) for _ in range(args.repeat)]
         mine, binding = max(runs)
         theirs = max(openspiel(peer, args.simulations) for _ in range(args.repeat)) if peer else None
-        ratio = f"{mine / theirs:7.1f}" if theirs else "      -"
+        ratio = f"{mine / theirs:7.2f}" if theirs else "      -"
         peer_text = f"{theirs:17,.0f}" if theirs else f"{'(no peer)':>17}"
         print(f"{name:10} {binding:12} {mine:12,.0f} {peer_text} {ratio} {bytes_per_node(binding):10}", flush=True)
     print(f"10,000,000 iterations, compiled: {10_000_001 * bytes_per_node('compiled') / 2**30:.2f} GiB of tree "
