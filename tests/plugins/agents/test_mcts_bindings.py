@@ -90,3 +90,10 @@ def test_a_kernel_without_returns_is_refused_for_more_than_two_seats():
     with pytest.raises(ConfigError, match="the loa kernel has no player_return"):
         MCTSAgent(game, kernel="interpreted")
     assert MCTSAgent(game).bind(game).binding == "adapter"
+
+
+def test_the_dice_and_returns_primitives_are_optional_so_a_kernel_without_them_fits():
+    from framework.kernel.binding import needs
+    from plugins.agents.mcts import search
+    assert {"chance_probability", "player_return"}.isdisjoint(needs(search))
+    assert {"legal_moves", "apply_move", "to_move", "outcome", "score"} <= needs(search)
