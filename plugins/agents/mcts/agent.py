@@ -44,8 +44,9 @@ from __future__ import annotations
 
 import functools
 import math
+import multiprocessing
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -81,6 +82,9 @@ PARAMS = (
     Param("iterations", int, 100_000, "most iterations per move (the budget may stop it sooner)", minimum=1,
           maximum=MAX_ITERATIONS),
     KERNEL_PARAM,
+    Param("parallel", int, 1, "root-parallel MCTS: independent searches in this many processes (forked), each "
+          "with its share of the iterations and node budget, their root visit counts merged to choose",
+          minimum=1, maximum=64),
 )
 
 
@@ -164,12 +168,40 @@ class Tree:
         return tuple(pv)
 
 
+class Searched(NamedTuple):
+    """What one search learnt at the root, in the game's moves (picklable: a worker process sends it back)."""
+
+    children: tuple[tuple[Any, int, float, int | None], ...]    # (move, visits, total, proven winner) each
+    winner: int | None          # the seat proven to win from the root
+    root_visits: int
+    pv: tuple[Any, ...]
+    nodes: int
+    iterations: int
+    tree_nodes: int
+    binding: str
+
+
+def _share(total: float, n: int, i: int) -> Any:
+    """The i-th of `n` near-equal shares of `total` (an int, or infinity)."""
+    return total if total == math.inf else int(total) // n + (i < int(total) % n)
+
+
+#: The job the worker processes of a root-parallel search run, set before they are forked.
+_JOBS: list[tuple[Any, ...]] = []
+
+
+def _worker(i: int) -> Searched:
+    agent, game, state, shares = _JOBS[0]
+    found: Searched = agent.search(game, state, *shares[i])[0]
+    return found
+
+
 class MCTSAgent:
     """UCT with optional MCTS-Solver; see the module docstring."""
 
     def __init__(self, game: Game, seed: int = 0, exploration: float = 1.0, playout: str = "random",
                  epsilon: float = 0.1, playout_depth: int | None = 200, heuristic: Heuristic | None = None,
-                 solver: bool = True, iterations: int = 100_000, kernel: str = "auto") -> None:
+                 solver: bool = True, iterations: int = 100_000, kernel: str = "auto", parallel: int = 1) -> None:
         if playout == "heuristic" and heuristic is None:
             raise ConfigError(f"mcts with playout 'heuristic' needs a heuristic, and {game.name} has none")
         if not 0 <= epsilon <= 1:
@@ -177,7 +209,7 @@ class MCTSAgent:
         self.seed = seed
         self.exploration, self.playout, self.epsilon = exploration, playout, epsilon
         self.playout_depth, self.heuristic, self.solver, self.iterations = playout_depth, heuristic, solver, iterations
-        self.kernel = kernel
+        self.kernel, self.parallel = kernel, parallel
         self.rng = seeded(seed)
         self.bind(game)        # a kernel that does not fit is refused now
 
@@ -187,10 +219,10 @@ class MCTSAgent:
 
     # -- one search ----------------------------------------------------------------
 
-    def search(self, game: Game, state: State, budget: Budget) -> tuple[Tree | None, int, int, str]:
-        """Run iterations until the budget, the iteration cap or a proof at the root; return (tree, nodes,
-        iterations, binding); no tree when the budget allowed not even the root."""
-        limits = SearchLimits.start(budget)
+    def search(self, game: Game, state: State, limits: SearchLimits, iterations: int,
+               rng: int) -> tuple[Searched, int]:
+        """Run up to `iterations` iterations within `limits` from the generator state `rng`, until a proof at
+        the root; return what the root learnt and the generator's state after."""
         bound = self.bind(game)
         compiled = bound.binding == "compiled"
         seats = player_count(game)
@@ -202,8 +234,8 @@ class MCTSAgent:
         work[WORK.playout_depth] = -1 if self.playout_depth is None else self.playout_depth
         work[WORK.heuristic] = int(self.heuristic is not None)
         work[WORK.returns] = int(bound.kernel is None or offers(bound.kernel, "player_return"))
-        work[WORK.rng], work[WORK.iterations] = self.rng, self.iterations
-        most = min(self.iterations, int(work[WORK.limit])) + 1
+        work[WORK.rng], work[WORK.iterations] = rng, iterations
+        most = min(iterations, int(work[WORK.limit])) + 1
         capacity = min(most, FIRST_CAPACITY)
         tree: Any = np.zeros(capacity * NODE_SIZE, np.int32) if compiled else [0] * (capacity * NODE_SIZE)
         totals: Any = bound.array(capacity, float)
@@ -222,32 +254,67 @@ class MCTSAgent:
                 tree.extend([0] * (grown * NODE_SIZE))
                 totals.extend([0.0] * grown)
             capacity += grown
-        self.rng = int(work[WORK.rng])      # the next decision draws on
         size = int(work[WORK.size])
-        return (Tree(tree, totals, size, bound) if size else None), int(work[WORK.nodes]), int(work[WORK.done]), \
-            bound.binding
+        read = Tree(tree, totals, size, bound)
+        children = tuple((read.move(c), read.slot(c, NODE.visits), float(totals[c]), read.winner(c))
+                         for c in read.children(0)) if size else ()
+        return Searched(children, read.winner(0) if size else None, read.slot(0, NODE.visits) if size else 0,
+                        read.principal_variation() if size else (), int(work[WORK.nodes]), int(work[WORK.done]),
+                        size, bound.binding), int(work[WORK.rng])
+
+    def searches(self, game: Game, state: State, budget: Budget) -> list[Searched]:
+        """One search, or (`parallel` > 1) one per worker process, each with its share of the iterations and node
+        budget, the same deadline and its own generator (the first's is this agent's, carried on)."""
+        limits = SearchLimits.start(budget)
+        n = self.parallel
+        if n == 1:
+            found, self.rng = self.search(game, state, limits, self.iterations, self.rng)
+            return [found]
+        shares = [(SearchLimits(_share(limits.node_limit, n, i), limits.deadline), _share(self.iterations, n, i),
+                   self.rng if i == 0 else seeded(self.seed * 7919 + i)) for i in range(n)]
+        _JOBS[:] = [(self, game, state, shares)]
+        try:
+            with multiprocessing.get_context("fork").Pool(n - 1) as pool:
+                others = pool.map_async(_worker, range(1, n))
+                first, self.rng = self.search(game, state, *shares[0])
+                return [first, *others.get()]
+        finally:
+            _JOBS.clear()
 
     # -- answers -------------------------------------------------------------------
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
         watch = Stopwatch()
-        tree, nodes, done, binding = self.search(game, state, budget)
-        best = tree.best_child(0) if tree is not None else None
+        found = self.searches(game, state, budget)
         me = game.to_move(state)
-        winner = tree.winner(0) if tree is not None else None
-        if tree is None or best is None:
+        proven = [f for f in found if f.winner is not None]
+        winner = proven[0].winner if proven else None
+        visits: dict[Any, list[Any]] = {}       # move: [visits, total, proven winner], merged over the searches
+        for f in found:
+            for move, n, total, child_winner in f.children:
+                merged = visits.setdefault(move, [0, 0.0, None])
+                merged[0] += n
+                merged[1] += total
+                if child_winner is not None:
+                    merged[2] = child_winner
+        if winner == me:
+            move = next(m for m, *_, w in proven[0].children if w == me)
+        else:
+            candidates = [m for m, v in visits.items() if v[2] in (None, me)] or list(visits)
+            move = max(candidates, key=lambda m: visits[m][0], default=None)
+        if move is None:
             move, score = game.legal_moves(state)[0], None
         else:
-            move = tree.move(best)
-            visits = tree.slot(best, NODE.visits)
-            score = (1.0 if winner == me else -1.0 if winner is not None
-                     else float(tree.totals[best]) / visits if visits else None)
+            n, total, _ = visits[move]
+            score = 1.0 if winner == me else -1.0 if winner is not None else total / n if n else None
         proof = {None: "unknown", me: "win", 1 - me: "loss"}[winner]
-        stats = SearchStats(nodes=nodes, score=score, pv=tree.principal_variation() if tree else (move,),
-                            wall_time=watch.wall(), cpu_time=watch.cpu(),
-                            extra={"iterations": done, "proof": proof, "binding": binding,
-                                   "root_visits": tree.slot(0, NODE.visits) if tree is not None else 0},
-                            peak_entries=tree.size if tree is not None else 0)
+        pv = found[0].pv if found[0].pv[:1] == (move,) else (move,)
+        stats = SearchStats(nodes=sum(f.nodes for f in found), score=score, pv=pv, wall_time=watch.wall(),
+                            cpu_time=watch.cpu(),
+                            extra={"iterations": sum(f.iterations for f in found), "proof": proof,
+                                   "binding": found[0].binding, "root_visits": sum(f.root_visits for f in found),
+                                   **({"parallel": len(found)} if len(found) > 1 else {})},
+                            peak_entries=sum(f.tree_nodes for f in found))
         return Decision(move, stats)
 
     def solve(self, game: Game, state: State, budget: Budget) -> SolveResult:

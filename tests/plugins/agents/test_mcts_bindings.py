@@ -97,3 +97,28 @@ def test_the_dice_and_returns_primitives_are_optional_so_a_kernel_without_them_f
     from plugins.agents.mcts import search
     assert {"chance_probability", "player_return"}.isdisjoint(needs(search))
     assert {"legal_moves", "apply_move", "to_move", "outcome", "score"} <= needs(search)
+
+
+def test_root_parallel_merges_the_workers_visits_and_is_reproducible(registry):
+    game = registry.create_game("checkers")
+    state = game.initial_state()
+    runs = [registry.create_agent("mcts", game, {"iterations": 301, "parallel": 3}, seed=5)
+            .select_move(game, state, UNLIMITED) for _ in range(2)]
+    assert runs[0].move == runs[1].move and runs[0].stats.nodes == runs[1].stats.nodes
+    stats = runs[0].stats
+    assert stats.extra["parallel"] == 3 and stats.extra["iterations"] == 301 and stats.extra["root_visits"] == 301
+    assert runs[0].move in game.legal_moves(state)
+    # the first worker is the sequential search with its share of the iterations
+    alone = registry.create_agent("mcts", game, {"iterations": 101}, seed=5).select_move(game, state, UNLIMITED)
+    assert alone.stats.nodes < stats.nodes
+
+
+def test_root_parallel_keeps_the_node_budget_and_a_proof(registry):
+    game = registry.create_game("matches")
+    state = game.initial_state()
+    decision = registry.create_agent("mcts", game, {"parallel": 2}, seed=1).select_move(game, state,
+                                                                                        Budget(nodes=999))
+    assert decision.stats.nodes <= 999 and decision.move in game.legal_moves(state)
+    from plugins.games.matches import Matches
+    small = Matches((5,), k=3)      # 5 = 1 (mod 4): the mover loses
+    assert MCTSAgent(small, parallel=2).solve(small, small.initial_state(), UNLIMITED).value.value == "loss"
