@@ -1,6 +1,6 @@
 """MCTS simulations per second against OpenSpiel's C++ `MCTSBot` with a random-rollout evaluator, in the same run.
 
-    python benchmarks/mcts_vs_openspiel.py [GAME ...] [--simulations N] [--repeat N]
+    python benchmarks/mcts_vs_openspiel.py [GAME ...] [--simulations N] [--repeat N] [--parallel N]
 
 For each row, both searches run N simulations from the start position: ours (`mcts`, solver off, random
 playouts to the end, `kernel: auto`, compiled where the game has a kernel, a first decision beforehand so a
@@ -9,7 +9,8 @@ N simulations, solve=False)`. A simulation is one iteration: descent, expansion,
 end, back-up. It prints simulations/s for each side, the ratio ours/OpenSpiel (issue 28's targets: >= 10x
 for LOA and checkers) and the bytes a node of our tree takes (`plugins/agents/mcts/search.py`: NODE_SIZE
 int32 slots and a float64 total compiled; interpreted and adapter bindings keep Python lists, whose slots
-hold 8-byte references). Rolit has no OpenSpiel peer: ours alone is reported. Figures are noisy on a shared
+hold 8-byte references). `--parallel N` also runs ours root-parallel in N processes (the same simulations in
+all, split among them) and prints its simulations/s and speed-up over one process. Rolit has no OpenSpiel peer: ours alone is reported. Figures are noisy on a shared
 machine: compare ratios from one run, the best of `--repeat` runs counting.
 """
 
@@ -30,10 +31,10 @@ ROWS = (("loa", "lines_of_action"), ("checkers", "checkers"), ("pig", "pig"),
         ("einstein", "einstein_wurfelt_nicht"), ("rolit", None))
 
 
-def ours(registry: Registry, name: str, simulations: int) -> tuple[float, str]:
+def ours(registry: Registry, name: str, simulations: int, parallel: int = 1) -> tuple[float, str]:
     """Our simulations/s from the start, and the binding that ran."""
     game = registry.create_game(name)
-    options = {"iterations": simulations, "solver": False, "playout_depth": None}
+    options = {"iterations": simulations, "solver": False, "playout_depth": None, "parallel": parallel}
     registry.create_agent("mcts", game, {**options, "iterations": 2}, seed=1).select_move(
         game, game.initial_state(), UNLIMITED)                         # compile or load, untimed
     agent = registry.create_agent("mcts", game, options, seed=1)
@@ -67,6 +68,7 @@ def main(argv: Any = None) -> None:
     parser.add_argument("games", nargs="*", default=[row[0] for row in ROWS])
     parser.add_argument("--simulations", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--parallel", type=int, default=1)
     args = parser.parse_args(argv)
     registry = Registry()
     print(f"{'game':10} {'binding':12} {'ours sims/s':>12} {'OpenSpiel sims/s':>17} {'ratio':>7} {'bytes/node':>10}")
@@ -79,6 +81,10 @@ def main(argv: Any = None) -> None:
         ratio = f"{mine / theirs:7.2f}" if theirs else "      -"
         peer_text = f"{theirs:17,.0f}" if theirs else f"{'(no peer)':>17}"
         print(f"{name:10} {binding:12} {mine:12,.0f} {peer_text} {ratio} {bytes_per_node(binding):10}", flush=True)
+        if args.parallel > 1:
+            spread = max(ours(registry, name, args.simulations, args.parallel)[0] for _ in range(args.repeat))
+            print(f"{'':10} {f'parallel {args.parallel}':12} {spread:12,.0f} {'':17} {'':7} {'':10} "
+                  f"speed-up {spread / mine:.2f}x", flush=True)
     print(f"10,000,000 iterations, compiled: {10_000_001 * bytes_per_node('compiled') / 2**30:.2f} GiB of tree "
           "(at most one node per iteration)")
 
