@@ -10,8 +10,9 @@ end, back-up. It prints simulations/s for each side, the ratio ours/OpenSpiel (i
 for LOA and checkers) and the bytes a node of our tree takes (`plugins/agents/mcts/search.py`: NODE_SIZE
 int32 slots and a float64 total compiled; interpreted and adapter bindings keep Python lists, whose slots
 hold 8-byte references). `--parallel N` also runs ours root-parallel in N processes (the same simulations in
-all, split among them) and prints its simulations/s and speed-up over one process. Rolit has no OpenSpiel peer: ours alone is reported. Figures are noisy on a shared
-machine: compare ratios from one run, the best of `--repeat` runs counting.
+all, split among them) and prints its simulations/s and speed-up over one process. Rolit has no OpenSpiel
+peer: ours alone is reported. Figures are noisy on a shared machine: compare ratios from one run, the best of
+`--repeat` runs counting.
 """
 
 from __future__ import annotations
