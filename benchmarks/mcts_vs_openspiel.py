@@ -45,8 +45,16 @@ def ours(registry: Registry, name: str, simulations: int, parallel: int = 1) -> 
     return decision.stats.extra["iterations"] / elapsed, decision.stats.extra["binding"]
 
 
-def openspiel(peer: str, simulations: int) -> float:
-    import pyspiel
+def import_pyspiel() -> Any | None:
+    """pyspiel, or None when OpenSpiel is not installed (`pip install -e '.[bench]'`)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    return pyspiel
+
+
+def openspiel(pyspiel: Any, peer: str, simulations: int) -> float:
     game = pyspiel.load_game(peer)
     bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 1), 1.0, simulations, 100_000, False, 1, False)
     state = game.new_initial_state()
@@ -71,16 +79,24 @@ def main(argv: Any = None) -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--parallel", type=int, default=1)
     args = parser.parse_args(argv)
+    names = [row[0] for row in ROWS]
+    unknown = [name for name in args.games if name not in names]
+    if unknown:
+        parser.error(f"no benchmark row for {', '.join(unknown)}; rows: {', '.join(names)}")
     registry = Registry()
+    pyspiel = import_pyspiel()
+    if pyspiel is None:
+        print("OpenSpiel (pyspiel) is not installed; peer columns skipped")
     print(f"{'game':10} {'binding':12} {'ours sims/s':>12} {'OpenSpiel sims/s':>17} {'ratio':>7} {'bytes/node':>10}")
     for name, peer in ROWS:
         if name not in args.games:
             continue
         runs = [ours(registry, name, args.simulations) for _ in range(args.repeat)]
         mine, binding = max(runs)
-        theirs = max(openspiel(peer, args.simulations) for _ in range(args.repeat)) if peer else None
+        theirs = max(openspiel(pyspiel, peer, args.simulations)
+                     for _ in range(args.repeat)) if peer and pyspiel else None
         ratio = f"{mine / theirs:7.2f}" if theirs else "      -"
-        peer_text = f"{theirs:17,.0f}" if theirs else f"{'(no peer)':>17}"
+        peer_text = f"{theirs:17,.0f}" if theirs else f"{'(no peer)' if pyspiel else '(skipped)':>17}"
         print(f"{name:10} {binding:12} {mine:12,.0f} {peer_text} {ratio} {bytes_per_node(binding):10}", flush=True)
         if args.parallel > 1:
             spread = max(ours(registry, name, args.simulations, args.parallel)[0] for _ in range(args.repeat))
