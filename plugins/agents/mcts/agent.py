@@ -264,14 +264,15 @@ class MCTSAgent:
 
     def searches(self, game: Game, state: State, budget: Budget) -> list[Searched]:
         """One search, or (`parallel` > 1) one per worker process, each with its share of the iterations and node
-        budget, the same deadline and its own generator (the first's is this agent's, carried on)."""
+        budget, the same deadline and its own generator (the first carries this agent's on, the others are seeded
+        from it, so each decision draws afresh)."""
         limits = SearchLimits.start(budget)
         n = self.parallel
         if n == 1:
             found, self.rng = self.search(game, state, limits, self.iterations, self.rng)
             return [found]
         shares = [(SearchLimits(_share(limits.node_limit, n, i), limits.deadline), _share(self.iterations, n, i),
-                   self.rng if i == 0 else seeded(self.seed * 7919 + i)) for i in range(n)]
+                   self.rng if i == 0 else seeded(self.rng * 7919 + i)) for i in range(n)]
         _JOBS[:] = [(self, game, state, shares)]
         try:
             with multiprocessing.get_context("fork").Pool(n - 1) as pool:

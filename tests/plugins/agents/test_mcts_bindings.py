@@ -122,3 +122,12 @@ def test_root_parallel_keeps_the_node_budget_and_a_proof(registry):
     from plugins.games.matches import Matches
     small = Matches((5,), k=3)      # 5 = 1 (mod 4): the mover loses
     assert MCTSAgent(small, parallel=2).solve(small, small.initial_state(), UNLIMITED).value.value == "loss"
+
+
+@pytest.mark.parametrize("parallel", [1, 2])
+def test_a_time_budget_is_kept_compiled_and_root_parallel(registry, keeps_time_budget, parallel):
+    game = registry.create_game("checkers")
+    agent = registry.create_agent("mcts", game, {"kernel": "compiled", "parallel": parallel}, seed=1)
+    agent.select_move(game, game.initial_state(), Budget(nodes=50))     # compiled or loaded before the clock runs
+    decision = keeps_time_budget(lambda budget: agent.select_move(game, game.initial_state(), budget), 0.5)
+    assert decision.move in game.legal_moves(game.initial_state())
