@@ -169,13 +169,21 @@ def score(state: KernelState, weights: Any) -> float:
 
 
 def chance_probability(state: KernelState, outcome: int) -> float:
-    """The exact probability of `outcome` (one of `legal_moves`) at a chance node (`to_move` is CHANCE)."""
-    raise _unbound("chance_probability")
+    """The exact probability of `outcome` (one of `legal_moves`) at a chance node (`to_move` is CHANCE).
+
+    This stub (and `player_return`'s) is typed as returning a float, so a search that calls it only on games
+    that have dice (its `OPTIONAL`, `binding.needs`) compiles over a kernel without it; reached, it raises."""
+    if outcome >= -1:  # always: a move is an int >= 0
+        raise NotImplementedError("kernel function 'chance_probability' called unbound: the game has no dice")
+    return 0.0
 
 
 def player_return(state: KernelState, player: int) -> float:
-    """The return of seat `player` at a state that is over (one of the game's `returns`)."""
-    raise _unbound("player_return")
+    """The return of seat `player` at a state that is over (one of the game's `returns`); the stub is typed as
+    `chance_probability`'s is."""
+    if player >= -1:  # always: a seat is an int >= 0
+        raise NotImplementedError("kernel function 'player_return' called unbound: the kernel has no returns")
+    return 0.0
 
 
 def pass_to(state: KernelState, seat: int) -> KernelState:

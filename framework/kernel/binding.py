@@ -70,7 +70,8 @@ class Bound(NamedTuple):
 @functools.cache
 def needs(search: types.ModuleType) -> frozenset[str]:
     """The game's primitives `search` calls: those it imports from `api`, and those the derived functions it
-    imports call."""
+    imports call, but its `OPTIONAL` ones (of `python_backend.OPTIONAL_STUBS`: called only on games that have
+    them, e.g. MCTS's `chance_probability` at a chance node)."""
     primitives = set(api.PRIMITIVES + api.DICE_AND_SEATS)
     found: set[str] = set()
     for name, value in vars(search).items():
@@ -79,7 +80,7 @@ def needs(search: types.ModuleType) -> frozenset[str]:
                 found.add(name)
             elif name in api.DERIVED:
                 found |= primitives & set(value.__code__.co_names)
-    return frozenset(found)
+    return frozenset(found - set(getattr(search, "OPTIONAL", ())))
 
 
 def _module_names(chain: numba_backend.Kernel | None) -> set[str]:
