@@ -50,6 +50,7 @@ class Binding(NamedTuple):
     weights: tuple[float, ...]
     compiled: bool
     name: str                   # "compiled", "interpreted" or "adapter" (`framework.kernel.binding.BINDINGS`)
+    reason: str                 # why it is not compiled ("" when it is: `framework.kernel.binding.Bound.reason`)
 
 
 def fits(game: Game, kernel: api.GameKernel) -> str:
@@ -99,9 +100,9 @@ def bind_negamax(game: Game, heuristic: Heuristic | None, settings: Settings, pr
                  refuse=refusal(game, heuristic, settings, proof_score) if kernel != "adapter" else "")
     if bound.kernel is None:
         return Binding(bound.functions.negamax, bound.to_kernel, bound.move, 0, ADAPTER_SPACE, ADAPTER_KEY_SHIFTS,
-                       bound.weights, False, bound.binding)
+                       bound.weights, False, bound.binding, bound.reason)
     return Binding(bound.functions.negamax, bound.to_kernel, bound.move, bound.option, bound.kernel.move_space,
-                   bound.kernel.key_shifts, bound.weights, bound.binding == "compiled", bound.binding)
+                   bound.kernel.key_shifts, bound.weights, bound.binding == "compiled", bound.binding, bound.reason)
 
 
 def python_plies() -> int:

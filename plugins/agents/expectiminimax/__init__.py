@@ -95,7 +95,7 @@ class ExpectiminimaxAgent:
         return Decision(move, SearchStats(
             nodes=int(work[WORK.nodes]), depth=completed, score=score, pv=(move,), wall_time=watch.wall(),
             cpu_time=watch.cpu(), extra={"star1_cutoffs": int(work[WORK.star1_cutoffs]),
-                                         "star2_cutoffs": int(work[WORK.star2_cutoffs]), "binding": bound.binding}))
+                                         "star2_cutoffs": int(work[WORK.star2_cutoffs]), **bound.recorded()}))
 
     def __repr__(self) -> str:
         return f"ExpectiminimaxAgent(depth={self.depth}, star1={self.star1}, star2={self.star2})"

@@ -87,7 +87,7 @@ class SeatSearchAgent:
         self.check(work)
         return Decision(move, SearchStats(nodes=int(work[WORK.nodes]), depth=completed, score=score, pv=(move,),
                                           wall_time=watch.wall(), cpu_time=watch.cpu(),
-                                          extra={"cutoffs": int(work[WORK.cutoffs]), "binding": bound.binding}))
+                                          extra={"cutoffs": int(work[WORK.cutoffs]), **bound.recorded()}))
 
     def prepare(self, work: Any) -> None:
         """Set the search's switches in `work`."""

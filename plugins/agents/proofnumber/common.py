@@ -165,7 +165,7 @@ class ProofNumberAgent:
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
         watch = Stopwatch()
         solved = self.solve(game, state, split_budget(budget, self.solve_share))
-        extra = {**solved.stats.extra, "binding": bind(game, self.kernel)[0].binding}
+        extra = {**solved.stats.extra, **bind(game, self.kernel)[0].recorded()}
         if solved.value in (Proof.WIN, Proof.DRAW) or self.fallback is None:
             move = solved.move if solved.move is not None else game.legal_moves(state)[0]
             score = {Proof.WIN: 1.0, Proof.DRAW: 0.0, Proof.LOSS: -1.0}.get(solved.value)
