@@ -21,8 +21,8 @@ tuple. Most of that cost was numba's atomic reference counting of each array, an
 (perf: ~45% of a checkers node): `negamax` borrows its arrays (`api.borrowed`), so below the root no count
 is touched (checkers depth 11: ~0.85x the time).
 
-The node contract: a node is one `negamax` call, counted on entry after the budget test (the clock read
-every 256 nodes, as `SearchLimits.exceeded`), root and leaves, probes, re-searches and quiescence nodes
+The node contract: a node is one `negamax` call, counted on entry after the budget test (`api.counted`: the
+clock read every 256 nodes), root and leaves, probes, re-searches and quiescence nodes
 included; a state answered from the table still counts. In solver mode the evaluation is
 `solver.WinLossEvaluation` (+1 / -1 / 0 at the end of the game, 0 at the horizon), otherwise the kernel's
 `evaluate` and `terminal_score`. The table is probed at `hash_key(state) % size`, computed from the words
@@ -40,7 +40,7 @@ from framework.kernel.api import (
     as_int64,
     as_uint64,
     borrowed,
-    clock,
+    counted,
     evaluate,
     float_of_bits,
     is_capture,
@@ -68,14 +68,14 @@ STATE_WORDS = 5
 ROW, ROW_SIZE = layout("Row", "words*5 stamp depth ply flag move")
 #: Words of `search_key` hashed (zero-padded).
 KEY_WORDS = 4
-#: The slots of `work`: counters (nodes, heuristic leaves, aborted, root move), the node limit, the table's
-#: hashing (its size, then 2**shift % size for each key word, 1 when states and keys are one word each and
-#: an entry keeps only its first word: an adapter's, so Python pads and compares nothing more), the switches
-#: (solver mode: the win/loss evaluation and proven entries at any depth; quiescence and its most plies below
-#: the depth limit), the table stamp (>= 1), the move space (history rows), where per-ply rows and PV lines
+#: The slots of `work`: the budget (`api.BUDGET`: nodes, the node limit, aborted), heuristic leaves, the root
+#: move, the table's hashing (its size, then 2**shift % size for each key word, 1 when states and keys are one
+#: word each and an entry keeps only its first word: an adapter's, so Python pads and compares nothing more),
+#: the switches (solver mode: the win/loss evaluation and proven entries at any depth; quiescence and its most
+#: plies below the depth limit), the table stamp (>= 1), the move space (history rows), where per-ply rows and PV lines
 #: start and how far apart the lines lie, PVS, late-move reductions (least remaining depth, moves searched in
 #: full before), singular extensions (least depth, margin as a float64's bits), and the root search's depth.
-WORK, CONTROL_SIZE = layout("Work", "nodes leaves aborted root_move limit size shifts*4 one_word use_table use_tt_move "
+WORK, CONTROL_SIZE = layout("Work", "nodes limit aborted leaves root_move size shifts*4 one_word use_table use_tt_move "
                                     "use_hints use_killers use_history use_ordering solver quiescence "
                                     "quiescence_depth stamp space plies_at pv_at pv_stride use_pvs use_lmr "
                                     "lmr_min_depth lmr_moves use_singular singular_min_depth singular_margin "
@@ -125,11 +125,8 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
     scores `BaseHeuristic.terminal`'s returns times WIN_SCORE."""
     # Borrowed (`api.borrowed`): below the root, the arrays' reference counts are never touched again.
     rows, values, work = borrowed(rows), borrowed(values), borrowed(work)
-    nodes = work[WORK.nodes]
-    if nodes >= work[WORK.limit] or (not nodes & 255 and clock() >= deadline):
-        work[WORK.aborted] = 1
+    if not counted(work, deadline):
         return 0.0
-    work[WORK.nodes] = nodes + 1
     row = work[WORK.plies_at] + ply * PLY_COLUMNS
     work[row + PLY.nodes] += 1
     line = work[WORK.pv_at] + ply * work[WORK.pv_stride]

@@ -40,7 +40,7 @@ import numpy as np
 from framework.capabilities import capabilities
 from framework.kernel.api import line
 from framework.protocols import Game, Heuristic, State
-from framework.search import SearchAborted, SearchLimits
+from framework.search import SearchAborted, SearchLimits, deepen
 from plugins.agents.alphabeta import negamax as nm
 from plugins.agents.alphabeta.binding import (
     ADAPTER_KEY_SHIFTS,
@@ -134,7 +134,7 @@ class AlphaBetaSearch:
 
     def _fill(self, work, binding: Binding, stamp: int) -> None:
         """The counters and switches of `negamax.WORK`, for one decision."""
-        work[WORK.limit] = int(min(self.limits.node_limit, 1 << 62))
+        work[WORK.limit] = self.limits.nodes_left()
         work[WORK.stamp], work[WORK.space] = stamp, binding.space
         for slot, value in (self._switches | self._table_slots(binding.key_shifts, not self.kernel)).items():
             work[slot] = value
@@ -162,27 +162,25 @@ class AlphaBetaSearch:
         very long game) is abandoned the same way, so the answer is unknown rather than a crash.
         `on_iteration(iteration, nodes_per_ply_of_that_iteration)` is called after each one.
         """
-        depths: Sequence[int] = range(1, max_depth + 1) if iterate else (max_depth,)
-        done: list[Iteration] = []
-        for depth in depths:
+        def iteration(depth: int, previous: Iteration | None) -> Iteration | None:
             before_nodes, before_horizon, before_plies = self.nodes, self.horizon, self.ply_nodes[:]
             try:
-                score = self._aspirated(state, depth, done[-1].score if done else None)
+                score = self._aspirated(state, depth, previous.score if previous else None)
             except (SearchAborted, RecursionError):
                 if on_iteration is not None:
                     on_iteration(None, self._delta(before_plies))
-                break
+                return None
             per_ply = self._delta(before_plies)
             if depth == UNBOUNDED:   # report how deep the search to the end actually went
                 depth = max(ply for ply, count in enumerate(per_ply) if count)
-            iteration = Iteration(depth, score, self.root_move, self.pv[0], self.nodes - before_nodes,
-                                  self.horizon == before_horizon)
-            done.append(iteration)
+            done = Iteration(depth, score, self.root_move, self.pv[0], self.nodes - before_nodes,
+                             self.horizon == before_horizon)
             if on_iteration is not None:
-                on_iteration(iteration, per_ply)
-            if iteration.exhausted or (proven is not None and proven(score)):
-                break
-        return done
+                on_iteration(done, per_ply)
+            return done
+
+        return deepen(iteration, range(1, max_depth + 1) if iterate else (max_depth,),
+                      lambda done: done.exhausted or (proven is not None and proven(done.score)))
 
     def table_entries(self) -> int:
         """Transposition-table entries this decision wrote (the table's peak: entries are replaced, never freed)."""

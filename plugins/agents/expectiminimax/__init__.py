@@ -19,13 +19,11 @@ from framework.hookspecs import hookimpl
 from framework.kernel.binding import KERNEL_PARAM, Bound, bind
 from framework.params import HeuristicRef, Param
 from framework.protocols import WIN_SCORE, Budget, Decision, Game, Heuristic, SearchStats, State
-from framework.search import SearchLimits, Stopwatch
+from framework.search import SearchLimits, Stopwatch, deepen
 from framework.specs import AgentSpec
 from plugins.agents.expectiminimax import search
 from plugins.agents.expectiminimax.search import WORK, WORK_SIZE
 
-#: The node limit of an unlimited budget (an int, as the compiled search keeps it).
-NO_LIMIT = 1 << 62
 MAX_DEPTH = 64
 #: The default score of a win: the built-in dice games' heuristics stay within it.
 DEFAULT_WIN_SCORE = 1000.0
@@ -82,16 +80,15 @@ class ExpectiminimaxAgent:
         bound = bind(search, game, self.heuristic, self.kernel)
         work = bound.array(WORK_SIZE)
         work[WORK.option] = bound.option
-        work[WORK.limit] = NO_LIMIT if limits.node_limit == float("inf") else int(limits.node_limit)
+        work[WORK.limit] = limits.nodes_left()
         work[WORK.use_star1], work[WORK.use_star2] = int(self.star1), int(self.star2)
         mover = game.to_move(state)
-        move, score, completed = game.legal_moves(state)[0], None, 0
-        for depth in range(1, self.depth + 1):
-            found = self.search(game, state, depth, limits, work, bound)
-            if found is None:
-                break
-            value, move = found
-            score, completed = (value if mover == 0 else -value), depth
+        move, score = game.legal_moves(state)[0], None
+        done = deepen(lambda depth, _: self.search(game, state, depth, limits, work, bound), range(1, self.depth + 1))
+        if done:
+            value, move = done[-1]
+            score = value if mover == 0 else -value
+        completed = len(done)
         return Decision(move, SearchStats(
             nodes=int(work[WORK.nodes]), depth=completed, score=score, pv=(move,), wall_time=watch.wall(),
             cpu_time=watch.cpu(), extra={"star1_cutoffs": int(work[WORK.star1_cutoffs]),

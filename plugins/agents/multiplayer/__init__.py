@@ -21,13 +21,11 @@ from framework.hookspecs import hookimpl
 from framework.kernel.binding import KERNEL_PARAM, Bound, bind
 from framework.params import HeuristicRef, Param
 from framework.protocols import WIN_SCORE, Budget, Decision, Game, Heuristic, SearchStats, State
-from framework.search import SearchLimits, Stopwatch
+from framework.search import SearchLimits, Stopwatch, deepen
 from framework.specs import AgentSpec
 from plugins.agents.multiplayer import search
 from plugins.agents.multiplayer.search import INF, WORK, WORK_SIZE
 
-#: The node limit of an unlimited budget (an int, as a compiled search keeps it).
-NO_LIMIT = 1 << 62
 MAX_DEPTH = 64
 DEFAULT_WIN_SCORE = 1000.0
 
@@ -64,30 +62,34 @@ class SeatSearchAgent:
         bound = bind(search, game, self.heuristic, self.kernel)
         work = bound.array(WORK_SIZE)
         work[WORK.option] = bound.option
-        work[WORK.limit] = NO_LIMIT if limits.node_limit == INF else int(limits.node_limit)
+        work[WORK.limit] = limits.nodes_left()
         self.prepare(work)
-        root = game.to_move(state)
-        moves = game.legal_moves(state)
-        move, score, completed = moves[0], None, 0
-        kernel_root = bound.to_kernel(state)
-        for depth in range(1, self.depth + 1):
-            if not search.counted(work, limits.deadline):
-                break
-            best, best_move = -INF, None
-            for m in moves:
-                child = bound.functions.apply_move(kernel_root, bound.move_id(m))
-                v = self.child_value(bound, child, depth - 1, best, root, work, limits.deadline)
-                if work[WORK.aborted]:
-                    break
-                if v > best:
-                    best, best_move = v, m
-            if work[WORK.aborted]:
-                break
-            move, score, completed = best_move, best, depth
+        move, score = game.legal_moves(state)[0], None
+        done = deepen(lambda depth, _: self.search(game, state, depth, limits, work, bound), range(1, self.depth + 1))
+        if done:
+            score, move = done[-1]
+        completed = len(done)
         self.check(work)
         return Decision(move, SearchStats(nodes=int(work[WORK.nodes]), depth=completed, score=score, pv=(move,),
                                           wall_time=watch.wall(), cpu_time=watch.cpu(),
                                           extra={"cutoffs": int(work[WORK.cutoffs]), **bound.recorded()}))
+
+    def search(self, game: Game, state: State, depth: int, limits: SearchLimits, work: Any,
+               bound: Bound) -> tuple[float, Any] | None:
+        """One root search: (value for the root's seat, best move), or None when the budget ran out."""
+        if not search.counted(work, limits.deadline):
+            return None
+        root = game.to_move(state)
+        kernel_root = bound.to_kernel(state)
+        best, best_move = -INF, None
+        for m in game.legal_moves(state):
+            child = bound.functions.apply_move(kernel_root, bound.move_id(m))
+            v = self.child_value(bound, child, depth - 1, best, root, work, limits.deadline)
+            if work[WORK.aborted]:
+                return None
+            if v > best:
+                best, best_move = v, m
+        return best, best_move
 
     def prepare(self, work: Any) -> None:
         """Set the search's switches in `work`."""

@@ -10,7 +10,6 @@ handling of repetitions are in `search`.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,24 +19,18 @@ from framework.errors import ConfigError
 from framework.kernel import binding
 from framework.kernel.adapter import PassThroughAdapter
 from framework.protocols import Budget, Decision, Game, Move, Proof, SearchStats, SolveResult, State
-from framework.search import SearchAborted, SearchLimits, Stopwatch
+from framework.search import SearchLimits, Stopwatch
 from plugins.agents.proofnumber import search
 
 
 class Spend:
-    """Nodes generated so far in one decision, checked against its limits before each expansion."""
+    """Nodes generated so far in one decision (the searches check them against its limits, `node_allowance`)."""
 
     __slots__ = ("limits", "nodes")
 
     def __init__(self, limits: SearchLimits) -> None:
         self.limits = limits
         self.nodes = 0
-
-    def charge(self, children: int) -> None:
-        """Account for an expansion that generates `children` states, or raise SearchAborted first."""
-        if self.nodes + children > self.limits.node_limit or time.perf_counter() >= self.limits.deadline:
-            raise SearchAborted
-        self.nodes += children
 
 
 #: The `growth` option of PN² and PDS-PN: how large a second-level tree may grow (`search.second_level_size`).
@@ -53,7 +46,7 @@ def checked_growth(growth: str) -> str:
 
 def node_allowance(spend: Spend) -> int:
     """The nodes a search may still generate in this decision (an int64 for compiled code)."""
-    return int(min(spend.limits.node_limit - spend.nodes, 1 << 62))
+    return spend.limits.nodes_left(spend.nodes)
 
 
 def bind(game: Game, kernel: str) -> tuple[binding.Bound, bool]:
