@@ -154,8 +154,7 @@ def alphabeta() -> dict[str, Any]:
 
 def proof_numbers() -> dict[str, Any]:
     """Every PN agent plays the race without dice from the start (solving it)."""
-    from plugins.agents.proofnumber.dfpn import DFPNAgent, PDSAgent, PDSPNAgent
-    from plugins.agents.proofnumber.pns import PN2Agent, PNSAgent
+    from plugins.agents.proofnumber.agent import DFPNAgent, PDSAgent, PDSPNAgent, PN2Agent, PNSAgent
     game = DiceRace(2, dice=False)
     out = {}
     for agent_class in (PNSAgent, PN2Agent, DFPNAgent, PDSAgent, PDSPNAgent):

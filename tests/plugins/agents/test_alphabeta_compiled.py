@@ -224,7 +224,7 @@ def test_a_kernel_compiled_cannot_hold_runs_interpreted_with_the_same_results(ca
     thesis = Settings.resolve(THESIS)
     assert runs_compiled(kernel_variant(), WIN_LOSS, thesis, 1.0)
     assert not runs_compiled(game, WinLossEvaluation(game), thesis, 1.0)
-    with pytest.raises(ConfigError, match="kernel: compiled does not fit plugins.agents.alphabeta.negamax on loa: "):
+    with pytest.raises(ConfigError, match="kernel: compiled does not fit plugins.agents.alphabeta.search on loa: "):
         AlphaBetaAgent(game, kernel="compiled")
     state = POSITIONS[-3]
     interpreted = solve(GAME, state, THESIS, 1500, False, monkeypatch)
