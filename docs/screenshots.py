@@ -58,7 +58,7 @@ def main() -> int:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
         page = browser.new_page(viewport={"width": 1100, "height": 720})
         page.goto(base + "/")
-        page.select_option("select[name=game]", "checkers")
+        page.fill("input[name=game]", "checkers")
         page.locator("input[name=seat]").nth(1).fill("alphabeta:depth=6")
         page.fill("input[name=coach]", "alphabeta:depth=4")
         page.click("#play-button")

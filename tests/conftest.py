@@ -68,11 +68,12 @@ SLOW = (
     "tests/plugins/agents/test_dfpn_bindings.py",
     "tests/plugins/agents/test_pds_bindings.py",
     "tests/plugins/agents/test_pn_mcts_every_game.py",
+    "tests/plugins/agents/test_mcts_bindings.py",
     "tests/plugins/agents/test_memory_bounds.py",
     "tests/plugins/agents/test_multiplayer.py::test_shallow_pruning_finds_the_moves_and_values_of_plain_maxn",
     "tests/plugins/agents/test_expectiminimax.py::test_star1_and_star2_find_the_values_and_moves_of_plain_expectiminimax",
     "tests/plugins/agents/test_proofnumber.py::"
-    "test_node_counts_on_the_empty_board_are_fixed_and_pn_tree_counts_equal_tree_sizes",
+    "test_node_counts_on_the_empty_board_are_fixed",
     "tests/framework/test_fuzz_input.py",
     "tests/framework/test_sprt.py::test_simulated_error_rates_stay_within_alpha_and_beta",
     "tests/framework/test_endgames.py::"

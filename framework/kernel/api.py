@@ -169,13 +169,21 @@ def score(state: KernelState, weights: Any) -> float:
 
 
 def chance_probability(state: KernelState, outcome: int) -> float:
-    """The exact probability of `outcome` (one of `legal_moves`) at a chance node (`to_move` is CHANCE)."""
-    raise _unbound("chance_probability")
+    """The exact probability of `outcome` (one of `legal_moves`) at a chance node (`to_move` is CHANCE).
+
+    This stub (and `player_return`'s) is typed as returning a float, so a search that calls it only on games
+    that have dice (its `OPTIONAL`, `binding.needs`) compiles over a kernel without it; reached, it raises."""
+    if outcome >= -1:  # always: a move is an int >= 0
+        raise NotImplementedError("kernel function 'chance_probability' called unbound: the game has no dice")
+    return 0.0
 
 
 def player_return(state: KernelState, player: int) -> float:
-    """The return of seat `player` at a state that is over (one of the game's `returns`)."""
-    raise _unbound("player_return")
+    """The return of seat `player` at a state that is over (one of the game's `returns`); the stub is typed as
+    `chance_probability`'s is."""
+    if player >= -1:  # always: a seat is an int >= 0
+        raise NotImplementedError("kernel function 'player_return' called unbound: the kernel has no returns")
+    return 0.0
 
 
 def pass_to(state: KernelState, seat: int) -> KernelState:
@@ -263,7 +271,11 @@ class GameKernel:
     that a compiled search may call instead. `key_shifts`: the bit offsets at which the game's
     `hash_key` packs the words of `search_key` (`hash_key(s) == sum(k << shift)`), so compiled
     tables hash as the interpreted ones do; `move_space`: every quiet (non-capturing) move is an
-    int below it, so per-move tables such as history scores fit in an array.
+    int below it, so per-move tables such as history scores fit in an array. `seat_scores`: per Heuristic
+    class, the name of its function `evaluate(state, player, weights)` for any seat, bound as `evaluate` in
+    place of the two-seat one derived from `score` (a heuristic of more than two seats is not one score
+    negated). `move_id` and `move`: a game move as the kernel's int and back, for a game whose moves are
+    not ints (default `int`, both ways).
 
     What a record cannot be is refused here (PluginError naming the field); whether it fits a given
     search is `framework.kernel.binding.bind`'s question.
@@ -271,7 +283,9 @@ class GameKernel:
 
     def __init__(self, tag: str, rules: Kernel, to_kernel: Callable[[Any], Any], option: int = 0,
                  heuristics: Kernel | None = None, scores: Mapping[Any, str] | None = None,
-                 key_shifts: tuple[int, ...] = (), move_space: int = 0) -> None:
+                 key_shifts: tuple[int, ...] = (), move_space: int = 0,
+                 seat_scores: Mapping[Any, str] | None = None, move_id: Callable[[Any], int] = int,
+                 move: Callable[[int], Any] = int) -> None:
         if not isinstance(tag, str) or not tag.isidentifier():
             raise PluginError(f"GameKernel: tag must be a name (it names the compiled searches' cache files), "
                               f"got {tag!r}")
@@ -282,6 +296,7 @@ class GameKernel:
         self.tag, self.rules, self.to_kernel, self.option = tag, rules, to_kernel, option
         self.heuristics, self.scores = heuristics, dict(scores or {})
         self.key_shifts, self.move_space = key_shifts, move_space
+        self.seat_scores, self.move_id, self.move = dict(seat_scores or {}), move_id, move
 
     def __repr__(self) -> str:
         return f"GameKernel({self.tag!r}, option={self.option})"

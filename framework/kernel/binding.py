@@ -35,7 +35,7 @@ from framework.errors import ConfigError
 from framework.kernel import api, numba_backend, python_backend
 from framework.kernel.adapter import KernelAdapter
 from framework.params import Param
-from framework.protocols import Game, Heuristic, State
+from framework.protocols import CHANCE, Game, Heuristic, State
 
 #: The values of the `kernel` option.
 BINDINGS = ("auto", "compiled", "interpreted", "adapter")
@@ -80,7 +80,8 @@ def record_binding(binding: str, reason: str) -> dict[str, str]:
 @functools.cache
 def needs(search: types.ModuleType) -> frozenset[str]:
     """The game's primitives `search` calls: those it imports from `api`, and those the derived functions it
-    imports call."""
+    imports call, but its `OPTIONAL` ones (of `python_backend.OPTIONAL_STUBS`: called only on games that have
+    them, e.g. MCTS's `chance_probability` at a chance node)."""
     primitives = set(api.PRIMITIVES + api.DICE_AND_SEATS)
     found: set[str] = set()
     for name, value in vars(search).items():
@@ -89,7 +90,7 @@ def needs(search: types.ModuleType) -> frozenset[str]:
                 found.add(name)
             elif name in api.DERIVED:
                 found |= primitives & set(value.__code__.co_names)
-    return frozenset(found)
+    return frozenset(found - set(getattr(search, "OPTIONAL", ())))
 
 
 def _module_names(chain: numba_backend.Kernel | None) -> set[str]:
@@ -126,25 +127,24 @@ def _misfit(search: types.ModuleType, game: Game, kernel: api.GameKernel, heuris
     missing = sorted(name for name in wanted - {"score"} if name not in offered)
     if missing:
         return f"the {game.name} kernel has no {', '.join(missing)}"
-    if scored and not own_score and type(heuristic) not in kernel.scores:
+    if scored and not own_score and type(heuristic) not in kernel.scores and type(heuristic) not in kernel.seat_scores:
         return f"heuristic {getattr(heuristic, 'name', heuristic)!r} has no compiled function in the {game.name} kernel"
     return fits(game, kernel) if fits is not None else ""
 
 
-#: Compiled searches, by search module, game kernel tag, heuristic function and int folding (made on first use).
-_COMPILED: dict[tuple[str, str, str, bool], numba_backend.Kernel] = {}
+#: Compiled searches, by search module, game kernel tag, heuristic functions and int folding (made on first use).
+_COMPILED: dict[tuple[str, str, tuple[tuple[str, str], ...], bool], numba_backend.Kernel] = {}
 
 
-def compiled_search(search: types.ModuleType, kernel: api.GameKernel, score: str | None,
+def compiled_search(search: types.ModuleType, kernel: api.GameKernel, aliases: dict[str, str],
                     fold_int_arguments: bool = True) -> numba_backend.Kernel:
-    """`search` over `kernel` (compiled as attributes, `.interpreted` as Python), `score` bound to the heuristic
-    function of that name (None: the search calls no `score`)."""
-    key = (search.__name__, kernel.tag, score or "", fold_int_arguments)
+    """`search` over `kernel` (compiled as attributes, `.interpreted` as Python), `aliases` binding `score` (or
+    `evaluate`) to the heuristic function of that name (empty: the search calls no heuristic)."""
+    key = (search.__name__, kernel.tag, tuple(sorted(aliases.items())), fold_int_arguments)
     made = _COMPILED.get(key)
     if made is None:
-        rules = kernel.rules if score is None else kernel.heuristics
-        made = _COMPILED[key] = numba_backend.Kernel(search, rules=rules, tag=kernel.tag,
-                                                     aliases={"score": score} if score else None,
+        rules = kernel.rules if not aliases else kernel.heuristics
+        made = _COMPILED[key] = numba_backend.Kernel(search, rules=rules, tag=kernel.tag, aliases=aliases or None,
                                                      fold_int_arguments=fold_int_arguments)
     return made
 
@@ -180,24 +180,48 @@ def bind(search: types.ModuleType, game: Game, heuristic: Heuristic | None = Non
     if kernel == "compiled" and not numba_backend.enabled():
         raise ConfigError("kernel: compiled, but PLYGROUND_JIT=0 turns compiled kernels off here "
                           "(kernel: interpreted runs the same code as Python)")
-    name = (score(offered, heuristic) if score is not None else offered.scores.get(type(heuristic))
-            ) if "score" in needs(search) else None
-    compiled = compiled_search(search, offered, name, fold_int_arguments)
-    weights = _weights(game, offered, heuristic, name)
+    aliases = _aliases(offered, heuristic, score) if "score" in needs(search) else {}
+    compiled = compiled_search(search, offered, aliases, fold_int_arguments)
+    weights = _weights(game, offered, heuristic, aliases)
     if kernel == "compiled" or (kernel == "auto" and numba_backend.enabled()):
-        return Bound(compiled, "compiled", offered.to_kernel, int, int, offered.option, weights, offered)
+        return Bound(compiled, "compiled", offered.to_kernel, offered.move, offered.move_id, offered.option, weights,
+                     offered)
     to_kernel = offered.to_kernel
-    return Bound(compiled.interpreted, "interpreted", lambda state: tuple(int(w) for w in to_kernel(state)), int,
-                 int, offered.option, weights, offered,
+    return Bound(compiled.interpreted, "interpreted", lambda state: tuple(int(w) for w in to_kernel(state)),
+                 offered.move, offered.move_id, offered.option, weights, offered,
                  reason="asked for" if kernel == "interpreted" else "compiled kernels are off (PLYGROUND_JIT=0)")
 
 
-def _weights(game: Game, kernel: api.GameKernel, heuristic: Heuristic | None, name: str | None) -> tuple[float, ...]:
-    """The weights `score` takes: the heuristic's, or (a search that binds a function for no heuristic of its
-    class, as alpha-beta's solver) those of the function's own class."""
-    if name is None:
+def _aliases(kernel: api.GameKernel, heuristic: Heuristic | None,
+             score: Callable[[api.GameKernel, Heuristic | None], str] | None) -> dict[str, str]:
+    """The heuristic function bound in the search: the search's own choice as `score`, else the heuristic's
+    function for any seat as `evaluate` (`GameKernel.seat_scores`), else its first seat's as `score`."""
+    if score is not None:
+        return {"score": score(kernel, heuristic)}
+    if type(heuristic) in kernel.seat_scores:
+        return {"evaluate": kernel.seat_scores[type(heuristic)]}
+    return {"score": kernel.scores[type(heuristic)]}
+
+
+def _weights(game: Game, kernel: api.GameKernel, heuristic: Heuristic | None,
+             aliases: dict[str, str]) -> tuple[float, ...]:
+    """The weights the heuristic function takes: the heuristic's, or (a search that binds a function for no
+    heuristic of its class, as alpha-beta's solver) those of the function's own class."""
+    if not aliases:
         return ()
     scored: Any = heuristic
-    if type(heuristic) not in kernel.scores:
-        scored = next(cls for cls, function in kernel.scores.items() if function == name)(game)
-    return tuple(float(w) for w in scored.weights)
+    if type(heuristic) not in kernel.scores and type(heuristic) not in kernel.seat_scores:
+        scored = next(cls for cls, function in kernel.scores.items() if function == aliases["score"])(game)
+    return tuple(float(w) for w in getattr(scored, "weights", ()))
+
+
+def decision_state(game: Game) -> State | None:
+    """The first state from the start where a seat moves (first moves and outcomes followed), on which an agent
+    runs its compiled search once when built, so that no timed move pays for the compile; None if the game ends
+    first."""
+    state = game.initial_state()
+    while not game.is_terminal(state):
+        if game.to_move(state) != CHANCE:
+            return state
+        state = game.apply(state, game.legal_moves(state)[0])
+    return None

@@ -132,6 +132,11 @@ def _own_functions(module: types.ModuleType) -> dict[str, types.FunctionType]:
             if isinstance(f, types.FunctionType) and f.__module__ == module.__name__}
 
 
+#: Primitives whose stubs are twinned where a kernel lacks them: a search calls them only on games that have them
+#: (its `OPTIONAL`), and compiles over the others.
+OPTIONAL_STUBS = ("chance_probability", "player_return")
+
+
 def twins(module: types.ModuleType, functions: dict[str, Any], aliases: dict[str, str],
           make: Callable[[types.FunctionType, dict[str, Any]], Any],
           value_of: Callable[[str, Any], Any] | None = None) -> dict[str, Any]:
@@ -152,7 +157,7 @@ def twins(module: types.ModuleType, functions: dict[str, Any], aliases: dict[str
     derived_env.update(bound)
     env.update(bound)
     twins = {name: make(getattr(api, name), derived_env)
-             for name in api.DERIVED + api.SEARCH if name not in bound}
+             for name in api.DERIVED + api.SEARCH + OPTIONAL_STUBS if name not in bound}
     derived_env.update(twins)
     env.update(twins)
     own = {name: make(f, env) for name, f in _own_functions(module).items()}

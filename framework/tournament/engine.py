@@ -17,10 +17,12 @@ A GuardedAgent has a worker of its own, or borrows one per task from an `EngineP
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import resource
 import threading
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -31,6 +33,7 @@ from framework.protocols import Budget, Decision, Game, SearchStats, State
 from framework.search import Stopwatch
 from framework.tournament.guard import GuardedWorker
 from framework.tournament.tasks import BUILD_LIMIT, Beat, Death, WorkerContext, hard, hard_limit
+from framework.tournament.worker import limit_memory
 
 #: Agents a worker keeps built between tasks; past it the one asked least recently is dropped (rebuilt if asked again).
 MAX_AGENTS = 6
@@ -57,10 +60,27 @@ class MoveOutcome:
                           str(self.stats.extra.get("binding_reason", "")))
 
 
+@contextlib.contextmanager
+def capped(memory_limit_mb: int | None) -> Iterator[None]:
+    """This process's address space capped, while the block runs, at what it maps now plus `memory_limit_mb` MiB
+    (RLIMIT_AS, as a tournament game's process: worker.limit_memory), then as it was. Per task, not per worker:
+    the agents a worker keeps between moves stay mapped, and each search gets the same headroom. None: no cap."""
+    if memory_limit_mb is None:
+        yield
+        return
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    limit_memory(memory_limit_mb << 20)
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, before)
+
+
 @dataclass(frozen=True)
 class MoveTask:
     """Ask the agent `key` (built once per worker from `agent`, `params`, `seed`) for a move at `position`
-    (None: only build it), or with `judge` (a move's notation) for its verdict as a coach on that move."""
+    (None: only build it), or with `judge` (a move's notation) for its verdict as a coach on that move; building
+    and searching may map at most `memory_limit_mb` MiB more than the worker does (None: no limit)."""
 
     key: str
     agent: str
@@ -75,6 +95,7 @@ class MoveTask:
     where: str = "agent"
     label: str = "agent"   # how an error names the agent, e.g. "--first 'minimax:depth=2'"
     judge: str | None = None
+    memory_limit_mb: int | None = None
 
     isolated = False     # the agent lives in its worker from move to move (its own, in `plyground play`)
     memory_limit = None
@@ -88,6 +109,10 @@ class MoveTask:
 
     def run(self, context: WorkerContext, beat: Beat) -> MoveOutcome:
         game = context.game(self.plugins, self.game, self.game_options)
+        with capped(self.memory_limit_mb):
+            return self._run(context, game, beat)
+
+    def _run(self, context: WorkerContext, game: Game, beat: Beat) -> MoveOutcome:
         agents = context.agents
         agent = agents.pop(self.key, None)
         if agent is None:
@@ -214,16 +239,17 @@ _serial = itertools.count(1)
 
 class GuardedAgent(Relay):
     """The agent `name` with `params`, run in a guarded worker process (see the module's docstring): its own,
-    or one of `pool`'s."""
+    or one of `pool`'s; each build and search within `memory_limit_mb` MiB more than the worker maps (None: no
+    limit; a search past it forfeits, crashed: MemoryError)."""
 
     def __init__(self, name: str, params: Mapping[str, Any], game_name: str, game_options: Mapping[str, Any],
                  seed: int, plugins: tuple[str, ...] = (), where: str = "agent", label: str = "agent",
-                 pool: EnginePool | None = None) -> None:
+                 pool: EnginePool | None = None, memory_limit_mb: int | None = None) -> None:
         self.pool = pool if pool is not None else EnginePool(keep=1)
         self.owns_pool = pool is None
         key = f"{label} #{next(_serial)}"   # unique in this process, so a shared pool's workers never mix agents up
         self.task = MoveTask(key, name, dict(params), seed, game_name, dict(game_options), None, Budget(), BUILD_LIMIT,
-                             plugins, where, label)
+                             plugins, where, label, memory_limit_mb=memory_limit_mb)
         built = self.pool.run(self.task)
         if built.error or built.termination is not None:   # not built: a one-line error naming the agent
             self.close()

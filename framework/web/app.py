@@ -8,7 +8,8 @@ It is a local server that runs engines, so `Guard` screens every request before 
 `Host` that is not the address served is refused (400: DNS rebinding), so is a POST from another
 site's page (`Origin`, 403: cross-site request forgery) and a body over MAX_BODY (413, before it is
 read). At most `engines` searches run at once (a bounded thread limiter in front of the engine pool);
-a few more wait, past them a request is refused with 429.
+a few more wait, past them a request is refused with 429. Each search may map at most `memory_limit_mb`
+beyond its worker, a tournament game's limit (an engine past it forfeits: crashed, MemoryError).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from framework.capabilities import capabilities
 from framework.errors import ConfigError, PlygroundError
 from framework.records import write_json, write_pgn
+from framework.registry import Registry
+from framework.tournament.config import DEFAULT_MEMORY_LIMIT_MB
 from framework.tournament.engine import EnginePool
 from framework.tournament.guard import Cancelled
 from framework.web import pages, results
@@ -153,12 +156,26 @@ def event(name: str, data: str) -> str:
     return f"event: {name}\n" + "".join(f"data: {line}\n" for line in data.split("\n")) + "\n"
 
 
+def game_names(registry: Registry) -> list[str]:
+    """The games the new-game form suggests: every registered game, then every playable member of each game
+    family as FAMILY:MEMBER (a family that cannot list its members, e.g. its library is missing, adds none)."""
+    names = sorted(registry.games)
+    for family, entry in sorted(registry.families.items()):
+        try:
+            members = entry.spec.members()
+        except PlygroundError:
+            continue
+        names += sorted(f"{family}:{member}" for member, reason in members if not reason)
+    return list(dict.fromkeys(names))
+
+
 def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] = (),
                pool: EnginePool | None = None, *, hosts: tuple[str, ...] = (),
-               engines: int = DEFAULT_ENGINES) -> Starlette:
+               engines: int = DEFAULT_ENGINES, memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB) -> Starlette:
     """The ASGI application; `results_dir` is a results folder or a folder of them (None: no results pages).
 
-    `hosts`: the address served besides this machine's own names; `engines`: searches that run at once."""
+    `hosts`: the address served besides this machine's own names; `engines`: searches that run at once;
+    `memory_limit_mb`: what an engine's build or search may map beyond its worker (a tournament game's default)."""
     if engines < 1:
         raise ConfigError(f"--engines must be at least 1, got {engines}")
     registry = make_registry(plugins)
@@ -168,6 +185,7 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
     locks: dict[str, asyncio.Lock] = {}
     library = results.Library(results_dir)
     stopping = threading.Event()   # set on Ctrl-C: live feeds end, so the server need not wait for them
+    suggested: list[str] = []   # game_names, listed on the first start page (a family may load a library for it)
 
     async def in_engine(work: Any, *args: Any) -> Any:
         """Run `work` (which asks engines) in a thread once a search slot is free; Busy when too many wait."""
@@ -185,8 +203,10 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
 
     def start_page(form: dict[str, str], seats: list[str], message: str = "") -> str:
         """The start page with one seat selector per player of the form's game and options."""
-        return pages.index(sorted(registry.games), sorted(registry.agents), form, message, library.names(),
-                           seats, seat_count(registry, form))
+        if not suggested:
+            suggested.extend(game_names(registry))
+        return pages.index(suggested, sorted(registry.agents), form, message, library.names(), seats,
+                           seat_count(registry, form), sorted(registry.families))
 
     async def index(request: Request) -> HTMLResponse:
         return HTMLResponse(start_page(dict(request.query_params), request.query_params.getlist("seat")))
@@ -197,7 +217,7 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
         seats = [value for name, value in fields if name == "seat"]
         try:
             session = new_session(registry, form, seats, plugins)
-            await in_engine(session.build, pool)
+            await in_engine(session.build, pool, memory_limit_mb)
         except (PlygroundError, Busy) as exc:
             return HTMLResponse(start_page(form, seats, str(exc)), status_code=429 if isinstance(exc, Busy) else 400)
         while len(sessions) >= MAX_SESSIONS:

@@ -7,7 +7,7 @@ from the game's `render_svg` capability, or its text `render` in a <pre> when it
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 from urllib.parse import urlencode
@@ -23,7 +23,7 @@ from framework.web.play import DEFAULT_COACH_TIME, DEFAULT_MOVE_TIME, PlaySessio
 def layout(title: str, body: str, script: str | None = None) -> str:
     tag = f'<script src="/static/{script}" defer></script>' if script else ""
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)} · Plyground</title>'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">'
             f'<link rel="stylesheet" href="/static/style.css">{tag}</head><body>'
             f'<nav><a href="/">Plyground</a> <a href="/">new game</a> <a href="/results">results</a></nav>'
             f'<main>{body}</main></body></html>')
@@ -42,14 +42,14 @@ def board(game: Game, state: State, flipped: bool = False) -> str:
     return f'<pre class="board-text">{escape(game.render(state))}</pre>'
 
 
-def _options(values: Iterable[str], chosen: str) -> str:
-    return "".join(f'<option{" selected" if v == chosen else ""}>{escape(v)}</option>' for v in values)
-
-
 def index(games: Sequence[str], agents: Sequence[str], form: Mapping[str, str], message: str = "",
-          folders: Sequence[str] = (), seats: Sequence[str] = (), players: int = 2) -> str:
+          folders: Sequence[str] = (), seats: Sequence[str] = (), players: int = 2,
+          families: Sequence[str] = ()) -> str:
     """The start page: the new-game form (refilled after an error, with the error above it), with one seat
     selector per player of the form's game and options (`players`; "Seats for this game" redraws them).
+
+    The game is typed, not picked from a fixed menu: `games` (the registered games and the playable members of
+    the game families) are suggestions, and a game family's member named otherwise is still accepted on submit.
 
     An empty seat plays what `plyground play` would: the agents plugins declare as its defaults."""
     def field(name: str, default: str = "") -> str:
@@ -64,9 +64,14 @@ def index(games: Sequence[str], agents: Sequence[str], form: Mapping[str, str], 
         f'value="{escape(given[i] if i < len(given) else "")}" placeholder="NAME:key=value,... (empty: the default)">'
         f'</label>' for i, ordinal in enumerate(seat_names(players)))
     names = "".join(f'<option value="{escape(a)}">' for a in agents)
+    family_help = (f"Games of a family are named FAMILY:NAME (families: {', '.join(escape(f) for f in families)}). "
+                   if families else "")
+    game_names = "".join(f'<option value="{escape(g)}">' for g in games)
     return layout("New game", f"""<h1>New game</h1>{error}
 <form method="post" action="/play" id="new-game" class="form">
-<label>Game <select name="game">{_options(games, form.get("game", ""))}</select></label>
+<label>Game <input name="game" list="game-names" value="{field("game")}" required autocomplete="off"
+ placeholder="a game's name, e.g. {escape(games[0] if games else "")}"></label>
+<datalist id="game-names">{game_names}</datalist>
 <label>Game options <input name="options" value="{field("options")}" placeholder="key=value,key=value"></label>
 <datalist id="agent-names">{names}</datalist>
 <fieldset id="seats" data-players="{players}"><legend>Seats ({players} players)</legend>{seat_fields}</fieldset>
@@ -78,10 +83,11 @@ def index(games: Sequence[str], agents: Sequence[str], form: Mapping[str, str], 
  placeholder="the game's text format"></label>
 <label>Dice seed (optional) <input name="seed" value="{field("seed")}" placeholder="empty: a fresh one"></label>
 <button type="submit" id="play-button">Play</button>
-<button type="submit" formmethod="get" formaction="/" id="seats-button">Seats for this game</button></form>
-<p class="help">A seat is an agent: {agent_list}. The interactive one is you, clicking or typing moves. Changed
-the game or its options? "Seats for this game" redraws one seat per player. Dice are rolled by the game's seeded
-stream, never chosen.</p>
+<button type="submit" formmethod="get" formaction="/" formnovalidate id="seats-button">Seats for this game</button>
+</form>
+<p class="help">{family_help}A seat is an agent: {agent_list}. The interactive one is you, clicking or typing
+moves. Changed the game or its options? "Seats for this game" redraws one seat per player. Dice are rolled by the
+game's seeded stream, never chosen.</p>
 {f'<h2>Results</h2><ul>{results}</ul>' if results else ''}""")
 
 

@@ -170,14 +170,16 @@ class PlaySession:
         return [(self.game.format_move(self.state, m), clicks(self.state, m) if clicks is not None else ())
                 for m in self.game.legal_moves(self.state)]
 
-    def build(self, pool: EnginePool) -> None:
+    def build(self, pool: EnginePool, memory_limit_mb: int | None = None) -> None:
         """Build the engines, each in a worker of `pool` (blocking): ConfigError with the reason when one cannot be
-        built (the others are released). Seat i's engine gets seed i, the coach the next one (as in `play`)."""
+        built (the others are released). Seat i's engine gets seed i, the coach the next one (as in `play`); each
+        builds and searches within `memory_limit_mb` MiB more than its worker maps (None: no limit)."""
         try:
             for seed, (role, seat) in enumerate(zip((*self.roles, COACH), (*self.seats, self.coach))):
                 if seat is not None and not seat.human:
                     self.engines[role] = GuardedAgent(seat.agent, seat.params, self.game_name, self.options, seed,
-                                                      self.plugins, role, f"{role} '{seat.spec}'", pool)
+                                                      self.plugins, role, f"{role} '{seat.spec}'", pool,
+                                                      memory_limit_mb)
         except Exception:   # not built (ConfigError), or no worker could build it (WorkerError)
             self.close()
             raise

@@ -27,8 +27,10 @@ from framework.boardsvg import Cell, grid
 from framework.boardsvg import die as draw_die
 from framework.errors import MoveParseError, PositionError
 from framework.hookspecs import hookimpl
+from framework.kernel import api, numba_backend
 from framework.protocols import CHANCE, BaseHeuristic
 from framework.specs import GameSpec, HeuristicSpec, doc_help
+from plugins.games import einstein_kernel
 
 State = tuple[tuple[int, ...], int, int]
 Move = tuple[int, int]
@@ -44,6 +46,8 @@ SETUP = {0: 1, 1: 2, 2: 3, 5: 4, 6: 5, 10: 6}
 STEPS = (((0, 1), (1, 0), (1, 1)), ((0, -1), (-1, 0), (-1, -1)))
 _OUTCOMES = tuple((face, Fraction(1, FACES)) for face in range(1, FACES + 1))
 _PIECES = ".123456ABCDEF"
+#: The rules and heuristics as a kernel (einstein_kernel.py), for compiled searches.
+KERNEL = numba_backend.Kernel(einstein_kernel)
 
 
 def _step_table() -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -98,6 +102,12 @@ class EinStein:
     name = "einstein"
     player_names = ("Red", "Blue")
     default_heuristic = "progress"
+
+    def __init__(self) -> None:
+        #: The compiled rules, for compiled searches (see framework.kernel.api.GameKernel).
+        self.kernel = api.GameKernel("einstein", KERNEL, einstein_kernel.kernel_state, heuristics=KERNEL,
+                                     seat_scores={ProgressHeuristic: "progress", LeadHeuristic: "lead"},
+                                     move_id=einstein_kernel.move_id, move=einstein_kernel.move_of)
 
     def initial_state(self) -> State:
         cells = [0] * CELLS

@@ -19,15 +19,18 @@ empty and R, Y, G, B, then the mover's colour in lower case: the start is
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
 from framework.boardsvg import Cell, grid
 from framework.errors import ConfigError, MoveParseError, PositionError, quoted
 from framework.hookspecs import hookimpl
+from framework.kernel import api, numba_backend
 from framework.params import Param
 from framework.protocols import BaseHeuristic
 from framework.specs import GameSpec, HeuristicSpec
+from plugins.games import rolit_kernel
 
 State = tuple[tuple[int, int, int, int], int]
 
@@ -40,6 +43,8 @@ FILE_H = FILE_A << 7
 DIRECTIONS = ((1, FULL & ~FILE_A), (-1, FULL & ~FILE_H), (8, FULL), (-8, FULL),
               (9, FULL & ~FILE_A), (7, FULL & ~FILE_H), (-7, FULL & ~FILE_A), (-9, FULL & ~FILE_H))
 CORNERS = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
+#: The rules and heuristics as a kernel (rolit_kernel.py), for compiled searches.
+KERNEL = numba_backend.Kernel(rolit_kernel, bitboards=rolit_kernel.BITBOARDS)
 
 
 def shift(bits: int, step: int, mask: int) -> int:
@@ -111,6 +116,10 @@ class Rolit:
             raise ConfigError(f"game 'rolit': 'players' must be 2, 3 or 4, got {quoted(players)}")
         self.num_players = players
         self.player_names = COLOURS[:players]
+        #: The compiled rules, for compiled searches (see framework.kernel.api.GameKernel).
+        self.kernel = api.GameKernel("rolit", KERNEL, functools.partial(rolit_kernel.kernel_state, players=players),
+                                     heuristics=KERNEL, seat_scores={DiscsHeuristic: "discs",
+                                                                     CornersHeuristic: "corners"})
 
     def initial_state(self) -> State:
         d4, e4, d5, e5 = 27, 28, 35, 36

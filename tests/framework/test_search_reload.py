@@ -164,10 +164,28 @@ def proof_numbers() -> dict[str, Any]:
     return out
 
 
-CASES = {f.__name__: f for f in (expectimax, maxn, paranoid, brs, alphabeta, proof_numbers)}
+def mcts() -> dict[str, Any]:
+    """MCTS on the race for two and three with dice (sampled outcomes, each seat's return), random and heuristic
+    playouts (cut short, scored by the heuristic), and for two without dice (the solver)."""
+    from plugins.agents.mcts import MCTSAgent
+    out = {}
+    for seats, dice in ((2, True), (3, True), (2, False)):
+        game = DiceRace(seats, dice=dice)
+        state = _rolled(seats) if dice else game.initial_state()
+        for playout in ("random", "heuristic"):
+            agent = MCTSAgent(game, seed=5, iterations=300, playout=playout, epsilon=0.3, playout_depth=6,
+                              heuristic=LeadHeuristic(game))
+            decision = agent.select_move(game, state, Budget())
+            out[f"{seats}{dice}{playout}"] = [decision.move, decision.stats.nodes, list(decision.stats.pv),
+                                              round(decision.stats.score, 9), decision.stats.extra["proof"]]
+            out["binding"] = decision.stats.extra["binding"]
+    return out
+
+
+CASES = {f.__name__: f for f in (expectimax, maxn, paranoid, brs, alphabeta, proof_numbers, mcts)}
 #: The compiled functions each case must have left in the cache (so it ran compiled, not through an adapter).
 COMPILED = {"expectimax": ("expectimax",), "maxn": ("maxn",), "paranoid": ("paranoid",), "brs": ("brs",),
-            "alphabeta": ("negamax",), "proof_numbers": ("pn_search", "pn2_search", "dfpn_mid")}
+            "alphabeta": ("negamax",), "mcts": ("run",), "proof_numbers": ("pn_search", "pn2_search", "dfpn_mid")}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
@@ -9,6 +10,7 @@ import time
 import pytest
 from starlette.testclient import TestClient
 
+from framework.registry import Registry
 from framework.web.app import create_app
 from tests.web.conftest import FIXTURE_AGENTS, LOCAL, ROOT
 
@@ -239,3 +241,96 @@ def test_the_play_page_charts_the_engine_scores_from_the_first_seats_side(client
     assert re.findall(r"<title>ply (\d+): ([-\d.]+)</title>", engine.text) == [("1", f"{score:.4g}")]
     moved = client.post(url + "/move", data={"move": "a1" if "b2" in engine.text else "b2"})
     assert 'id="chart-evaluation"' in moved.text and moved.text.count("<title>ply ") == 1   # a person's move: no point
+
+
+def datalist(page: str, name: str) -> list[str]:
+    """The values a <datalist> of the page suggests."""
+    body = re.search(rf'<datalist id="{name}">(.*?)</datalist>', page, re.DOTALL)[1]
+    return re.findall(r'<option value="([^"]*)">', body)
+
+
+def test_the_game_is_typed_with_the_registered_games_suggested(client):
+    page = client.get("/").text
+    assert re.search(r'<input name="game" list="game-names" value="" required', page)
+    assert "<select" not in page
+    suggested = datalist(page, "game-names")
+    registered = sorted(Registry().games)
+    assert "checkers" in registered and suggested[:len(registered)] == registered
+    refilled = client.get("/", params={"game": "rolit", "options": "players=3"}).text
+    assert 'name="game" list="game-names" value="rolit"' in refilled and refilled.count('name="seat"') == 3
+    typo = client.post("/play", data={"game": "rolitt", "seat": ["human", "random"]})
+    assert typo.status_code == 400 and message(typo).startswith("unknown game 'rolitt'; available games: checkers")
+    assert 'value="rolitt"' in typo.text   # the form comes back with the name as typed
+
+
+def test_a_game_family_that_cannot_list_its_members_suggests_none_and_the_page_still_answers():
+    from framework.errors import PluginError
+    from framework.registry import Registered
+    from framework.specs import GameFamilySpec
+    from framework.web.app import game_names
+
+    def members() -> list[tuple[str, str]]:
+        raise PluginError("the library of the 'absent' family is not installed")
+
+    registry = Registry()
+    some = next(iter(registry.games.values())).provenance
+    registry.families = {"absent": Registered(GameFamilySpec("absent", lambda member: None, members, "absent"), some),
+                         "two": Registered(GameFamilySpec("two", lambda member: None,
+                                                          lambda: [("b", ""), ("a", ""), ("c", "refused")], "two"),
+                                           some)}
+    assert game_names(registry) == [*sorted(Registry().games), "two:a", "two:b"]
+
+
+def test_a_game_of_a_family_is_suggested_typed_and_played():
+    pytest.importorskip("pyspiel")
+    with TestClient(create_app(None, ()), raise_server_exceptions=False, base_url=LOCAL) as c:
+        page = c.get("/").text
+        suggested = datalist(page, "game-names")
+        assert "tictactoe" in suggested and "openspiel:tic_tac_toe" in suggested and "openspiel:pig" in suggested
+        assert "openspiel:kuhn_poker" not in suggested   # imperfect information: refused, so not offered
+        assert "Games of a family are named FAMILY:NAME (families: openspiel)" in page
+        three = c.get("/", params={"game": "openspiel:pig", "options": "players=3"}).text
+        assert 'data-players="3"' in three   # "Seats for this game" knows a family's game's seats
+        created = c.post("/play", data={"game": "openspiel:tic_tac_toe", "seat": ["human", "random"], "time": "1"},
+                         follow_redirects=False)
+        assert created.status_code == 303, created.text
+        url = created.headers["location"]
+        assert c.get(url).status_code == 200
+        moved = c.post(url + "/move", data={"move": "x(1,1)"})
+        assert moved.status_code == 200 and '<span class="move">x(1,1)</span>' in moved.text
+        refused = c.post("/play", data={"game": "openspiel:kuhn_poker", "seat": ["human", "random"]})
+        assert refused.status_code == 400
+        assert message(refused) == ("game 'openspiel:kuhn_poker' is refused: an imperfect-information game (players "
+                                    "see different things); Plyground plays perfect-information games only")
+
+
+
+HOARDER = str(ROOT / "tests" / "web" / "memory_agents.py")
+
+
+@pytest.mark.parametrize("limit, mib", [(64, 256), (None, 5000)])
+def test_an_engine_search_past_the_memory_limit_forfeits_as_in_a_tournament(limit, mib):
+    """64 MiB refuses a search mapping 256; the default, a tournament game's 4096, one mapping 5000 (untouched
+    pages: without a limit numpy.empty would map them at no cost)."""
+    app = create_app(None, (HOARDER,), **({"memory_limit_mb": limit} if limit else {}))
+    with TestClient(app, base_url=LOCAL) as c:
+        url = c.post("/play", data={"game": "tictactoe", "seat": [f"hoarder:mib={mib}", "human"], "time": "5"},
+                     follow_redirects=False).headers["location"]
+        answer = c.post(url + "/engine")
+    assert answer.status_code == 200
+    assert message_or_result(answer).startswith(
+        f"O (human) wins — forfeit: X (hoarder:mib={mib}) crashed: MemoryError: Unable to allocate")
+
+
+def test_each_search_gets_the_same_headroom_and_the_agent_stays_built():
+    with TestClient(create_app(None, (HOARDER,), memory_limit_mb=384), base_url=LOCAL) as c:
+        url = c.post("/play", data={"game": "tictactoe", "seat": ["hoarder:mib=256", "human"], "time": "5"},
+                     follow_redirects=False).headers["location"]
+        for _ in range(3):
+            answer = c.post(url + "/engine")
+            assert answer.status_code == 200 and "forfeit" not in answer.text, message_or_result(answer)
+            if 'id="result"' in answer.text:
+                break
+            last = json.loads(re.search(r'id="legal">(.*?)</script>', answer.text, re.DOTALL)[1])[-1][0]
+            assert c.post(url + "/move", data={"move": last}).status_code == 200
+        assert c.get(url).text.count("nodes 256 ·") == 3   # each of its searches mapped its 256 MiB

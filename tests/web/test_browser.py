@@ -15,7 +15,7 @@ def new_game(page, server, **fields):
     seats = {"first": 0, "second": 1}   # the form's seat fields, in order
     for name, value in fields.items():
         if name == "game":
-            page.select_option("select[name=game]", value)
+            page.fill("input[name=game]", value)
         elif name in seats:
             page.locator("input[name=seat]").nth(seats[name]).fill(value)
         else:

@@ -16,7 +16,7 @@ from typing import Any
 
 from framework.capabilities import player_count
 from framework.errors import ConfigError
-from framework.kernel.binding import KERNEL_PARAM, Bound, bind
+from framework.kernel.binding import KERNEL_PARAM, Bound, bind, decision_state
 from framework.params import HeuristicRef, Param
 from framework.protocols import WIN_SCORE, Budget, Decision, Game, Heuristic, SearchStats, State
 from framework.search import SearchLimits, Stopwatch, deepen
@@ -46,7 +46,8 @@ class SeatSearchAgent:
             raise ConfigError(f"{self.algorithm} needs a heuristic, and {game.name} names no default: give 'heuristic'")
         self.depth, self.heuristic, self.win_score, self.kernel = depth, heuristic, win_score, kernel
         self.seats = player_count(game)
-        bind(search, game, heuristic, kernel)        # a kernel that does not fit is refused now
+        if bind(search, game, heuristic, kernel).binding == "compiled":   # a kernel that does not fit is refused now
+            self.warmup(game)
 
     def child_value(self, bound: Bound, child: Any, depth: int, best: float, root: int,
                     work: Any, deadline: float) -> float:
@@ -94,6 +95,12 @@ class SeatSearchAgent:
     def check(self, work: Any) -> None:
         """Refuse what the search found unsound."""
 
+    def warmup(self, game: Game) -> None:
+        """Compile (or load) the compiled search now, a search of one node, so that no timed move pays for it."""
+        state = decision_state(game)
+        if state is not None:
+            self.select_move(game, state, Budget(nodes=1))
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(depth={self.depth}, heuristic={self.heuristic!r})"
 
@@ -106,9 +113,9 @@ class MaxnAgent(SeatSearchAgent):
     def __init__(self, game: Game, seed: int = 0, depth: int = 3, heuristic: Heuristic | None = None,
                  win_score: float = DEFAULT_WIN_SCORE, shallow: bool = False, max_sum: float = 0.0,
                  floor: float | None = None, kernel: str = "auto") -> None:
-        super().__init__(game, seed, depth, heuristic, win_score, kernel)
         self.shallow, self.max_sum = shallow, max_sum
         self.floor = -win_score if floor is None else floor
+        super().__init__(game, seed, depth, heuristic, win_score, kernel)
 
     def prepare(self, work: Any) -> None:
         work[WORK.shallow] = int(self.shallow)

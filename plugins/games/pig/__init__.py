@@ -20,16 +20,19 @@ iteration); `plyground solve pig` prints it.
 
 from __future__ import annotations
 
+import functools
 import re
 from fractions import Fraction
 
 from framework.boardsvg import die, document
 from framework.errors import ConfigError, MoveParseError, PositionError, quoted
 from framework.hookspecs import hookimpl
+from framework.kernel import api, numba_backend
 from framework.params import Param
 from framework.protocols import CHANCE
 from framework.specs import AgentSpec, GameSpec, HeuristicSpec, doc_help
 from plugins.games.pig import heuristics, solver
+from plugins.games.pig import kernel as pig_kernel
 
 State = tuple[tuple[int, ...], int, int, bool]
 
@@ -40,6 +43,8 @@ MAX_GOAL = 1000
 #: The exact chance of each face.
 FACE_PROBABILITY = Fraction(1, FACES)
 _OUTCOMES = tuple((face, FACE_PROBABILITY) for face in range(1, FACES + 1))
+#: The rules and the race heuristic as a kernel (kernel.py), for compiled searches.
+KERNEL = numba_backend.Kernel(pig_kernel)
 _TEXT = re.compile(r"([0-9]{1,7}(?:,[0-9]{1,7})*) t=([0-9]{1,7}) p([0-9]) (rolling )?goal=([0-9]{1,7})")
 
 
@@ -58,6 +63,10 @@ class Pig:
         self.num_players = players
         self.goal = goal
         self.player_names = tuple(f"P{seat + 1}" for seat in range(players))
+        #: The compiled rules, for compiled searches (see framework.kernel.api.GameKernel).
+        self.kernel = api.GameKernel("pig", KERNEL, functools.partial(pig_kernel.kernel_state, goal=goal),
+                                     heuristics=KERNEL, seat_scores={heuristics.RaceHeuristic: "race"},
+                                     move_id=pig_kernel.move_id, move=pig_kernel.move_of)
 
     def initial_state(self) -> State:
         return ((0,) * self.num_players, 0, 0, False)
