@@ -35,7 +35,7 @@ from framework.errors import ConfigError
 from framework.kernel import api, numba_backend, python_backend
 from framework.kernel.adapter import KernelAdapter
 from framework.params import Param
-from framework.protocols import CHANCE, Game, Heuristic, State
+from framework.protocols import CHANCE, Budget, Game, Heuristic, State
 
 #: The values of the `kernel` option.
 BINDINGS = ("auto", "compiled", "interpreted", "adapter")
@@ -225,3 +225,11 @@ def decision_state(game: Game) -> State | None:
             return state
         state = game.apply(state, game.legal_moves(state)[0])
     return None
+
+
+def warm_up(agent: Any, game: Game) -> None:
+    """Compile (or load) `agent`'s compiled search now, a decision of one node at `decision_state`, so that no
+    timed move pays for it."""
+    state = decision_state(game)
+    if state is not None:
+        agent.select_move(game, state, Budget(nodes=1))

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from framework.errors import ConfigError
-from framework.kernel.binding import KERNEL_PARAM, Bound, bind, decision_state
+from framework.kernel.binding import KERNEL_PARAM, Bound, bind, warm_up
 from framework.params import HeuristicRef, Param
 from framework.protocols import WIN_SCORE, Budget, Decision, Game, Heuristic, SearchStats, State
 from framework.search import SearchLimits, Stopwatch, deepen
@@ -52,7 +52,7 @@ class ExpectiminimaxAgent:
         self.depth, self.star1, self.star2, self.heuristic = depth, star1, star2, heuristic
         self.win_score, self.kernel = win_score, kernel
         if bind(search, game, heuristic, kernel).binding == "compiled":   # a kernel that does not fit is refused now
-            self.warmup(game)
+            warm_up(self, game)
 
     def search(self, game: Game, state: State, depth: int, limits: SearchLimits, work: Any,
                bound: Bound) -> tuple[float, Any] | None:
@@ -92,12 +92,6 @@ class ExpectiminimaxAgent:
             nodes=int(work[WORK.nodes]), depth=completed, score=score, pv=(move,), wall_time=watch.wall(),
             cpu_time=watch.cpu(), extra={"star1_cutoffs": int(work[WORK.star1_cutoffs]),
                                          "star2_cutoffs": int(work[WORK.star2_cutoffs]), **bound.recorded()}))
-
-    def warmup(self, game: Game) -> None:
-        """Compile (or load) the compiled search now, a search of one node, so that no timed move pays for it."""
-        state = decision_state(game)
-        if state is not None:
-            self.select_move(game, state, Budget(nodes=1))
 
     def __repr__(self) -> str:
         return f"ExpectiminimaxAgent(depth={self.depth}, star1={self.star1}, star2={self.star2})"

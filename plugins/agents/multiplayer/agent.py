@@ -16,7 +16,7 @@ from typing import Any
 
 from framework.capabilities import player_count
 from framework.errors import ConfigError
-from framework.kernel.binding import KERNEL_PARAM, Bound, bind, decision_state
+from framework.kernel.binding import KERNEL_PARAM, Bound, bind, warm_up
 from framework.params import HeuristicRef, Param
 from framework.protocols import WIN_SCORE, Budget, Decision, Game, Heuristic, SearchStats, State
 from framework.search import SearchLimits, Stopwatch, deepen
@@ -47,7 +47,7 @@ class SeatSearchAgent:
         self.depth, self.heuristic, self.win_score, self.kernel = depth, heuristic, win_score, kernel
         self.seats = player_count(game)
         if bind(search, game, heuristic, kernel).binding == "compiled":   # a kernel that does not fit is refused now
-            self.warmup(game)
+            warm_up(self, game)
 
     def child_value(self, bound: Bound, child: Any, depth: int, best: float, root: int,
                     work: Any, deadline: float) -> float:
@@ -94,12 +94,6 @@ class SeatSearchAgent:
 
     def check(self, work: Any) -> None:
         """Refuse what the search found unsound."""
-
-    def warmup(self, game: Game) -> None:
-        """Compile (or load) the compiled search now, a search of one node, so that no timed move pays for it."""
-        state = decision_state(game)
-        if state is not None:
-            self.select_move(game, state, Budget(nodes=1))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(depth={self.depth}, heuristic={self.heuristic!r})"
