@@ -63,6 +63,13 @@ class Bound(NamedTuple):
         """What a search agent records in `SearchStats.extra`: the binding, and why it is not the compiled one."""
         return record_binding(self.binding, self.reason)
 
+    def work(self, slots: Any, size: int, node_limit: int) -> Any:
+        """A search's `work` (`array`, `size` slots) with the node limit and the game's option in the slots
+        `slots.limit` and `slots.option` of its layout."""
+        work = self.array(size)
+        work[slots.option], work[slots.limit] = self.option, node_limit
+        return work
+
     def array(self, size: int, kind: type = int) -> Any:
         """`size` zeros of `kind` (int or float) as the search keeps its state: a numpy array compiled, a list
         interpreted."""

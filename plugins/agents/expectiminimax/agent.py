@@ -77,9 +77,7 @@ class ExpectiminimaxAgent:
         watch = Stopwatch()
         limits = SearchLimits.start(budget)
         bound = bind(search, game, self.heuristic, self.kernel)
-        work = bound.array(WORK_SIZE)
-        work[WORK.option] = bound.option
-        work[WORK.limit] = limits.nodes_left()
+        work = bound.work(WORK, WORK_SIZE, limits.nodes_left())
         work[WORK.use_star1], work[WORK.use_star2] = int(self.star1), int(self.star2)
         mover = game.to_move(state)
         move, score = game.legal_moves(state)[0], None

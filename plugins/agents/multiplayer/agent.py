@@ -58,9 +58,7 @@ class SeatSearchAgent:
         watch = Stopwatch()
         limits = SearchLimits.start(budget)
         bound = bind(search, game, self.heuristic, self.kernel)
-        work = bound.array(WORK_SIZE)
-        work[WORK.option] = bound.option
-        work[WORK.limit] = limits.nodes_left()
+        work = bound.work(WORK, WORK_SIZE, limits.nodes_left())
         self.prepare(work)
         move, score = game.legal_moves(state)[0], None
         done = deepen(lambda depth, _: self.search(game, state, depth, limits, work, bound), range(1, self.depth + 1))
