@@ -98,6 +98,7 @@ class MoveRecord:
     cpu_time: float
     pv: tuple[str, ...] = ()
     binding: str = ""       # how the search ran (`SearchStats.extra["binding"]`; "" when it did not say)
+    binding_reason: str = ""  # why it did not run compiled (`SearchStats.extra["binding_reason"]`)
 
 
 @dataclass(frozen=True)
@@ -378,7 +379,7 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
             return forfeit(mover, Termination.TIME, f"took {wall:.3f}s with a budget of {budget.time}s")
         record = MoveRecord(len(moves) + 1, mover, game.format_move(state, move), stats.nodes,
                             stats.depth, stats.score, wall, stats.cpu_time, pv_notation(game, state, stats.pv),
-                            str(stats.extra.get("binding", "")))
+                            str(stats.extra.get("binding", "")), str(stats.extra.get("binding_reason", "")))
         moves.append(record)
         history.append(state)
         before, state = state, game.apply(state, move)

@@ -57,6 +57,7 @@ class RecordMove:
     mover: int | None = None
     chance: bool = False
     binding: str | None = None      # how the search ran (framework.kernel.binding), when it said
+    binding_reason: str | None = None   # why it did not run compiled, when it said
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,12 @@ def stored_move(m: Any) -> RecordMove:
         return RecordMove(m.move, mover=None, chance=True)
     score = None if m.score is None or m.score != m.score else float(m.score)
     return RecordMove(m.move, int(m.depth), int(m.nodes), float(m.wall_time), score, m.pv, int(m.mover),
-                      binding=m.binding if isinstance(m.binding, str) else None)
+                      binding=_text(m.binding), binding_reason=_text(getattr(m, "binding_reason", None)))
+
+
+def _text(value: Any) -> str | None:
+    """A TEXT column's value as read back (pandas gives None or NaN for NULL)."""
+    return value if isinstance(value, str) else None
 
 
 def _escape(value: str) -> str:

@@ -198,12 +198,12 @@ class Registry:
         self.plugins[name] = provenance
 
     def _call_own(self, plugin: Any, hook_name: str) -> list:
-        caller = getattr(self._pm.hook, hook_name)
-        results: list = []
-        for impl in caller.get_hookimpls():
-            if impl.plugin is plugin:
-                results.extend(impl.function() or [])
-        return results
+        """What `plugin`'s own implementation of the hook returns: the hook called through pluggy (by
+        keyword, as every hook is) with every other registered plugin left out, so each name is booked to
+        the plugin that provided it."""
+        others = [p for p in self._pm.get_plugins() if p is not plugin]
+        caller = self._pm.subset_hook_caller(hook_name, remove_plugins=others)
+        return [spec for provided in caller() for spec in provided]
 
     # -- lookup ------------------------------------------------------------------
 

@@ -138,6 +138,7 @@ COLUMNS: dict[str, str] = {
     "moves.cpu_time": "CPU seconds it took",
     "moves.pv": "its principal variation in notation, space-separated",
     "moves.binding": "how its search ran: compiled, interpreted or adapter (its `kernel` option; empty: unsaid)",
+    "moves.binding_reason": "why its search did not run compiled (empty: compiled, or unsaid)",
     "solves.key": "the solve's key: solver and position index",
     "solves.solver": "the solver's id",
     "solves.position_index": "the position's line number among the file's positions, from 0",

@@ -9,9 +9,9 @@ of three ways (its `kernel` parameter, every search agent's option of that name)
 - `adapter`: the same code run as Python through an adapter over the game's Python methods and the
   heuristic's `evaluate` (`framework.kernel.adapter`), for any game.
 - `auto` (the default) chooses `compiled` when the game's kernel fits the search, else `adapter`, and says
-  so: the `Bound` it returns names the binding and, for the adapter, the reason (agents record the binding
-  per move in `SearchStats.extra["binding"]`). With compiled kernels off (`PLYGROUND_JIT=0`) `auto` runs
-  `interpreted` where it would run `compiled`.
+  so: the `Bound` it returns names the binding and, when it is not compiled, the reason (agents record both
+  per move: `Bound.recorded`, `SearchStats.extra["binding"]` and `["binding_reason"]`). With compiled
+  kernels off (`PLYGROUND_JIT=0`) `auto` runs `interpreted` where it would run `compiled`.
 
 A kernel fits when the game offers one, it defines every primitive the search calls (directly or through
 the derived functions it imports), the heuristic has a compiled function there when the search calls
@@ -35,7 +35,7 @@ from framework.errors import ConfigError
 from framework.kernel import api, numba_backend, python_backend
 from framework.kernel.adapter import KernelAdapter
 from framework.params import Param
-from framework.protocols import CHANCE, Game, Heuristic, State
+from framework.protocols import CHANCE, Budget, Game, Heuristic, State
 
 #: The values of the `kernel` option.
 BINDINGS = ("auto", "compiled", "interpreted", "adapter")
@@ -57,7 +57,18 @@ class Bound(NamedTuple):
     weights: tuple[float, ...] = ()         # the heuristic's weights, passed to `score` compiled
     kernel: api.GameKernel | None = None    # the game's kernel, unless through an adapter
     adapter: KernelAdapter | None = None    # the adapter, when through one
-    reason: str = ""                        # why `auto` chose the adapter
+    reason: str = ""                        # why it is not compiled ("" when it is)
+
+    def recorded(self) -> dict[str, str]:
+        """What a search agent records in `SearchStats.extra`: the binding, and why it is not the compiled one."""
+        return record_binding(self.binding, self.reason)
+
+    def work(self, slots: Any, size: int, node_limit: int) -> Any:
+        """A search's `work` (`array`, `size` slots) with the node limit and the game's option in the slots
+        `slots.limit` and `slots.option` of its layout."""
+        work = self.array(size)
+        work[slots.option], work[slots.limit] = self.option, node_limit
+        return work
 
     def array(self, size: int, kind: type = int) -> Any:
         """`size` zeros of `kind` (int or float) as the search keeps its state: a numpy array compiled, a list
@@ -65,6 +76,12 @@ class Bound(NamedTuple):
         if self.binding == "compiled":
             return np.zeros(size, np.int64 if kind is int else np.float64)
         return [kind(0)] * size
+
+
+def record_binding(binding: str, reason: str) -> dict[str, str]:
+    """`SearchStats.extra`'s record of how a search ran: `binding`, and `binding_reason` where it is not compiled
+    (match records and `plyground export` carry both per move)."""
+    return {"binding": binding, **({"binding_reason": reason} if binding != "compiled" and reason else {})}
 
 
 @functools.cache
@@ -178,7 +195,8 @@ def bind(search: types.ModuleType, game: Game, heuristic: Heuristic | None = Non
                      offered)
     to_kernel = offered.to_kernel
     return Bound(compiled.interpreted, "interpreted", lambda state: tuple(int(w) for w in to_kernel(state)),
-                 offered.move, offered.move_id, offered.option, weights, offered)
+                 offered.move, offered.move_id, offered.option, weights, offered,
+                 reason="asked for" if kernel == "interpreted" else "compiled kernels are off (PLYGROUND_JIT=0)")
 
 
 def _aliases(kernel: api.GameKernel, heuristic: Heuristic | None,
@@ -214,3 +232,11 @@ def decision_state(game: Game) -> State | None:
             return state
         state = game.apply(state, game.legal_moves(state)[0])
     return None
+
+
+def warm_up(agent: Any, game: Game) -> None:
+    """Compile (or load) `agent`'s compiled search now, a decision of one node at `decision_state`, so that no
+    timed move pays for it."""
+    state = decision_state(game)
+    if state is not None:
+        agent.select_move(game, state, Budget(nodes=1))

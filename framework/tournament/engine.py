@@ -56,7 +56,8 @@ class MoveOutcome:
     def record(self, ply: int, mover: int) -> MoveRecord:
         """The move as a game's record holds it."""
         return MoveRecord(ply, mover, self.text, self.stats.nodes, self.stats.depth, self.stats.score, self.wall_time,
-                          self.stats.cpu_time, self.pv, str(self.stats.extra.get("binding", "")))
+                          self.stats.cpu_time, self.pv, str(self.stats.extra.get("binding", "")),
+                          str(self.stats.extra.get("binding_reason", "")))
 
 
 @contextlib.contextmanager

@@ -280,7 +280,8 @@ class PlaySession:
         moves = tuple(RecordMove(p.move, chance=True) if p.mover == CHANCE else
                       RecordMove(p.move, mover=p.mover) if p.engine is None else
                       RecordMove(p.move, p.engine.depth, p.engine.nodes, p.engine.wall_time, p.engine.score,
-                                 " ".join(p.engine.pv), p.mover)
+                                 " ".join(p.engine.pv), p.mover, binding=p.engine.binding or None,
+                                 binding_reason=p.engine.binding_reason or None)
                       for p in self.moves)
         return make_record(
             game=self.game_name, event="Plyground workbench", date=time.strftime("%Y.%m.%d", time.gmtime()),

@@ -254,7 +254,7 @@ claims (checked before this report is written; a disagreement stops it with Solv
   to hold here; the node and time ratios on the positions every solver solved are the fairer comparison.
 - *Times compare implementations as much as algorithms.* The nodes/s column shows how fast each solver
   ran. Alpha-beta (with only exact enhancements, as here) and every proof-number solver have numba-compiled
-  paths for games with a kernel such as LOA (`plugins/agents/alphabeta/negamax.py`,
+  paths for games with a kernel such as LOA (`plugins/agents/alphabeta/search.py`,
   `plugins/agents/proofnumber/search.py`) that give identical values and node counts; a solver without
   one runs interpreted Python, so set the nodes/s column beside the node totals.
 - *Our positions are easier.* The budget was {budget_text(budget)} per position, but the set was chosen

@@ -12,7 +12,7 @@ from tests.docs.examples import ROOT, blocks, snippet_text
 
 TUTORIALS = ROOT / "docs" / "tutorials"
 #: The pages that build a package: the folder of the package each one builds.
-PACKAGE_PAGES = {"first-agent.md": "greedy", "first-game.md": "race"}
+PACKAGE_PAGES = {"first-agent.md": "greedy", "first-game.md": "race", "first-kernel.md": "fastrace"}
 MARKER = "--8<-- ["
 
 

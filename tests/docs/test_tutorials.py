@@ -22,7 +22,7 @@ TUTORIALS = ROOT / "docs" / "tutorials"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = tmp_path_factory.mktemp("site")
-    for package in ("greedy", "race"):
+    for package in ("greedy", "race", "fastrace"):
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
                         str(TUTORIALS / package)], check=True, capture_output=True, cwd=target)
     return target
@@ -75,3 +75,20 @@ def test_the_race_game_plays_counts_and_passes_its_conformance_suite(site, tmp_p
                            str(TUTORIALS / "race" / "test_race.py")], env=env, cwd=tmp_path, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0 and "7 passed" in done.stdout, done.stdout + done.stderr
+
+
+def test_the_race_with_a_kernel_runs_alphabeta_and_expectiminimax_compiled_as_through_the_adapter(site, tmp_path):
+    """The kernel tutorial's script, as the page shows it: both searches record the compiled binding, and
+    visit the nodes and choose the move the adapter does (over the plain rules)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)]), "NUMBA_CACHE_DIR": str(tmp_path),
+           "PLYGROUND_DISABLE_PLUGIN_AUTOLOAD": "1", "PLYGROUND_PLUGINS": "plyground,plyground-race,plyground-fastrace"}
+    done = subprocess.run([sys.executable, str(TUTORIALS / "fastrace" / "compare.py")], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split()[:2] for line in lines] == [["alphabeta", "compiled"], ["alphabeta", "adapter"],
+                                                    ["expectiminimax", "compiled"], ["expectiminimax", "adapter"]]
+    for compiled, adapter in (lines[0:2], lines[2:4]):
+        assert compiled.split()[2:] == adapter.split()[2:]
+    page = (TUTORIALS.parent / "tutorials" / "first-kernel.md").read_text()
+    assert done.stdout.strip() in page     # the page prints what the script prints

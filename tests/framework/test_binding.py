@@ -91,9 +91,18 @@ def test_the_adapter_and_the_interpreted_kernel_visit_the_same_nodes_and_record_
     for kernel in ("adapter", "interpreted", "auto"):
         decision = ExpectiminimaxAgent(game, depth=5, heuristic=LeadHeuristic(game), kernel=kernel).select_move(
             game, state, Budget())
-        runs[kernel] = (decision.move, decision.stats.score, decision.stats.nodes, decision.stats.extra["binding"])
+        extra = decision.stats.extra
+        runs[kernel] = (decision.move, decision.stats.score, decision.stats.nodes, extra["binding"],
+                        extra["binding_reason"])
     assert runs["adapter"][:3] == runs["interpreted"][:3] == runs["auto"][:3]
-    assert [run[3] for run in runs.values()] == ["adapter", "interpreted", "interpreted"]
+    assert [run[3:] for run in runs.values()] == [("adapter", "asked for"), ("interpreted", "asked for"),
+                                                  ("interpreted", "compiled kernels are off (PLYGROUND_JIT=0)")]
+
+
+def test_a_compiled_binding_records_no_reason(monkeypatch):
+    monkeypatch.setenv("PLYGROUND_JIT", "1")
+    game = DiceRace(2, dice=True)
+    assert bind(dice_search, game, LeadHeuristic(game)).recorded() == {"binding": "compiled"}
 
 
 @pytest.mark.parametrize("fields, message", [

@@ -9,8 +9,7 @@ from framework.coach import Verdict, coach_move
 from framework.protocols import UNLIMITED, WIN_SCORE, Budget, Proof
 from plugins.agents.alphabeta import AlphaBetaAgent
 from plugins.agents.mcts import MCTSAgent
-from plugins.agents.proofnumber.dfpn import DFPNAgent
-from plugins.agents.proofnumber.pns import PNSAgent
+from plugins.agents.proofnumber.agent import DFPNAgent, PNSAgent
 from plugins.games.matches import Matches, winning_moves
 from plugins.games.tictactoe import LinesHeuristic, TicTacToe
 from tests.plugins.agents.small_games import retrograde

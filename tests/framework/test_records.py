@@ -86,16 +86,18 @@ def test_jsonl_is_one_game_per_line_for_pandas(folders, tmp_path):
     assert first["moves"][0]["move"] in ("a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1")
 
 
-@pytest.mark.parametrize("name, binding", [("checkers", "interpreted"), ("tictactoe", "adapter")])
-def test_jsonl_carries_how_each_moves_search_ran(folders, tmp_path, name, binding):
-    """Alpha-beta's moves say how it ran (checkers has a kernel, run with PLYGROUND_JIT=0; tic-tac-toe has
-    none); the random agent's say nothing."""
+@pytest.mark.parametrize("name, binding, reason", [
+    ("checkers", "interpreted", "compiled kernels are off (PLYGROUND_JIT=0)"),
+    ("tictactoe", "adapter", "tictactoe has no kernel")])
+def test_jsonl_carries_how_each_moves_search_ran_and_why(folders, tmp_path, name, binding, reason):
+    """Alpha-beta's moves say how it ran and why not compiled (checkers has a kernel, run with PLYGROUND_JIT=0;
+    tic-tac-toe has none); the random agent's say nothing."""
     for line in "".join(export(Results(folders[name]), "jsonl")).splitlines():
         game = json.loads(line)
         movers = (game["tags"]["White"], game["tags"]["Black"])
         searcher = next(participant for participant in movers if participant != "rnd")
-        assert {(movers[i % 2], m["binding"]) for i, m in enumerate(game["moves"])} == \
-            {(searcher, binding), ("rnd", None)}
+        assert {(movers[i % 2], m["binding"], m["binding_reason"]) for i, m in enumerate(game["moves"])} == \
+            {(searcher, binding, reason), ("rnd", None, None)}
 
 
 def test_pdn_of_a_game_that_is_not_draughts_is_refused(folders):

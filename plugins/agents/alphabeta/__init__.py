@@ -1,10 +1,10 @@
 """Alpha-beta: the agent a serious engine would ship, every enhancement switchable.
 
 One concept per module: `settings` (declared parameters), `table` (transposition-table sizing and
-flags), `negamax` (the search, written once, with every enhancement and the definition of a node),
-`binding` (which binding runs it: compiled, interpreted rules, or an adapter), `search` (iterative
+flags), `search` (the algorithm: negamax, written once, with every enhancement and the definition of a
+node), `binding` (which binding runs it: compiled, interpreted rules, or an adapter), `driver` (iterative
 deepening and aspiration over it), `solver` (win/loss proving with both node-count conventions) and
-`agent` (the Agent and Solver the registry builds).
+`agent` (the Agent and Solver the registry builds); the registration below.
 """
 
 from __future__ import annotations

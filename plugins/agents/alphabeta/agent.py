@@ -16,12 +16,12 @@ tables, so a decision depends only on the state, the parameters and the budget.
 from __future__ import annotations
 
 from framework.errors import ConfigError, PositionError
-from framework.kernel.binding import bind
+from framework.kernel.binding import bind, record_binding
 from framework.protocols import Budget, Decision, Game, Heuristic, SearchStats, SolveResult, State
 from framework.search import SearchLimits, Stopwatch
-from plugins.agents.alphabeta import negamax
+from plugins.agents.alphabeta import search
 from plugins.agents.alphabeta.binding import CompiledTable, fits, score_function, warmup
-from plugins.agents.alphabeta.search import UNBOUNDED, AlphaBetaSearch
+from plugins.agents.alphabeta.driver import UNBOUNDED, AlphaBetaSearch
 from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.solver import solve
 
@@ -41,7 +41,7 @@ class AlphaBetaAgent:
         self.compiled_table: CompiledTable | None = None    # made by the first compiled search, kept across decisions
         # A kernel that does not fit `kernel` is refused now; compile (or load) the compiled search now, so no
         # timed move pays for it.
-        if kernel != "adapter" and bind(negamax, game, heuristic, kernel, fits=fits,
+        if kernel != "adapter" and bind(search, game, heuristic, kernel, fits=fits,
                                         score=score_function).binding == "compiled":
             warmup(game, heuristic)
 
@@ -70,7 +70,8 @@ class AlphaBetaAgent:
             nodes=search.nodes, depth=last.depth if last else 0, score=last.score + 0.0 if last else None,
             pv=last.pv if last else (), wall_time=watch.wall(), cpu_time=watch.cpu(),
             extra={"complete": complete, "seldepth": _seldepth(search.ply_nodes),
-                   "iteration_nodes": tuple(i.nodes for i in iterations), "binding": search.binding.name},
+                   "iteration_nodes": tuple(i.nodes for i in iterations),
+                   **record_binding(search.binding.name, search.binding.reason)},
             peak_entries=search.table_entries())
         return Decision(last.move if last else search.moves_of(state)[0], stats)
 

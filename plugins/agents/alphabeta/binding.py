@@ -1,4 +1,4 @@
-"""How alpha-beta's one negamax (`negamax.py`) is bound for a game and heuristic: `framework.kernel.binding.bind`
+"""How alpha-beta's one negamax (`search.py`) is bound for a game and heuristic: `framework.kernel.binding.bind`
 with what negamax needs of a kernel (`fits`), which heuristic function it binds as `score` (`score_function`)
 and when it cannot run on the kernel at all (`refusal`).
 
@@ -26,11 +26,11 @@ from framework.kernel import api
 from framework.kernel.binding import bind
 from framework.protocols import Budget, Game, Heuristic, State
 from framework.search import SearchLimits
-from plugins.agents.alphabeta import negamax
+from plugins.agents.alphabeta import search
 from plugins.agents.alphabeta.settings import MAX_DEPTH as MAX_DEPTH  # MAX_DEPTH re-exported
 from plugins.agents.alphabeta.settings import Settings
 
-#: Largest table for which the probe in `negamax.negamax` cannot overflow 64 bits compiled.
+#: Largest table for which the probe in `search.negamax` cannot overflow 64 bits compiled.
 MAX_TT_SIZE = (1 << 31) - 1
 #: An adapter's move space: beyond any interned move id, so every move has a history score.
 ADAPTER_SPACE = 1 << 26
@@ -39,7 +39,7 @@ ADAPTER_KEY_SHIFTS = (0,)
 
 
 class Binding(NamedTuple):
-    """One way to run `negamax.negamax`: the function, how states and moves cross over, and the layout."""
+    """One way to run `search.negamax`: the function, how states and moves cross over, and the layout."""
 
     negamax: Callable[..., float]
     to_kernel: Callable[[State], Any]
@@ -50,6 +50,7 @@ class Binding(NamedTuple):
     weights: tuple[float, ...]
     compiled: bool
     name: str                   # "compiled", "interpreted" or "adapter" (`framework.kernel.binding.BINDINGS`)
+    reason: str                 # why it is not compiled ("" when it is: `framework.kernel.binding.Bound.reason`)
 
 
 def fits(game: Game, kernel: api.GameKernel) -> str:
@@ -58,12 +59,12 @@ def fits(game: Game, kernel: api.GameKernel) -> str:
     be compared in part), a `move_space` (the history rows) and compiled heuristics."""
     if kernel.heuristics is None or not kernel.scores:
         return "its kernel compiles no heuristic"
-    if not 0 < len(kernel.key_shifts) <= negamax.KEY_WORDS:
-        return f"its kernel's search key is not packed in 1 to {negamax.KEY_WORDS} words (key_shifts)"
+    if not 0 < len(kernel.key_shifts) <= search.KEY_WORDS:
+        return f"its kernel's search key is not packed in 1 to {search.KEY_WORDS} words (key_shifts)"
     if kernel.move_space <= 0:
         return "its kernel declares no move_space"
-    if len(kernel.to_kernel(game.initial_state())) > negamax.STATE_WORDS:
-        return f"its kernel's states are longer than {negamax.STATE_WORDS} words"
+    if len(kernel.to_kernel(game.initial_state())) > search.STATE_WORDS:
+        return f"its kernel's states are longer than {search.STATE_WORDS} words"
     return ""
 
 
@@ -90,18 +91,18 @@ def refusal(game: Game, heuristic: Heuristic | None, settings: Settings, proof_s
 def bind_negamax(game: Game, heuristic: Heuristic | None, settings: Settings, proof_score: float | None,
                  kernel: str, switches: Callable[[], dict[int, int]] | dict[int, int]) -> Binding:
     """`negamax` bound as `kernel` says (`framework.kernel.binding.bind`); through an adapter (a fresh one per
-    decision: it interns what it meets) `switches` (slots of `negamax.WORK` fixed for the decision, or a
+    decision: it interns what it meets) `switches` (slots of `search.WORK` fixed for the decision, or a
     function making them) are read as constants."""
     def constants() -> dict[str, dict[int, int]]:
         return {"work": switches() if callable(switches) else switches}
 
-    bound = bind(negamax, game, heuristic, kernel, constants=constants, fits=fits, score=score_function,
+    bound = bind(search, game, heuristic, kernel, constants=constants, fits=fits, score=score_function,
                  refuse=refusal(game, heuristic, settings, proof_score) if kernel != "adapter" else "")
     if bound.kernel is None:
         return Binding(bound.functions.negamax, bound.to_kernel, bound.move, 0, ADAPTER_SPACE, ADAPTER_KEY_SHIFTS,
-                       bound.weights, False, bound.binding)
+                       bound.weights, False, bound.binding, bound.reason)
     return Binding(bound.functions.negamax, bound.to_kernel, bound.move, bound.option, bound.kernel.move_space,
-                   bound.kernel.key_shifts, bound.weights, bound.binding == "compiled", bound.binding)
+                   bound.kernel.key_shifts, bound.weights, bound.binding == "compiled", bound.binding, bound.reason)
 
 
 def python_plies() -> int:
@@ -112,13 +113,13 @@ def python_plies() -> int:
 class CompiledTable:
     """The compiled search's transposition table, kept by an agent across its decisions.
 
-    Each decision takes a new stamp and rows of older stamps read as empty (`negamax.ROW.stamp`), so
+    Each decision takes a new stamp and rows of older stamps read as empty (`search.ROW.stamp`), so
     a decision starts from an empty table, as the interpreted one does, without rewriting or
     newly mapping its megabytes (measured: that cost a tenth of a 10,000-node solve).
     """
 
     def __init__(self, size: int) -> None:
-        self.rows = np.zeros((size, negamax.ROW_SIZE), np.int64)
+        self.rows = np.zeros((size, search.ROW_SIZE), np.int64)
         self.values = np.zeros(size, np.float64)
         self.stamp = 0
 
@@ -132,7 +133,7 @@ def warmup(game: Game, heuristic: Heuristic | None) -> None:
     """Compile (or load) the compiled search of `game` that `heuristic` runs now (once per process), so no timed
     move pays for it: the one of its function, else the first function's, which a solve runs. Only that one:
     each heuristic's search compiles apart, and a run uses the ones of its agents."""
-    from plugins.agents.alphabeta.search import AlphaBetaSearch
+    from plugins.agents.alphabeta.driver import AlphaBetaSearch
     kernel: api.GameKernel = capability(game, "kernel")
     heuristic_class: Any = type(heuristic) if type(heuristic) in kernel.scores else next(iter(kernel.scores))
     if heuristic_class not in _WARM.setdefault(kernel.tag, set()):

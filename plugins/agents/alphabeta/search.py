@@ -1,319 +1,307 @@
-"""The alpha-beta search of one decision: negamax, fail-soft, with the switchable enhancements.
+"""Alpha-beta's negamax, written once: compiled over a game's kernel, or run as Python over any game.
 
-Sources: alpha-beta and its negamax form, Knuth & Moore (1975, "An analysis of alpha-beta
-pruning"); fail-soft, Fishburn (1983); iterative deepening and aspiration windows, Slate &
-Atkin (1977, Chess 4.5) and Marsland (1986, "A review of game-tree pruning");
-principal-variation search, Marsland & Campbell (1982) / Reinefeld (1983, NegaScout);
-quiescence search, Shannon (1950) and Beal (1990); late-move reductions, Heinz (2000)
-and Romstad (2007); singular extensions, Anantharaman, Campbell & Hsu (1990, "Singular
-extensions: adding selectivity to brute-force searching").
+Fail-soft negamax (Knuth & Moore 1975) with the switchable enhancements of `settings.py`: the
+transposition table of Greenblatt et al. (1967) with the "Deep" replacement of Breuker et al. (1994,
+`table.py`); the game's move hints; killers (Akl & Newborn 1977) and history (Schaeffer 1989,
+`order`); quiescence (Beal 1990); principal-variation search (Reinefeld 1983); late-move reductions
+(Heinz 2000); singular extensions (Anantharaman et al. 1990). `driver.AlphaBetaSearch` drives it
+(iterative deepening, aspiration windows) one root search at a time. See framework/SEARCH_DESIGN.md.
 
-The negamax itself is written once, in `negamax.py`, and run compiled or interpreted (`binding.py`); this
-module drives it: iterative deepening, aspiration windows, and reading its counters back.
+It calls the game through `framework.kernel.api` only, by name: `framework.kernel.numba_backend.Kernel`
+compiles it with those names bound to a game's compiled rules, its `interpreted` binding runs the same code
+as Python over the plain rules, and `framework.kernel.python_backend.interpret` over a `KernelAdapter` runs
+it on any plain-Python game. Its
+state: `work`, one int64 array compiled (a dict of ints interpreted: only the slots touched exist), its
+slots named by WORK below, then the history scores (2 x `work[WORK.space]`, one row per seat), the
+per-ply rows (PLY_COLUMNS each, from `work[WORK.plies_at]`) and the principal variations (a line of
+`framework.kernel.api.prepend` per ply, `work[WORK.pv_stride]` slots apart, from `work[WORK.pv_at]`); the table's
+`rows` (ROW columns) and `values`. Measured, every array argument of the compiled recursion costs a large share
+of a node (one more took checkers from 3.6 to 2.4 M nodes/s): hence one `work`; the heuristic's weights are a
+tuple. Most of that cost was numba's atomic reference counting of each array, and of each row view, per call
+(perf: ~45% of a checkers node): `negamax` borrows its arrays (`api.borrowed`), so below the root no count
+is touched (checkers depth 11: ~0.85x the time).
 
-What a node is (the counting contract, the same in every binding):
-a node is one call of `negamax` on a state, counted on entry, before the
-terminal test, the depth test or the transposition-table probe. So the root counts once
-per root search; every child search counts, including PVS null-window probes and their
-re-searches, late-move-reduced searches and their re-searches, singularity probes,
-aspiration re-searches and every iteration of iterative deepening; a state answered from
-the transposition table still counts (it was visited and probed); a horizon state whose
-quiescence search looks at noisy moves counts once, and each noisy child counts once
-(quiescence nodes are `negamax` calls with depth <= 0).
-Moves are never counted, and neither are states only generated (`apply`) but not searched.
-
-Values are from the point of view of the player to move at each node. Heuristics must be
-zero-sum (`evaluate(s, p) == -evaluate(s, 1 - p)`), which is what makes negamax equal minimax.
-Ties go to the move searched first (strictly better values replace the best move).
+The node contract: a node is one `negamax` call, counted on entry after the budget test (`api.counted`: the
+clock read every 256 nodes), root and leaves, probes, re-searches and quiescence nodes
+included; a state answered from the table still counts. In solver mode the evaluation is
+`solver.WinLossEvaluation` (+1 / -1 / 0 at the end of the game, 0 at the horizon), otherwise the kernel's
+`evaluate` and `terminal_score`. The table is probed at `hash_key(state) % size`, computed from the words
+of `search_key(state)` and 2**shift % size of each (`GameKernel.key_shifts`; an adapter's one word is the
+game's hash), a hit when the stored state is the same state (all its words), entries answering at any
+depth when proven (PROVEN_VALUE, PROVEN_TREE). Values are for the side to move; ties go to the move
+searched first.
 """
 
 from __future__ import annotations
 
-import functools
-from collections import defaultdict
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
-from operator import itemgetter
-
-import numpy as np
-
-from framework.capabilities import capabilities
-from framework.kernel.api import line
-from framework.protocols import Game, Heuristic, State
-from framework.search import SearchAborted, SearchLimits
-from plugins.agents.alphabeta import negamax as nm
-from plugins.agents.alphabeta.binding import (
-    ADAPTER_KEY_SHIFTS,
-    ADAPTER_SPACE,
-    MAX_DEPTH,
-    Binding,
-    CompiledTable,
-    bind_negamax,
-    python_plies,
+from framework.kernel.api import (
+    ONGOING,
+    apply_move,
+    as_int64,
+    as_uint64,
+    borrowed,
+    counted,
+    evaluate,
+    float_of_bits,
+    is_capture,
+    legal_moves,
+    next_after,
+    ordered_moves,
+    outcome,
+    prepend,
+    search_key,
+    sort_by_scores,
+    terminal_score,
+    to_front,
+    to_move,
 )
-from plugins.agents.alphabeta.settings import Settings
-from plugins.agents.alphabeta.table import slot_count
+from framework.layout import layout
+from plugins.agents.alphabeta.table import BOUND, EXACT, HORIZON, LOWER, UPPER
 
 INF = float("inf")
-#: Remaining depth meaning "to the end of the game".
-UNBOUNDED = 1 << 30
-WORK, PLY = nm.WORK, nm.PLY
+#: An entry holds whatever the depth: a proven win or loss, or a subtree with no heuristic leaf.
+PROVEN_VALUE, PROVEN_TREE = 1, 2
+#: Columns of a table row: the words of the state (STATE_WORDS of them, zero-padded, from `words`), the
+#: decision's stamp (rows of older decisions, with smaller stamps, read as empty, so each decision starts
+#: from an empty table without rewriting it), the remaining depth, the ply, the bound flag and the best move.
+STATE_WORDS = 5
+ROW, ROW_SIZE = layout("Row", "words*5 stamp depth ply flag move")
+#: Words of `search_key` hashed (zero-padded).
+KEY_WORDS = 4
+#: The slots of `work`: the budget (`api.BUDGET`: nodes, the node limit, aborted), heuristic leaves, the root
+#: move, the table's hashing (its size, then 2**shift % size for each key word, 1 when states and keys are one
+#: word each and an entry keeps only its first word: an adapter's, so Python pads and compares nothing more),
+#: the switches (solver mode: the win/loss evaluation and proven entries at any depth; quiescence and its most
+#: plies below the depth limit), the table stamp (>= 1), the move space (history rows), where per-ply rows and PV lines
+#: start and how far apart the lines lie, PVS, late-move reductions (least remaining depth, moves searched in
+#: full before), singular extensions (least depth, margin as a float64's bits), and the root search's depth.
+WORK, CONTROL_SIZE = layout("Work", "nodes limit aborted leaves root_move size shifts*4 one_word use_table use_tt_move "
+                                    "use_hints use_killers use_history use_ordering solver quiescence "
+                                    "quiescence_depth stamp space plies_at pv_at pv_stride use_pvs use_lmr "
+                                    "lmr_min_depth lmr_moves use_singular singular_min_depth singular_margin "
+                                    "root_depth")
+#: Columns of a per-ply row: nodes visited at that ply, the two killers.
+PLY, PLY_COLUMNS = layout("Ply", "nodes killer*2")
+#: The stages of a child's search in `negamax`: the last (full window), a null-window probe, a reduced search.
+FULL, PROBE, REDUCED = 0, 1, 2
 
 
-@dataclass(frozen=True)
-class Iteration:
-    """One completed root search: its depth, score, best move, principal variation and cost."""
+def order(moves, first: int, ply: int, mover: int, work) -> None:
+    """Move ordering in place: history-sorted (stable, so equal scores keep the hints' order), then `first`
+    (the TT move, if legal) and the killers in front. A quiet cut-off move gains depth^2 of history and
+    becomes the ply's first killer (`negamax`).
 
-    depth: int
-    score: float
-    move: Hashable
-    pv: tuple
-    nodes: int
-    exhausted: bool   # no heuristic leaf was evaluated: the score is the value of the whole game tree
+    A move's history score is 0 beyond the move space, where only moves that are never quiet lie
+    (`GameKernel.move_space`), and which so never gain any; a move that captures here but is quiet
+    elsewhere (LOA's from-to moves) reads its score."""
+    if work[WORK.use_history]:
+        sort_by_scores(moves, work, CONTROL_SIZE + mover * work[WORK.space], work[WORK.space])
+    front = 0
+    if first >= 0:
+        front = to_front(moves, first, front)
+    if work[WORK.use_killers]:
+        row = work[WORK.plies_at] + ply * PLY_COLUMNS
+        for k in range(2):
+            killer = work[row + PLY.killer + k]
+            if killer >= 0 and killer != first:
+                front = to_front(moves, killer, front)
 
 
-class AlphaBetaSearch:
-    """The state of one decision: counters, killers and history, the transposition table; each root search
-    runs `negamax.negamax` through a binding (`binding.py`, as `kernel` says: one of
-    `framework.kernel.binding.BINDINGS`). `proof_score`, when set (solver mode, 1.0), lets a table entry
-    answer at any depth if it is proven (`negamax.PROVEN_VALUE`, `PROVEN_TREE`).
-    """
+def leaf_value(state, mover: int, work, weights) -> float:
+    """The heuristic value of a state that is not over, for `mover`, counted as a heuristic leaf (0 in solver
+    mode: "unknown")."""
+    work[WORK.leaves] += 1
+    if work[WORK.solver]:
+        return 0.0
+    return evaluate(state, mover, weights)
 
-    def __init__(self, game: Game, heuristic: Heuristic | None, settings: Settings, limits: SearchLimits,
-                 proof_score: float | None = None, compiled_table: CompiledTable | None = None,
-                 kernel: str = "auto") -> None:
-        self.game, self.heuristic, self.settings, self.limits = game, heuristic, settings, limits
-        self.proof_score = proof_score
-        offered = capabilities(game)
-        hints = offered.ordered_moves if settings.move_hints else None
-        self.moves_of: Callable[[State], Sequence] = hints or game.legal_moves
-        self.quiescence = settings.quiescence and offered.is_noisy is not None
-        self.ordering = settings.killers or settings.history or (settings.tt_move and settings.transposition_table)
-        self.nodes = 0
-        self.horizon = 0           # heuristic leaves evaluated (and TT answers that stood on some)
-        self.ply_nodes: list[int] = []
-        self.pv: list[tuple] = [()]
-        self.root_depth = 0
-        self.root_move: Hashable | None = None
-        self.size = slot_count(settings.tt_size) if settings.transposition_table else 1
-        self.binding = bind_negamax(game, heuristic, settings, proof_score, kernel, lambda: (
-            self._switches | self._table_slots(ADAPTER_KEY_SHIFTS, True) | self._python_layout(ADAPTER_SPACE)))
-        self.kernel = self.binding.name != "adapter"
-        self._python: Binding | None = None if self.binding.compiled else self.binding
-        self.compiled_table = compiled_table
-        if self.binding.compiled:
-            if compiled_table is None or len(compiled_table.values) != self.size:
-                compiled_table = CompiledTable(self.size)
-            self.compiled_table = compiled_table
-            self.work: np.ndarray = np.zeros(nm.CONTROL_SIZE + 2 * self.binding.space, np.int64)
-            self._fill(self.work, self.binding, compiled_table.renew())
-            self.killers: np.ndarray = np.full((64, 2), -1, np.int64)
-        self._dict_work: defaultdict | None = None
 
-    @functools.cached_property
-    def _switches(self) -> dict[int, int]:
-        """The slots of `negamax.WORK` the settings fix for the whole decision (an adapter's binding reads
-        them as constants: `framework.kernel.python_backend.interpret`)."""
-        settings = self.settings
-        return {getattr(WORK, name): int(value) for name, value in (
-            ("use_table", settings.transposition_table), ("use_tt_move", settings.tt_move),
-            ("use_hints", settings.move_hints), ("use_killers", settings.killers),
-            ("use_history", settings.history), ("use_ordering", self.ordering),
-            ("solver", self.proof_score is not None), ("quiescence", self.quiescence),
-            ("quiescence_depth", settings.quiescence_depth), ("use_pvs", settings.pvs), ("use_lmr", settings.lmr),
-            ("lmr_min_depth", settings.lmr_min_depth), ("lmr_moves", settings.lmr_moves),
-            ("use_singular", settings.singular), ("singular_min_depth", settings.singular_min_depth),
-            ("singular_margin", int(np.float64(settings.singular_margin).view(np.int64))))}
+def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int, rows, values, work,
+            weights, deadline: float) -> float:
+    """`AlphaBetaSearch.negamax`; on a spent budget sets work[WORK.aborted] and returns 0.
 
-    @staticmethod
-    def _python_layout(space: int) -> dict[int, int]:
-        """Where an interpreted search's per-ply rows (as many plies as Python's recursion reaches) and PV
-        lines start, and how far apart the lines lie (one slot each: a tuple, `framework.kernel.api.prepend`)."""
-        head, plies = nm.CONTROL_SIZE + 2 * space, python_plies()
-        return {WORK.plies_at: head, WORK.pv_at: head + plies * nm.PLY_COLUMNS, WORK.pv_stride: 1}
+    Solver mode: `solver.WinLossEvaluation`. Otherwise the heuristic is `score(state, weights)`
+    (bound by the Kernel to the game's compiled function, scored for the first player) and a terminal state
+    scores `BaseHeuristic.terminal`'s returns times WIN_SCORE."""
+    # Borrowed (`api.borrowed`): below the root, the arrays' reference counts are never touched again.
+    rows, values, work = borrowed(rows), borrowed(values), borrowed(work)
+    if not counted(work, deadline):
+        return 0.0
+    row = work[WORK.plies_at] + ply * PLY_COLUMNS
+    work[row + PLY.nodes] += 1
+    line = work[WORK.pv_at] + ply * work[WORK.pv_stride]
+    work[line] = 0                                # this node's principal variation, empty (`api.prepend`)
+    mover = to_move(state)
+    result = outcome(state, mover, option)
+    solver = work[WORK.solver]
+    if result != ONGOING:
+        return float(result) if solver else terminal_score(state, mover, ply, result)
+    if depth <= 0:
+        # The leaf, inlined (numba cannot load mutually recursive functions from its cache):
+        # the evaluation, or with quiescence on the captures searched further (standing pat only
+        # when a quiet move exists), down to QUIESCENCE_DEPTH plies below the limit.
+        if not work[WORK.quiescence] or depth <= -work[WORK.quiescence_depth]:
+            return leaf_value(state, mover, work, weights)
+        moves = legal_moves(state)
+        noisy = 0
+        for m in moves:                           # the captures, compacted in order to the front
+            if is_capture(state, m):
+                moves[noisy] = m
+                noisy += 1
+        if not noisy:
+            return leaf_value(state, mover, work, weights)
+        best = -INF
+        if noisy < len(moves):
+            best = leaf_value(state, mover, work, weights)
+            if best >= beta:
+                return best
+            if best > alpha:
+                alpha = best
+        for i in range(noisy):
+            move = moves[i]
+            value = -negamax(apply_move(state, move), depth - 1, -beta, -alpha, ply + 1, option, rows, values,
+                             work, weights, deadline)
+            if work[WORK.aborted]:
+                return 0.0
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    prepend(work, line, move, line + work[WORK.pv_stride])
+                    if value >= beta:
+                        break
+        return best
 
-    def _fill(self, work, binding: Binding, stamp: int) -> None:
-        """The counters and switches of `negamax.WORK`, for one decision."""
-        work[WORK.limit] = int(min(self.limits.node_limit, 1 << 62))
-        work[WORK.stamp], work[WORK.space] = stamp, binding.space
-        for slot, value in (self._switches | self._table_slots(binding.key_shifts, not self.kernel)).items():
-            work[slot] = value
+    tt_move = -1
+    slot = 0
+    w0 = w1 = w2 = w3 = w4 = 0
+    stamp = work[WORK.stamp]
+    if work[WORK.use_table]:
+        # The probe at hash_key(state) % size: the sum of search_key's words shifted, `sum(key[i] << shift[i])`,
+        # reduced in 64-bit arithmetic from size and each 2**shift[i] % size (size < 2**31: each term is
+        # below 2**62, the sum below 2**64).
+        size = as_uint64(work[WORK.size])
+        if work[WORK.one_word]:
+            # An adapter's state and key are one word each (the state's id, the game's hash): nothing padded.
+            slot = as_int64(as_uint64(search_key(state)[0]) % size * as_uint64(work[WORK.shifts]) % size)
+            w0 = as_int64(state[0])
+        else:
+            key = search_key(state) + (0, 0, 0, 0)       # zero-padded to KEY_WORDS, indexed statically
+            slot = as_int64((as_uint64(key[0]) % size * as_uint64(work[WORK.shifts])
+                             + as_uint64(key[1]) % size * as_uint64(work[WORK.shifts + 1])
+                             + as_uint64(key[2]) % size * as_uint64(work[WORK.shifts + 2])
+                             + as_uint64(key[3]) % size * as_uint64(work[WORK.shifts + 3])) % size)
+            words = state + (0, 0, 0, 0, 0)           # zero-padded to STATE_WORDS, indexed statically
+            w0, w1, w2, w3, w4 = (as_int64(words[0]), as_int64(words[1]), as_int64(words[2]), as_int64(words[3]),
+                                  as_int64(words[4]))
+        entry = rows[slot]
+        if (entry[ROW.stamp] == stamp and entry[0] == w0
+                and (work[WORK.one_word] or (entry[1] == w1 and entry[2] == w2 and entry[3] == w3
+                                             and entry[4] == w4))):
+            flag = entry[ROW.flag]
+            value = values[slot]
+            bound = flag & BOUND
+            proof = 0
+            if not solver:
+                pass
+            elif (value >= 1.0 and bound != UPPER) or (value <= -1.0 and bound != LOWER):
+                proof = PROVEN_VALUE
+            elif not flag & HORIZON:
+                proof = PROVEN_TREE
+            if ply and (proof or (entry[ROW.depth] == depth and entry[ROW.ply] == ply)):
+                if bound == EXACT or (bound == LOWER and value >= beta) or (bound == UPPER and value <= alpha):
+                    if flag & HORIZON and proof != PROVEN_VALUE:
+                        work[WORK.leaves] += 1
+                    return value
+            if work[WORK.use_tt_move]:
+                tt_move = entry[ROW.move]
 
-    def _table_slots(self, key_shifts: tuple[int, ...], one_word: bool) -> dict[int, int]:
-        """The table's hashing in `negamax.WORK`: its size, 2**shift % size per key word, whether an entry is one
-        word (an adapter's states and keys, `binding.ADAPTER_KEY_SHIFTS`)."""
-        size = self.size
-        slots = {WORK.size: size, WORK.one_word: int(one_word)}
-        for i in range(nm.KEY_WORDS):
-            slots[WORK.shifts + i] = (1 << key_shifts[i]) % size if i < len(key_shifts) else 0
-        return slots
+    moves = ordered_moves(state) if work[WORK.use_hints] else legal_moves(state)
+    if work[WORK.use_ordering]:
+        order(moves, tt_move, ply, mover, work)
+    extend_move = -1
+    if (work[WORK.use_singular] and tt_move >= 0 and ply and depth >= work[WORK.singular_min_depth]
+            and ply + depth < 2 * work[WORK.root_depth]):
+        # The singular test, inlined (as the leaf above): the TT move is singular when no alternative
+        # reaches the stored value minus the margin in a null-window search at half depth.
+        entry = rows[slot]
+        if entry[ROW.flag] & BOUND != UPPER and entry[ROW.depth] >= depth - 3:
+            target = values[slot] - float_of_bits(work[WORK.singular_margin])
+            if target != INF and target != -INF:
+                below = next_after(target, -INF)
+                leaves = work[WORK.leaves]   # the probes decide an extension, not the value
+                extend_move = tt_move
+                for move in moves:
+                    if move != tt_move and -negamax(apply_move(state, move), (depth - 1) // 2, -target, -below,
+                                                    ply + 1, option, rows, values, work, weights,
+                                                    deadline) >= target:
+                        extend_move = -1
+                        break
+                    if work[WORK.aborted]:
+                        break
+                work[WORK.leaves] = leaves
+                if work[WORK.aborted]:
+                    return 0.0
 
-    # -- iterative deepening ---------------------------------------------------------------
-
-    def deepen(self, state: State, max_depth: int, iterate: bool, proven: Callable[[float], bool] | None = None,
-               on_iteration: Callable[[Iteration | None, list[int]], None] | None = None) -> list[Iteration]:
-        """Search depth 1, 2, ... max_depth when `iterate` (else max_depth directly).
-
-        Stops early when an iteration is exhausted (it evaluated no heuristic leaf, so deeper
-        iterations would search the same tree) or when `proven(score)` says the value is proven.
-        Returns the completed iterations; raises nothing when the budget runs out — the
-        iterations completed so far are returned and `self.nodes` includes the partial one. An
-        iteration whose line runs deeper than Python's recursion limit (a search to the end of a
-        very long game) is abandoned the same way, so the answer is unknown rather than a crash.
-        `on_iteration(iteration, nodes_per_ply_of_that_iteration)` is called after each one.
-        """
-        depths: Sequence[int] = range(1, max_depth + 1) if iterate else (max_depth,)
-        done: list[Iteration] = []
-        for depth in depths:
-            before_nodes, before_horizon, before_plies = self.nodes, self.horizon, self.ply_nodes[:]
-            try:
-                score = self._aspirated(state, depth, done[-1].score if done else None)
-            except (SearchAborted, RecursionError):
-                if on_iteration is not None:
-                    on_iteration(None, self._delta(before_plies))
+    pvs = work[WORK.use_pvs]
+    reduce_from = (work[WORK.lmr_moves] if work[WORK.use_lmr] and ply and depth >= work[WORK.lmr_min_depth]
+                   else len(moves))
+    plain = not pvs and reduce_from >= len(moves) and extend_move < 0   # every child a full-window search
+    alpha0, leaves0 = alpha, work[WORK.leaves]
+    best, best_move = -INF, -1
+    index = -1
+    for move in moves:
+        index += 1
+        child = apply_move(state, move)
+        child_depth = depth if move == extend_move else depth - 1
+        # The searches of one child, as `AlphaBetaSearch.negamax` makes them, through one recursive call
+        # (each call site costs the recursion speed): a full window; or a reduced search (LMR), re-searched
+        # unreduced if it beats alpha; then with PVS a null window, re-searched in full inside (alpha, beta).
+        search_depth, low, stage = child_depth, -beta, FULL
+        if not (plain or index == 0 or child_depth <= 0):
+            if pvs:
+                low = -next_after(alpha, INF)
+            stage = PROBE
+            if index >= reduce_from and not is_capture(state, move):
+                search_depth, stage = child_depth - 1, REDUCED
+        while True:
+            value = -negamax(child, search_depth, low, -alpha, ply + 1, option, rows, values, work, weights,
+                             deadline)
+            if work[WORK.aborted]:
+                return 0.0
+            if stage == REDUCED and value > alpha:
+                search_depth, stage = child_depth, PROBE
+            elif stage == PROBE and pvs and alpha < value < beta:
+                low, stage = -beta, FULL
+            else:
                 break
-            per_ply = self._delta(before_plies)
-            if depth == UNBOUNDED:   # report how deep the search to the end actually went
-                depth = max(ply for ply, count in enumerate(per_ply) if count)
-            iteration = Iteration(depth, score, self.root_move, self.pv[0], self.nodes - before_nodes,
-                                  self.horizon == before_horizon)
-            done.append(iteration)
-            if on_iteration is not None:
-                on_iteration(iteration, per_ply)
-            if iteration.exhausted or (proven is not None and proven(score)):
-                break
-        return done
-
-    def table_entries(self) -> int:
-        """Transposition-table entries this decision wrote (the table's peak: entries are replaced, never freed)."""
-        if not self.settings.transposition_table:
-            return 0
-        entries = 0
-        table = self.compiled_table
-        if self.binding.compiled and table is not None:
-            entries = int(np.count_nonzero(table.rows[:, nm.ROW.stamp] == self.work[WORK.stamp]))
-        if self._dict_work is not None:
-            entries += len(self._rows) - list(map(itemgetter(nm.ROW.stamp), self._rows.values())).count(0)
-        return entries
-
-    def _delta(self, before: list[int]) -> list[int]:
-        return [n - (before[i] if i < len(before) else 0) for i, n in enumerate(self.ply_nodes)]
-
-    def _aspirated(self, state: State, depth: int, previous: float | None) -> float:
-        """One root search, in an aspiration window around `previous` when that is on.
-
-        A fail-soft result v <= low proves the true value is <= low < high, so the re-search
-        window (-inf, high) contains it strictly; symmetrically for a fail-high. So the
-        returned score is exact whatever the window.
-        """
-        self.root_depth = depth
-        width = self.settings.aspiration_width
-        if not self.settings.aspiration or previous is None or depth == 1 or previous in (INF, -INF):
-            return self.root(state, depth, -INF, INF)
-        low, high = previous - width, previous + width
-        score = self.root(state, depth, low, high)
-        if score <= low:
-            score = self.root(state, depth, -INF, high)
-        elif score >= high:
-            score = self.root(state, depth, low, INF)
-        return score
-
-    # -- one root search ------------------------------------------------------------------
-
-    def root(self, state: State, depth: int, alpha: float, beta: float) -> float:
-        """One root search through the binding; raises SearchAborted on a spent budget. A compiled search
-        deeper than MAX_DEPTH (a search to the end) runs the same code interpreted over the rules."""
-        if self.binding.compiled and depth <= MAX_DEPTH:
-            return self._compiled_root(state, depth, alpha, beta)
-        if self._python is None:
-            self._python = bind_negamax(self.game, self.heuristic, self.settings, self.proof_score, "interpreted", {})
-        return self._python_root(self._python, state, depth, alpha, beta)
-
-    def _python_root(self, binding: Binding, state: State, depth: int, alpha: float, beta: float) -> float:
-        """A root search interpreted: `work` a dict of ints (only the slots touched exist), the table dicts."""
-        work = self._dict_work
-        plies = python_plies()
-        if work is None:
-            work = self._dict_work = defaultdict(int)
-            self._fill(work, binding, 1)
-            work.update(self._python_layout(binding.space))
-            self._killer_plies = 0
-            self._rows: defaultdict = defaultdict(lambda: [0] * nm.ROW_SIZE)
-            self._values: defaultdict = defaultdict(float)
-        work[WORK.nodes], work[WORK.leaves], work[WORK.aborted], work[WORK.root_move] = self.nodes, self.horizon, 0, -1
-        work[WORK.root_depth] = self.root_depth
-        # Killers (-1: none) on every ply this root search may reach (as `_compiled_root` sizes its rows).
-        reach = min(plies, (2 * depth if self.settings.singular else depth) + 2
-                    + (self.settings.quiescence_depth if self.quiescence else 0))
-        if self.settings.killers and self._killer_plies < reach:
-            head = work[WORK.plies_at] + PLY.killer
-            for ply in range(self._killer_plies, reach):
-                work[head + ply * nm.PLY_COLUMNS] = work[head + ply * nm.PLY_COLUMNS + 1] = -1
-            self._killer_plies = reach
-        try:
-            score = binding.negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option, self._rows,
-                                    self._values, work, binding.weights, self.limits.deadline)
-        finally:
-            head = work[WORK.plies_at]
-            counts = []
-            for ply in range(plies):
-                at = head + ply * nm.PLY_COLUMNS + PLY.nodes
-                count = work.get(at, 0)
-                if not count:
+        if value > best:
+            best, best_move = value, move
+            if value > alpha:
+                alpha = value
+                prepend(work, line, move, line + work[WORK.pv_stride])
+                if value >= beta:
+                    if (work[WORK.use_killers] or work[WORK.use_history]) and not is_capture(state, move):
+                        if work[WORK.use_killers] and work[row + PLY.killer] != move:
+                            work[row + PLY.killer + 1] = work[row + PLY.killer]
+                            work[row + PLY.killer] = move
+                        if work[WORK.use_history]:
+                            work[CONTROL_SIZE + mover * work[WORK.space] + move] += depth * depth
                     break
-                counts.append(count)
-                work[at] = 0
-            self._finish(work, counts)
-        return self._result(work, binding, score, work[WORK.pv_at])
-
-    def _compiled_root(self, state: State, depth: int, alpha: float, beta: float) -> float:
-        """A root search compiled: per-ply rows and PV rows sized for this depth, killers carried over."""
-        # Plies below the root: at most the depth, twice it with singular extensions (an extension is only
-        # granted while ply + depth < 2 * root depth), then the quiescence plies; one row more for the PV
-        # (a line at ply p: its length, then at most size - p moves: `framework.kernel.api.prepend`).
-        binding = self.binding
-        reach = 2 * depth if self.settings.singular else depth
-        size = reach + 2 + (self.settings.quiescence_depth if self.quiescence else 0)
-        if len(self.killers) < size:        # killers outlive iterations; the other per-ply columns do not
-            killers = np.full((2 * size, 2), -1, np.int64)
-            killers[:len(self.killers)] = self.killers
-            self.killers = killers
-        head = nm.CONTROL_SIZE + 2 * binding.space
-        pv_at = head + size * nm.PLY_COLUMNS
-        end = pv_at + size * (size + 1)
-        if len(self.work) < end:
-            grown = np.zeros(end, np.int64)
-            grown[:head] = self.work[:head]
-            self.work = grown
-        work = self.work
-        work[head:end] = 0
-        plies = work[head:pv_at].reshape(size, nm.PLY_COLUMNS)
-        plies[:, PLY.killer:] = self.killers[:size]
-        work[WORK.plies_at], work[WORK.pv_at], work[WORK.pv_stride] = head, pv_at, size + 1
-        work[WORK.nodes], work[WORK.leaves], work[WORK.aborted], work[WORK.root_move] = self.nodes, self.horizon, 0, -1
-        work[WORK.root_depth] = self.root_depth
-        table = self.compiled_table
-        assert table is not None      # made with the compiled binding
-        score = binding.negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option, table.rows,
-                                table.values, work, binding.weights, self.limits.deadline)
-        self.killers[:size] = plies[:, PLY.killer:]
-        self._finish(work, plies[:, PLY.nodes].tolist())
-        return self._result(work, binding, score, pv_at)
-
-    def _finish(self, work, counts: list[int]) -> None:
-        """Read the counters back: nodes, heuristic leaves, nodes per ply."""
-        self.nodes, self.horizon = int(work[WORK.nodes]), int(work[WORK.leaves])
-        if len(self.ply_nodes) < len(counts):
-            self.ply_nodes.extend([0] * (len(counts) - len(self.ply_nodes)))
-        for p, count in enumerate(counts):
-            self.ply_nodes[p] += int(count)
-
-    def _result(self, work, binding: Binding, score: float, pv_at: int) -> float:
-        """The root's score, best move and principal variation, in the game's moves (SearchAborted if spent)."""
-        if work[WORK.aborted]:
-            raise SearchAborted
-        move_of = binding.move_of
-        self.pv[0] = tuple(move_of(move) for move in line(work, pv_at))
-        move = int(work[WORK.root_move])
-        self.root_move = move_of(move) if move >= 0 else None       # -1: a terminal root has no move
-        return float(score)
+    if work[WORK.use_table]:
+        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        if work[WORK.leaves] != leaves0:
+            flag |= HORIZON
+        entry = rows[slot]
+        if not (entry[ROW.stamp] == stamp and entry[ROW.depth] > depth
+                and not (entry[0] == w0 and (work[WORK.one_word] or (entry[1] == w1 and entry[2] == w2
+                                                                     and entry[3] == w3 and entry[4] == w4)))):
+            entry[0] = w0
+            if not work[WORK.one_word]:
+                entry[1], entry[2], entry[3], entry[4] = w1, w2, w3, w4
+            entry[ROW.stamp], entry[ROW.depth], entry[ROW.ply] = stamp, depth, ply
+            entry[ROW.flag], entry[ROW.move] = flag, best_move
+            values[slot] = best
+    if not ply:
+        work[WORK.root_move] = best_move
+    return best

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from framework.errors import PositionError
 from framework.protocols import Budget, Game, Proof, SearchStats, SolveResult, State
 from framework.search import Stopwatch
-from plugins.agents.alphabeta.search import UNBOUNDED, Iteration
+from plugins.agents.alphabeta.driver import UNBOUNDED, Iteration
 
 if TYPE_CHECKING:
     from plugins.agents.alphabeta.agent import AlphaBetaAgent

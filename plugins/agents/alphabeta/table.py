@@ -5,7 +5,7 @@ Greenblatt, Eastlake & Crocker (1967) introduced the table; the bound flags foll
 Uiterwijk & van den Herik (1994, "Replacement schemes for transposition tables"): a slot
 keeps the entry searched deeper unless the new one is for the same state.
 
-The table lives in `negamax.py`'s rows (one per slot: the state's words, stamp, depth, ply, flag,
+The table lives in `search.py`'s rows (one per slot: the state's words, stamp, depth, ply, flag,
 move) and values, indexed by `hash % slots`. The hash is the game's `hash_key(state)` when it has
 one, else Python's `hash`; the entry keeps the state itself and a probe compares it, so a hash
 collision (or a hash that leaves part of the state out on purpose, as checkers' leaves its draw
@@ -17,7 +17,7 @@ are bitboards packed side by side (LOA: Black's board in the low 64 bits), so a 
 modulus would keep only the low bits of the first board: measured, the 1,705 states within 3
 plies of a LOA endgame all fell in one of 65,536 slots, and 65,521 slots (a prime) spread them
 over 1,652. Reduction by a prime mixes every bit of the key, and computes the same slot as
-cheaply compiled (the probe in `negamax.negamax`).
+cheaply compiled (the probe in `search.negamax`).
 
 An entry records the remaining depth *and* the ply it was searched at, and a flag: EXACT,
 LOWER (value >= the true value's lower bound, a fail-high) or UPPER (a fail-low), plus the

@@ -54,7 +54,7 @@ from framework.capabilities import has_chance, player_count
 from framework.errors import ConfigError
 from framework.kernel.adapter import PassThroughAdapter
 from framework.kernel.api import GameKernel
-from framework.kernel.binding import KERNEL_PARAM, Bound, bind
+from framework.kernel.binding import KERNEL_PARAM, Bound, bind, record_binding
 from framework.kernel.numba_backend import Kernel
 from framework.params import HeuristicRef, Param
 from framework.protocols import Budget, Decision, Game, Heuristic, Proof, SearchStats, SolveResult, State
@@ -64,8 +64,6 @@ from plugins.agents.mcts.search import NODE, NODE_SIZE, WORK, WORK_SIZE
 
 #: Most iterations per move: each adds at most one tree node (48 bytes compiled), so well under 2 GB.
 MAX_ITERATIONS = 10_000_000
-#: The node limit of an unlimited budget (an int, as the compiled search keeps it).
-NO_LIMIT = 1 << 62
 #: The tree's first capacity in nodes (it doubles when full, up to what the iterations and budget allow).
 FIRST_CAPACITY = 4096
 
@@ -179,6 +177,7 @@ class Searched(NamedTuple):
     iterations: int
     tree_nodes: int
     binding: str
+    binding_reason: str     # why not compiled ("" when it is: `Bound.reason`)
 
 
 def _share(total: float, n: int, i: int) -> Any:
@@ -227,7 +226,7 @@ class MCTSAgent:
         compiled = bound.binding == "compiled"
         seats = player_count(game)
         work = bound.array(WORK_SIZE)
-        work[WORK.limit] = NO_LIMIT if limits.node_limit == math.inf else int(limits.node_limit)
+        work[WORK.limit] = limits.nodes_left()
         work[WORK.option], work[WORK.seats] = bound.option, seats
         work[WORK.proving] = int(self.solver and seats == 2 and not has_chance(game))
         work[WORK.playout] = int(self.playout == "heuristic")
@@ -260,7 +259,7 @@ class MCTSAgent:
                          for c in read.children(0)) if size else ()
         return Searched(children, read.winner(0) if size else None, read.slot(0, NODE.visits) if size else 0,
                         read.principal_variation() if size else (), int(work[WORK.nodes]), int(work[WORK.done]),
-                        size, bound.binding), int(work[WORK.rng])
+                        size, bound.binding, bound.reason), int(work[WORK.rng])
 
     def searches(self, game: Game, state: State, budget: Budget) -> list[Searched]:
         """One search, or (`parallel` > 1) one per worker process, each with its share of the iterations and node
@@ -313,7 +312,8 @@ class MCTSAgent:
         stats = SearchStats(nodes=sum(f.nodes for f in found), score=score, pv=pv, wall_time=watch.wall(),
                             cpu_time=watch.cpu(),
                             extra={"iterations": sum(f.iterations for f in found), "proof": proof,
-                                   "binding": found[0].binding, "root_visits": sum(f.root_visits for f in found),
+                                   **record_binding(found[0].binding, found[0].binding_reason),
+                                   "root_visits": sum(f.root_visits for f in found),
                                    **({"parallel": len(found)} if len(found) > 1 else {})},
                             peak_entries=sum(f.tree_nodes for f in found))
         return Decision(move, stats)

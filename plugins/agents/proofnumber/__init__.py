@@ -3,9 +3,9 @@ as solvers and agents.
 
 `search` is the five searches, written once over the kernel interface (it cites its sources and states
 the node convention); `framework.kernel.binding.bind` runs them compiled, interpreted or through an adapter (the
-`kernel` option); `pns` and `dfpn`
-meet the Game protocol; `common` holds the binary-to-three-valued solving and the agent that plays
-proven moves and otherwise defers to a fallback agent.
+`kernel` option); `pns` and `dfpn` meet the Game protocol; `common` holds the binary-to-three-valued
+solving; `agent` the agents, which play proven moves and otherwise defer to a fallback agent; the
+registration below.
 """
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ from framework.hookspecs import hookimpl
 from framework.kernel.binding import KERNEL_PARAM
 from framework.params import AgentRef, Param
 from framework.specs import AgentSpec, MemoryBound
+from plugins.agents.proofnumber.agent import DFPNAgent, PDSAgent, PDSPNAgent, PN2Agent, PNSAgent
 from plugins.agents.proofnumber.common import GROWTH
-from plugins.agents.proofnumber.dfpn import DFPNAgent, PDSAgent, PDSPNAgent
-from plugins.agents.proofnumber.pns import PN2Agent, PNSAgent
 
 #: Most tree nodes or table entries: both grow on demand to at most this (tens of GB at a few hundred bytes
 #: each), and the compiled df-pn takes `tt_size` as a 64-bit integer.

@@ -1,5 +1,5 @@
-"""What the proof-number solvers share: the budget, the three-valued answer built from binary searches,
-and the agent that plays proven moves.
+"""What the proof-number solvers share: the budget, the three-valued answer built from binary searches
+(the agents that play proven moves are in `agent`).
 
 A proof-number search answers a *binary* question: "can the `prover` force a win from this state?"
 (Allis 1994, "Searching for Solutions in Games and Artificial Intelligence", ch. 3). A draw counts as a
@@ -10,7 +10,6 @@ handling of repetitions are in `search`.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,25 +18,19 @@ from framework.capabilities import capabilities
 from framework.errors import ConfigError
 from framework.kernel import binding
 from framework.kernel.adapter import PassThroughAdapter
-from framework.protocols import Budget, Decision, Game, Move, Proof, SearchStats, SolveResult, State
-from framework.search import SearchAborted, SearchLimits, Stopwatch
+from framework.protocols import Budget, Game, Move, Proof, SearchStats, SolveResult, State
+from framework.search import SearchLimits, Stopwatch
 from plugins.agents.proofnumber import search
 
 
 class Spend:
-    """Nodes generated so far in one decision, checked against its limits before each expansion."""
+    """Nodes generated so far in one decision (the searches check them against its limits, `node_allowance`)."""
 
     __slots__ = ("limits", "nodes")
 
     def __init__(self, limits: SearchLimits) -> None:
         self.limits = limits
         self.nodes = 0
-
-    def charge(self, children: int) -> None:
-        """Account for an expansion that generates `children` states, or raise SearchAborted first."""
-        if self.nodes + children > self.limits.node_limit or time.perf_counter() >= self.limits.deadline:
-            raise SearchAborted
-        self.nodes += children
 
 
 #: The `growth` option of PN² and PDS-PN: how large a second-level tree may grow (`search.second_level_size`).
@@ -53,7 +46,7 @@ def checked_growth(growth: str) -> str:
 
 def node_allowance(spend: Spend) -> int:
     """The nodes a search may still generate in this decision (an int64 for compiled code)."""
-    return int(min(spend.limits.node_limit - spend.nodes, 1 << 62))
+    return spend.limits.nodes_left(spend.nodes)
 
 
 def bind(game: Game, kernel: str) -> tuple[binding.Bound, bool]:
@@ -137,47 +130,3 @@ def remaining_budget(budget: Budget, nodes_used: int, seconds_used: float) -> Bu
     """What is left of `budget` after the solver spent `nodes_used` and `seconds_used`."""
     return Budget(time=None if budget.time is None else max(budget.time - seconds_used, 1e-3),
                   nodes=None if budget.nodes is None else max(1, budget.nodes - nodes_used))
-
-
-class ProofNumberAgent:
-    """Plays a proven winning (or, in a proven draw, drawing) move; otherwise asks the fallback agent.
-
-    The solver gets `solve_share` of each decision's budget; the fallback agent (any registered
-    agent, named by the `fallback` parameter and built by the registry) gets what is left. With
-    no fallback the solver's most promising root move is played.
-    """
-
-    search: BinarySearch
-
-    def __init__(self, game: Game, seed: int = 0, fallback: Any = None, solve_share: float = 0.5,
-                 kernel: str = "auto") -> None:
-        if not 0 < solve_share <= 1:
-            raise ConfigError(f"solve_share must be in (0, 1], got {solve_share!r}")
-        self.fallback = fallback
-        self.solve_share = solve_share
-        self.kernel = kernel
-        #: Whether the searches run compiled (a kernel that does not fit `kernel` is refused here).
-        self.compiled = bind(game, kernel)[0].binding == "compiled"
-
-    def solve(self, game: Game, state: State, budget: Budget) -> SolveResult:
-        return solve_three_valued(self.search, game, state, budget)
-
-    def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
-        watch = Stopwatch()
-        solved = self.solve(game, state, split_budget(budget, self.solve_share))
-        extra = {**solved.stats.extra, "binding": bind(game, self.kernel)[0].binding}
-        if solved.value in (Proof.WIN, Proof.DRAW) or self.fallback is None:
-            move = solved.move if solved.move is not None else game.legal_moves(state)[0]
-            score = {Proof.WIN: 1.0, Proof.DRAW: 0.0, Proof.LOSS: -1.0}.get(solved.value)
-            return Decision(move, SearchStats(nodes=solved.stats.nodes, score=score, pv=(move,),
-                                              wall_time=watch.wall(), cpu_time=watch.cpu(), extra=extra,
-                                              peak_entries=solved.stats.peak_entries))
-        rest = remaining_budget(budget, solved.stats.nodes, watch.wall())
-        decision = self.fallback.select_move(game, state, rest)
-        fb = decision.stats
-        extra.update(solver_nodes=solved.stats.nodes, fallback_nodes=fb.nodes, fallback_extra=dict(fb.extra))
-        peaks = [p for p in (solved.stats.peak_entries, fb.peak_entries) if p is not None]
-        return Decision(decision.move, SearchStats(nodes=solved.stats.nodes + fb.nodes, depth=fb.depth,
-                                                   score=fb.score, pv=fb.pv, wall_time=watch.wall(),
-                                                   cpu_time=watch.cpu(), extra=extra,
-                                                   peak_entries=max(peaks) if peaks else None))

@@ -1,5 +1,5 @@
 """The depth-first proof-number searches, df-pn (Nagai 2002), PDS (Nagai 1999) and PDS-PN (Winands et al.
-2002), as solvers and agents, with a bounded table.
+2002), as solvers with a bounded table (their agents are in `agent`).
 
 The searches themselves are `search.dfpn_search`, `search.pds_search` and `search.pdspn_search` (one MID,
 written once, run compiled, interpreted or through an adapter: `framework.kernel.binding.bind`; its
@@ -17,19 +17,13 @@ path. MID runs on an explicit stack, so a path is bounded only by the node budge
 
 from __future__ import annotations
 
-from typing import Any
-
-from framework.errors import ConfigError
-from framework.protocols import Budget, Game, State
-from framework.search import SearchLimits
+from framework.protocols import Game, State
 from plugins.agents.proofnumber import search
 from plugins.agents.proofnumber.common import (
     GROWTH,
     BinaryResult,
-    ProofNumberAgent,
     Spend,
     bind,
-    checked_growth,
     node_allowance,
 )
 
@@ -52,46 +46,3 @@ def dfpn_search(game: Game, state: State, prover: int, spend: Spend, tt_size: in
     return BinaryResult(bool(result.proved) if solved else None,
                         bound.move(result.move) if result.expansions else None, bool(result.drawn), extra,
                         int(result.peak_entries))
-
-
-class DFPNAgent(ProofNumberAgent):
-    """df-pn as a solver and agent; `tt_size` bounds its memory in table entries."""
-
-    search_name = "dfpn_search"
-    #: How large PDS-PN's second-level trees may grow (`common.GROWTH`); only PDS-PN has them.
-    growth = "published"
-
-    def __init__(self, game: Game, seed: int = 0, fallback: Any = None, solve_share: float = 0.5,
-                 tt_size: int = 1_000_000, kernel: str = "auto") -> None:
-        super().__init__(game, seed, fallback, solve_share, kernel)
-        if tt_size < 1:
-            raise ConfigError(f"tt_size must be at least 1 entry, got {tt_size!r}")
-        self.tt_size = tt_size
-        if self.compiled:
-            # Compile (or load) the compiled search now, so no timed move pays for it.
-            dfpn_search(game, game.initial_state(), 0, Spend(SearchLimits.start(Budget(nodes=2))), 2,
-                        self.search_name, kernel)
-
-    def search(self, game: Game, state: State, prover: int, spend: Spend) -> BinaryResult:
-        return dfpn_search(game, state, prover, spend, self.tt_size, self.search_name, self.kernel, self.growth)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(tt_size={self.tt_size}, fallback={self.fallback!r})"
-
-
-class PDSAgent(DFPNAgent):
-    """PDS as a solver and agent; `tt_size` bounds its memory in table entries."""
-
-    search_name = "pds_search"
-
-
-class PDSPNAgent(DFPNAgent):
-    """PDS-PN as a solver and agent; `tt_size` bounds its first-level table and, with it, each second-level
-    tree (`search.second_level_size`, sized as `growth` says)."""
-
-    search_name = "pdspn_search"
-
-    def __init__(self, game: Game, seed: int = 0, fallback: Any = None, solve_share: float = 0.5,
-                 tt_size: int = 1_000_000, kernel: str = "auto", growth: str = "published") -> None:
-        self.growth = checked_growth(growth)
-        super().__init__(game, seed, fallback, solve_share, tt_size, kernel)

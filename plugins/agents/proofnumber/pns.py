@@ -1,4 +1,4 @@
-"""Proof-number search (Allis 1994) and its two-level form PN² (Breuker 1998) as solvers and agents.
+"""Proof-number search (Allis 1994) and its two-level form PN² (Breuker 1998) as solvers (their agents are in `agent`).
 
 The searches themselves are `search.pn_search` and `search.pn2_search` (written once, run compiled,
 interpreted or through a `PassThroughAdapter`: `framework.kernel.binding.bind`, as the agent's `kernel`
@@ -25,11 +25,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from framework.errors import ConfigError
-from framework.protocols import Budget, Game, State
-from framework.search import SearchAborted, SearchLimits
+from framework.protocols import Game, State
+from framework.search import SearchAborted
 from plugins.agents.proofnumber import common, search
-from plugins.agents.proofnumber.common import BinaryResult, ProofNumberAgent, Spend, bind, node_allowance
+from plugins.agents.proofnumber.common import BinaryResult, Spend, bind, node_allowance
 
 _REASONS = {search.SOLVED: "solved", search.BUDGET: "budget", search.TREE_FULL: "tree_limit"}
 
@@ -64,47 +63,3 @@ def pn2_search(game: Game, state: State, prover: int, spend: Spend, tree_limit: 
                growth: str = "published") -> BinaryResult:
     """Breuker's PN²: each first-level expansion is a second-level PN search sized as `growth` says."""
     return pn_search(game, state, prover, spend, tree_limit, two_level=True, growth=growth)
-
-
-class PNSAgent(ProofNumberAgent):
-    """Allis' proof-number search as a solver and agent (see the module docstring)."""
-
-    def __init__(self, game: Game, seed: int = 0, fallback: Any = None, solve_share: float = 0.5,
-                 tree_limit: int = 1_000_000, kernel: str = "auto", tree_share: float | None = None) -> None:
-        super().__init__(game, seed, fallback, solve_share, kernel)
-        if tree_limit < 2:
-            raise ConfigError(f"tree_limit must be at least 2 nodes, got {tree_limit!r}")
-        if tree_share is not None and not 0 < tree_share <= 1:
-            raise ConfigError(f"tree_share must be in (0, 1] (a share of the node budget), got {tree_share!r}")
-        self.tree_limit = tree_limit
-        self.tree_share = tree_share
-        if self.compiled:
-            # Compile (or load) its own compiled search (PN or PN², not both) now, so no timed move pays for it.
-            pn_search(game, game.initial_state(), 0, Spend(SearchLimits.start(Budget(nodes=2))), 2,
-                      isinstance(self, PN2Agent), kernel)
-
-    def limit(self, spend: Spend) -> int:
-        """The tree limit of this decision: `tree_limit`, or `tree_share` of its node budget when smaller."""
-        if self.tree_share is None or spend.limits.node_limit == float("inf"):
-            return self.tree_limit
-        return max(2, min(self.tree_limit, int(self.tree_share * spend.limits.node_limit)))
-
-    def search(self, game: Game, state: State, prover: int, spend: Spend) -> BinaryResult:
-        return pn_search(game, state, prover, spend, self.limit(spend), kernel=self.kernel)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(tree_limit={self.tree_limit}, fallback={self.fallback!r})"
-
-
-class PN2Agent(PNSAgent):
-    """Breuker's PN² as a solver and agent; `tree_limit` (or `tree_share`) is its memory N in tree nodes,
-    `growth` sizes its second-level trees (see the module docstring)."""
-
-    def __init__(self, game: Game, seed: int = 0, fallback: Any = None, solve_share: float = 0.5,
-                 tree_limit: int = 1_000_000, kernel: str = "auto", tree_share: float | None = None,
-                 growth: str = "published") -> None:
-        self.growth = common.checked_growth(growth)
-        super().__init__(game, seed, fallback, solve_share, tree_limit, kernel, tree_share)
-
-    def search(self, game: Game, state: State, prover: int, spend: Spend) -> BinaryResult:
-        return pn_search(game, state, prover, spend, self.limit(spend), True, self.kernel, self.growth)

@@ -322,6 +322,13 @@ def add_child(tree: Tree, node: int, move: int, child: Any, key: Any, cpn: int, 
     tree.is_or.append(or_node)
 
 
+def affordable(counters: list[int], children: int, node_limit: int, deadline: float) -> bool:
+    """The budget of every search here, tested before an expansion that generates `children` states: they fit
+    under `node_limit`, and the clock (read at every CLOCK_EVERY-th expansion) is before `deadline`."""
+    return counters[COUNTER.nodes] + children <= node_limit and not (
+        (counters[COUNTER.expansions] + 1) % CLOCK_EVERY == 0 and clock() >= deadline)
+
+
 def expand(tree: Tree, node: int, prover: int, option: int, table: Any, outer: Tree, outer_node: int,
            counters: list[int], tree_limit: int, node_limit: int, deadline: float, cyclic: bool) -> tuple[int, bool]:
     """Generate and evaluate every child of `node`; returns (status, a drawn end seen).
@@ -334,11 +341,9 @@ def expand(tree: Tree, node: int, prover: int, option: int, table: Any, outer: T
     children = legal_moves(state)
     if len(states) + len(children) > tree_limit:
         return TREE_FULL, False
-    if counters[COUNTER.nodes] + len(children) > node_limit:
+    if not affordable(counters, len(children), node_limit, deadline):
         return BUDGET, False
     counters[COUNTER.expansions] += 1
-    if counters[COUNTER.expansions] % CLOCK_EVERY == 0 and clock() >= deadline:
-        return BUDGET, False
     counters[COUNTER.nodes] += len(children)
     tree.first[node] = len(states)
     tree.children[node] = len(children)
@@ -630,8 +635,7 @@ def dfpn_expand(stack: list[Frame], arena: Arena, state: Any, key: Any, phi_th: 
     Table keys are (search key, False, 0, 0) for a plain entry and (search key, True, set hashes of the
     states above it) for one resting on a repetition (tainted)."""
     moves = legal_moves(state)
-    if counters[COUNTER.nodes] + len(moves) > node_limit or (
-            (counters[COUNTER.expansions] + 1) % CLOCK_EVERY == 0 and clock() >= deadline):
+    if not affordable(counters, len(moves), node_limit, deadline):
         counters[COUNTER.aborted] = 1
         return False
     if two_level:       # the second level charges for the children (and everything below them) itself

@@ -88,6 +88,7 @@ def decide(game, state, heuristic, options, budget, compiled, monkeypatch):
     stats = decision.stats
     extra = dict(stats.extra)
     assert extra.pop("binding") == ("compiled" if compiled else "interpreted")     # recorded per move
+    extra.pop("binding_reason", None)     # interpreted: compiled kernels are off
     return decision.move, stats.nodes, stats.depth, stats.score, stats.pv, extra, stats.peak_entries
 
 
@@ -223,7 +224,7 @@ def test_a_kernel_compiled_cannot_hold_runs_interpreted_with_the_same_results(ca
     thesis = Settings.resolve(THESIS)
     assert runs_compiled(kernel_variant(), WIN_LOSS, thesis, 1.0)
     assert not runs_compiled(game, WinLossEvaluation(game), thesis, 1.0)
-    with pytest.raises(ConfigError, match="kernel: compiled does not fit plugins.agents.alphabeta.negamax on loa: "):
+    with pytest.raises(ConfigError, match="kernel: compiled does not fit plugins.agents.alphabeta.search on loa: "):
         AlphaBetaAgent(game, kernel="compiled")
     state = POSITIONS[-3]
     interpreted = solve(GAME, state, THESIS, 1500, False, monkeypatch)
@@ -242,5 +243,6 @@ def test_a_kernel_compiled_cannot_hold_runs_interpreted_with_the_same_results(ca
         stats = decision.stats
         extra = dict(stats.extra)
         assert extra.pop("binding") == "adapter"        # `auto` chose it, and says so
+        assert extra.pop("binding_reason")     # ... and why
         assert (decision.move, stats.nodes, stats.depth, stats.score, stats.pv, extra,
                 stats.peak_entries) == decided

@@ -85,7 +85,7 @@ def test_a_fresh_process_loads_the_compiled_search_from_the_cache_and_runs_it():
     """df-pn's MID calls itself (numba's cache cannot load mutual recursion, so there is none):
     the second run here loads what the first compiled or loaded."""
     code = ("from plugins.games.loa.game import LinesOfAction\n"
-            "from plugins.agents.proofnumber.dfpn import DFPNAgent\n"
+            "from plugins.agents.proofnumber.agent import DFPNAgent\n"
             "from framework.protocols import Budget\n"
             "game = LinesOfAction()\n"
             "print(DFPNAgent(game).solve(game, game.initial_state(), Budget(nodes=300)).stats.nodes)\n")

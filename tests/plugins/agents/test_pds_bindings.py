@@ -10,9 +10,8 @@ from framework.playouts import final_positions, playout_positions
 from framework.protocols import Budget, Proof
 from framework.search import SearchLimits
 from plugins.agents.proofnumber import dfpn
+from plugins.agents.proofnumber.agent import DFPNAgent, PDSAgent, PDSPNAgent, PNSAgent
 from plugins.agents.proofnumber.common import Spend
-from plugins.agents.proofnumber.dfpn import DFPNAgent, PDSAgent, PDSPNAgent
-from plugins.agents.proofnumber.pns import PNSAgent
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 
 GAME = LinesOfAction()

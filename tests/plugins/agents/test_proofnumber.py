@@ -11,8 +11,7 @@ from framework.kernel import python_backend
 from framework.kernel.adapter import KernelAdapter, PassThroughAdapter
 from framework.protocols import UNLIMITED, Proof
 from plugins.agents.proofnumber import search
-from plugins.agents.proofnumber.dfpn import DFPNAgent, PDSAgent, PDSPNAgent
-from plugins.agents.proofnumber.pns import PN2Agent, PNSAgent
+from plugins.agents.proofnumber.agent import DFPNAgent, PDSAgent, PDSPNAgent, PN2Agent, PNSAgent
 from plugins.games.matches import Matches, mover_loses
 from plugins.games.tictactoe import TicTacToe
 from tests.plugins.agents.small_games import GraphGame, random_graph_game, retrograde, shortest_wins
