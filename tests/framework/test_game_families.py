@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 from framework.errors import PluginError
@@ -24,8 +22,19 @@ def _family(calls: list[str]) -> GameFamilySpec:
     return GameFamilySpec("boxed", resolve, lambda: [("ttt", ""), ("chess", "too big")], "games in a box")
 
 
-def _plugin(calls: list[str]) -> SimpleNamespace:
-    return SimpleNamespace(plyground_game_families=hookimpl(lambda: [_family(calls)]))
+class _Plugin:
+    """A plugin object providing one family (hashable, as pluggy's sets of plugins need)."""
+
+    def __init__(self, calls: list[str]) -> None:
+        self.calls = calls
+
+    @hookimpl
+    def plyground_game_families(self) -> list[GameFamilySpec]:
+        return [_family(self.calls)]
+
+
+def _plugin(calls: list[str]) -> _Plugin:
+    return _Plugin(calls)
 
 
 def test_a_member_is_resolved_once_on_first_use_and_credited_to_its_plugin():
