@@ -3,12 +3,14 @@
     python benchmarks/loa_playout.py [--games N] [--seed S]
 
 A compiled MCTS iteration (`plugins/agents/mcts/search.py`) is almost all playout (cProfile: 99.5% of a
-2,000-simulation LOA search is the one compiled `run` call), and a ply of the playout is `outcome`,
-`legal_moves`, a draw and `apply_move`. This plays N random games from the standard start with the Python
-rules, keeps every position that is not over, and times each compiled function over them all from a compiled
-loop (no dispatch from Python counted): nanoseconds per call, best of 5. The `playout ply` row runs whole
-random playouts from the start the way `play_out` does (same generator, same draw) and gives nanoseconds per
-ply. The rows sum to more than a ply (each row reads its own positions); compare rows within one run.
+2,000-simulation LOA search is the one compiled `run` call), and a ply of the playout is `outcome`, a draw,
+`random_move` and `apply_move` (before issue 28's change: `legal_moves` and an index into its list). This
+plays N random games from the standard start with the Python rules, keeps every position that is not over,
+and times each compiled function over them all from a compiled loop (no dispatch from Python counted):
+nanoseconds per call, best of 5. The `playout ply` row runs whole random playouts from the start the way
+`play_out` does (same generator, same draw) and gives nanoseconds per ply; `list playout ply` the same
+playouts (the same moves) picking each from `legal_moves`' list. The rows sum to more than a ply (each row
+reads its own positions); compare rows within one run.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ def loops() -> dict[str, Callable[..., Any]]:
 
     legal_moves, apply_move, outcome = KERNEL.legal_moves, KERNEL.apply_move, KERNEL.outcome
     generate_moves, is_connected = KERNEL.generate_moves, KERNEL.is_connected
+    count_moves, random_move = KERNEL.count_moves, KERNEL.random_move
 
     @numba.njit
     def outcome_loop(black, white, mover):
@@ -77,6 +80,20 @@ def loops() -> dict[str, Callable[..., Any]]:
         return total
 
     @numba.njit
+    def count_loop(black, white, mover):
+        total = 0
+        for i in range(black.size):
+            total += count_moves(white[i], black[i]) if mover[i] else count_moves(black[i], white[i])
+        return total
+
+    @numba.njit
+    def random_loop(black, white, mover):
+        total = 0
+        for i in range(black.size):
+            total += random_move((black[i], white[i], mover[i]), (i * 2654435761) & 0xFFFFFFFF)
+        return total
+
+    @numba.njit
     def apply_loop(black, white, mover):
         total = 0
         for i in range(black.size):
@@ -86,7 +103,22 @@ def loops() -> dict[str, Callable[..., Any]]:
 
     @numba.njit
     def playout_loop(black, white, mover):
-        """Plies of black.size random playouts from the first position, drawn as `play_out` draws."""
+        """Plies of black.size random playouts from the first position, each move `random_move`'s, drawn
+        as `play_out` draws."""
+        x, plies = 2463534242, 0
+        for _ in range(black.size):
+            state = (black[0], white[0], mover[0])
+            while outcome(state, 0, 0) == 2:
+                x ^= (x << 13) & 0xFFFFFFFF
+                x ^= x >> 17
+                x ^= (x << 5) & 0xFFFFFFFF
+                state = apply_move(state, random_move(state, x))
+                plies += 1
+        return plies
+
+    @numba.njit
+    def list_playout_loop(black, white, mover):
+        """The same playouts, each move picked from the list `legal_moves` builds (the same moves)."""
         x, plies = 2463534242, 0
         for _ in range(black.size):
             state = (black[0], white[0], mover[0])
@@ -100,7 +132,8 @@ def loops() -> dict[str, Callable[..., Any]]:
         return plies
 
     return {"outcome": outcome_loop, "is_connected x2": connected_loop, "legal_moves": legal_loop,
-            "generate_moves": generate_loop, "apply_move": apply_loop, "playout ply": playout_loop}
+            "generate_moves": generate_loop, "count_moves": count_loop, "random_move": random_loop,
+            "apply_move": apply_loop, "playout ply": playout_loop, "list playout ply": list_playout_loop}
 
 
 def best_time(loop: Callable[..., Any], arrays: tuple[np.ndarray, ...]) -> tuple[float, int]:
@@ -125,7 +158,7 @@ def main(argv: Any = None) -> None:
     print(f"{black.size:,} positions from {args.games} random games ({length:.1f} plies a game)")
     print(f"{'part':16} {'ns/call':>9} {'checksum':>12}")
     for name, loop in loops().items():
-        if name == "playout ply":
+        if name.endswith("playout ply"):
             few = (black[:args.games], white[:args.games], mover[:args.games])
             seconds, plies = best_time(loop, few)
             print(f"{name:16} {seconds / plies * 1e9:9.1f} {plies:12,}   "

@@ -119,11 +119,14 @@ class KernelAdapter:
             except KeyError:           # a move not seen before: intern them in order
                 return [intern_move(m) for m in game_moves_list]
 
-        def legal_moves(state: tuple[int]) -> list[int]:
+        def kept_moves(state: tuple[int]) -> list[int]:
             found = legal[state[0]]
             if found is None:
                 found = legal[state[0]] = ids_of(game_moves(states[state[0]]))
-            return found[:]     # the search reorders its list
+            return found
+
+        def legal_moves(state: tuple[int]) -> list[int]:
+            return kept_moves(state)[:]     # the search reorders its list
 
         def ordered_moves(state: tuple[int]) -> list[int]:
             found = hinted[state[0]]
@@ -134,6 +137,10 @@ class KernelAdapter:
         def move_count(state: tuple[int]) -> int:
             found = legal[state[0]]
             return len(game_moves(states[state[0]])) if found is None else len(found)
+
+        def random_move(state: tuple[int], draw: int) -> int:
+            found = kept_moves(state)       # not a copy: only read
+            return found[(draw * len(found)) >> 32]
 
         def apply_move(state: tuple[int], move: int) -> tuple[int]:
             known = children[state[0]]
@@ -197,7 +204,8 @@ class KernelAdapter:
 
         return {"legal_moves": legal_moves, "apply_move": apply_move, "to_move": to_move, "outcome": outcome,
                 "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
-                "ordered_moves": ordered_moves, "move_count": move_count, "evaluate": evaluate,
+                "ordered_moves": ordered_moves, "move_count": move_count, "random_move": random_move,
+                "evaluate": evaluate,
                 "terminal_score": terminal_score, "chance_probability": chance_probability,
                 "player_return": player_return, "pass_to": pass_to, "to_kernel": to_kernel}
 
@@ -236,6 +244,10 @@ class PassThroughAdapter(KernelAdapter):
 
         def move_count(state: State) -> int:
             return len(game_moves(state))
+
+        def random_move(state: State, draw: int) -> Hashable:
+            moves: Sequence[Hashable] = game_moves(state)
+            return moves[(draw * len(moves)) >> 32]
 
         def outcome(state: State, player: int, option: int) -> int:
             if not is_terminal(state):
@@ -276,6 +288,6 @@ class PassThroughAdapter(KernelAdapter):
 
         return {"legal_moves": game_moves, "apply_move": game.apply, "to_move": game.to_move, "outcome": outcome,
                 "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
-                "ordered_moves": hints, "move_count": move_count, "evaluate": evaluate,
+                "ordered_moves": hints, "move_count": move_count, "random_move": random_move, "evaluate": evaluate,
                 "terminal_score": terminal_score, "chance_probability": chance_probability,
                 "player_return": player_return, "pass_to": pass_to}

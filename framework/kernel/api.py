@@ -217,6 +217,14 @@ def move_count(state: KernelState) -> int:
     return len(legal_moves(state))
 
 
+def random_move(state: KernelState, draw: int) -> int:
+    """The move a uniform 32-bit `draw` picks among the n legal moves of a state that is not over,
+    `legal_moves(state)[draw * n >> 32]`: a random playout's move. A game may give its own that builds no list
+    (LOA counts its moves line by line and generates up to the one drawn: 2.7x faster playouts)."""
+    moves = legal_moves(state)
+    return moves[(draw * len(moves)) >> 32]
+
+
 def evaluate(state: KernelState, player: int, weights: Any) -> float:
     """A heuristic's value of a state that is not over, for `player`: `score` negated for the second seat
     (heuristics are zero-sum)."""
@@ -251,7 +259,7 @@ PRIMITIVES = ("legal_moves", "apply_move", "to_move", "outcome", "search_key", "
 #: The game's functions a search of chance nodes or n seats calls besides (`to_move` gives CHANCE, -1, at a
 #: chance node, whose `legal_moves` are the outcomes).
 DICE_AND_SEATS = ("chance_probability", "player_return", "pass_to")
-DERIVED = ("ordered_moves", "move_count", "evaluate", "terminal_score")
+DERIVED = ("ordered_moves", "move_count", "random_move", "evaluate", "terminal_score")
 #: Search machinery written here over no game function: made like DERIVED for every binding, never a game's.
 SEARCH = ("counted",)
 

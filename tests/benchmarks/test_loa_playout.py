@@ -14,14 +14,18 @@ bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
 
 
-def test_each_part_is_timed_and_the_move_counts_are_the_rules_own(capsys):
+def test_each_part_is_timed_and_the_checksums_are_the_rules_own(capsys):
     bench.main(["--games", "2", "--seed", "3"])
     out = capsys.readouterr().out.splitlines()
     black, white, mover, _ = bench.positions(2, 3)
-    moves = sum(len(rules.legal_moves((int(b), int(w), int(m)))) for b, w, m in zip(black, white, mover))
+    lists = [rules.legal_moves((int(b), int(w), int(m))) for b, w, m in zip(black, white, mover)]
+    drawn = sum(moves[((i * 2654435761) & 0xFFFFFFFF) * len(moves) >> 32] for i, moves in enumerate(lists))
     assert out[0].startswith(f"{black.size:,} positions from 2 random games")
     table = {line[:16].strip(): line[16:].split() for line in out[2:]}
-    assert list(table) == ["outcome", "is_connected x2", "legal_moves", "generate_moves", "apply_move",
-                           "playout ply"]
-    assert table["legal_moves"][1] == table["generate_moves"][1] == f"{moves:,}"
+    assert list(table) == ["outcome", "is_connected x2", "legal_moves", "generate_moves", "count_moves",
+                           "random_move", "apply_move", "playout ply", "list playout ply"]
+    moves = f"{sum(map(len, lists)):,}"
+    assert table["legal_moves"][1] == table["generate_moves"][1] == table["count_moves"][1] == moves
+    assert table["random_move"][1] == f"{drawn:,}"                 # the very moves the lists give
     assert table["outcome"][1] == f"{2 * black.size:,}"          # ONGOING (2) at every position kept
+    assert table["playout ply"][1] == table["list playout ply"][1]      # the same playouts, ply for ply

@@ -42,6 +42,8 @@ def test_the_pass_through_adapter_binds_every_name_with_the_games_own_answers():
     assert set(f) == set(PRIMITIVES + DERIVED + DICE_AND_SEATS)
     mid = TTT.from_text("X../.O./... x")
     assert f["move_count"](mid) == 7 and list(f["legal_moves"](mid)) == list(TTT.legal_moves(mid))
+    drawn = [f["random_move"](mid, draw) for draw in (0, 2**31, 2**32 - 1)]
+    assert drawn == [TTT.legal_moves(mid)[i] for i in (0, 3, 6)]
     assert f["search_key"](mid) == (TTT.hash_key(mid),) and adapter.move(4) == 4 == adapter.move_id(4)
     won = TTT.from_text("XXX/OO./... o")
     assert (f["outcome"](won, 0, 0), f["outcome"](mid, 0, 0)) == (api.WIN, api.ONGOING)

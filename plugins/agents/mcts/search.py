@@ -19,8 +19,9 @@ Chance nodes sample an outcome by `chance_probability`; those two are OPTIONAL: 
 returns (LOA, checkers) compiles without them and this code never calls them there.
 
 Random numbers: xorshift32 (G. Marsaglia, "Xorshift RNGs", J. Stat. Softw. 8, 2003) on an int64 slot of
-`work`, every intermediate below 2**45, so compiled and interpreted code draw the very same numbers: a move
-index is the high bits of the product (x * n) >> 32, a uniform x / 2**32.
+`work`, every intermediate below 2**45, so compiled and interpreted code draw the very same numbers: a playout
+move is the kernel's `random_move(state, x)`, move (x * n) >> 32 of the n legal moves (the high bits of the
+product; a game may find it without building the list), a uniform x / 2**32.
 
 Nodes (the budget's unit): each state an iteration enters counts one (`counted`): the root (again on every
 iteration but the first), each node of the descent, the new child, each state of the playout and, in
@@ -43,6 +44,7 @@ from framework.kernel.api import (
     legal_moves,
     outcome,
     player_return,
+    random_move,
     terminal_score,
     to_move,
 )
@@ -71,11 +73,6 @@ def rng_next(work) -> int:
     x ^= (x << 5) & MASK32
     work[WORK.rng] = x
     return x
-
-
-def below(work, n: int) -> int:
-    """A uniform int in [0, n)."""
-    return (rng_next(work) * n) >> 32
 
 
 def uniform(work) -> float:
@@ -233,16 +230,14 @@ def play_out(state, work, reward, weights, deadline: float, epsilon: float) -> N
             state = apply_move(state, draw(state, work))
             if not counted(work, deadline):
                 return
+        elif work[WORK.playout] and uniform(work) >= epsilon:
+            state = best_successor(state, legal_moves(state), mover, work, weights, deadline)
+            if work[WORK.aborted]:
+                return
         else:
-            moves = legal_moves(state)
-            if work[WORK.playout] and uniform(work) >= epsilon:
-                state = best_successor(state, moves, mover, work, weights, deadline)
-                if work[WORK.aborted]:
-                    return
-            else:
-                state = apply_move(state, moves[below(work, len(moves))])
-                if not counted(work, deadline):
-                    return
+            state = apply_move(state, random_move(state, rng_next(work)))
+            if not counted(work, deadline):
+                return
         plies += 1
     rewards(state, work, reward)
 

@@ -40,6 +40,12 @@ def test_compiled_rules_match_the_interpreted_rules(index):
         assert KERNEL.winner(fast[0], fast[1], state[2], simultaneous) == rules.winner(*state, simultaneous)
     if not GAME.is_terminal(state):
         own, enemy = (state[1], state[0]) if state[2] else (state[0], state[1])
+        counted = len(rules.generate_moves(own, enemy))
+        assert rules.count_moves(own, enemy) == KERNEL.count_moves(*kernel_state((own, enemy, 0))[:2]) == counted
+        for k, move in enumerate(moves):     # the least draw of each move: every index, then the last draw
+            draw = -(-k * 2**32 // len(moves))
+            assert rules.random_move(state, draw) == KERNEL.random_move(fast, draw) == move
+        assert rules.random_move(state, 2**32 - 1) == KERNEL.random_move(fast, 2**32 - 1) == moves[-1]
         for depth in (1, 2, 3) if index % 10 == 0 else (1, 2):
             assert kernel.perft(own, enemy, depth) == rules.perft(own, enemy, depth)
 
