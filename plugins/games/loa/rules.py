@@ -178,6 +178,16 @@ def legal_moves(state: tuple[int, int, int]) -> list[int]:
     return moves if moves else [PASS]
 
 
+def move_count(state: tuple[int, int, int]) -> int:
+    """`len(legal_moves(state))` without the list (`framework.kernel.api.move_count`: a proof-number search's
+    mobility), the moves counted line by line (`count_moves`)."""
+    black, white, mover = state
+    if is_connected(black) or is_connected(white):
+        return 0
+    n = count_moves(white, black) if mover else count_moves(black, white)
+    return n if n else 1
+
+
 def random_move(state: tuple[int, int, int], draw: int) -> int:
     """`legal_moves(state)[draw * n >> 32]` of a state that is not over (n its moves, `draw` below 2**32),
     without the list: n counted line by line (`count_moves`), then the moves generated in their order up to

@@ -32,6 +32,7 @@ def test_compiled_rules_match_the_interpreted_rules(index):
     fast = kernel_state(state)
     moves = rules.legal_moves(state)
     assert list(KERNEL.legal_moves(fast)) == moves
+    assert rules.move_count(state) == KERNEL.move_count(fast) == len(moves)      # 0 once over, 1 for a pass
     for move in moves:
         assert as_ints(KERNEL.apply_move(fast, move)) == rules.apply_move(state, move)
         assert KERNEL.move_rank(fast, move) == rules.move_rank(state, move)
