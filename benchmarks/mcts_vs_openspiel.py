@@ -1,7 +1,7 @@
 """MCTS simulations per second against OpenSpiel's C++ `MCTSBot` with a random-rollout evaluator, in the same run.
 
     python benchmarks/mcts_vs_openspiel.py [ROW ...] [--simulations N] [--repeat N] [--parallel N]
-                                           [--memory ITERATIONS]
+                                           [--no-peers] [--memory ITERATIONS]
 
 Rows: loa, checkers, pig, einstein (OpenSpiel's `lines_of_action`, `checkers`, `pig`, `einstein_wurfelt_nicht`)
 and rolit-2, rolit-3, rolit-4 (OpenSpiel has no Rolit: the peer column is then our own search through
@@ -16,14 +16,14 @@ targets: >= 10x for LOA and checkers), the bytes a node of our tree takes (`plug
 NODE_SIZE int32 slots and a float64 total compiled; interpreted and adapter bindings keep Python lists, whose
 slots hold 8-byte references) and the 1-minute load average as the row ended (the machine is shared).
 
-`--parallel N` also runs ours root-parallel in N processes right after each sequential run (the same
-simulations in all, split among them; `--repeat` pairs back to back) and prints its simulations/s, the
-median of the pairs' speed-ups over one process and the load average. `--memory ITERATIONS` then runs one
-search of that many iterations on the first row named (from the start, playouts cut after one ply and scored
-by the game's heuristic: the tree is what grows; it adds a node an iteration until descents reach ends) in a
-forked process and prints its tree nodes and peak resident memory (the tree grows by doubling, so its peak
-holds the last two sizes at once). Figures are noisy on a shared machine: compare
-ratios from one run, the best of `--repeat` runs counting.
+`--parallel N` also runs ours root-parallel in N processes right after each sequential run (the same simulations in
+all, split among them; `--repeat` pairs back to back) and prints its simulations/s, the median of the pairs' speed-
+ups over one process and the load average (`--no-peers` leaves the peers out, for a parallel run at many
+simulations). `--memory ITERATIONS` then runs one search of that many iterations on the first row named (from the
+start, playouts cut after one ply and scored by the game's heuristic: the tree is what grows; it adds a node an
+iteration until descents reach ends) in a forked process and prints its tree nodes and peak resident memory (the
+tree grows by doubling, so its peak holds the last two sizes at once). Figures are noisy on a shared machine:
+compare ratios from one run, the best of `--repeat` runs counting.
 """
 
 from __future__ import annotations
@@ -144,6 +144,7 @@ def main(argv: Any = None) -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--parallel", type=int, default=1)
     parser.add_argument("--memory", type=int, default=0, metavar="ITERATIONS")
+    parser.add_argument("--no-peers", action="store_true", help="ours only (a --parallel run at many simulations)")
     args = parser.parse_args(argv)
     labels = [row.label for row in ROWS]
     unknown = [label for label in args.rows if label not in labels]
@@ -160,7 +161,9 @@ def main(argv: Any = None) -> None:
             continue
         runs = [ours(registry, row, args.simulations) for _ in range(args.repeat)]
         mine, binding = max(runs)
-        if row.peer is None:
+        if args.no_peers:
+            peer, theirs = "(skipped)", None
+        elif row.peer is None:
             peer, theirs = "adapter", max(ours(registry, row, args.simulations, kernel="adapter")[0]
                                           for _ in range(args.repeat))
         elif pyspiel is not None:
