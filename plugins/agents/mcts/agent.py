@@ -57,7 +57,7 @@ from framework.capabilities import has_chance, player_count
 from framework.errors import ConfigError
 from framework.kernel.adapter import PassThroughAdapter
 from framework.kernel.api import GameKernel
-from framework.kernel.binding import KERNEL_PARAM, Bound, bind, record_binding
+from framework.kernel.binding import KERNEL_PARAM, Bound, bind, decision_state, record_binding
 from framework.kernel.numba_backend import Kernel
 from framework.params import HeuristicRef, Param
 from framework.protocols import Budget, Decision, Game, Heuristic, Proof, SearchStats, SolveResult, State
@@ -225,7 +225,16 @@ class MCTSAgent:
         self.playout_depth, self.heuristic, self.solver, self.iterations = playout_depth, heuristic, solver, iterations
         self.kernel, self.parallel = kernel, parallel
         self.rng = seeded(seed)
-        self.bind(game)        # a kernel that does not fit is refused now
+        if self.bind(game).binding == "compiled":     # a kernel that does not fit is refused now
+            self.warm_up(game)
+
+    def warm_up(self, game: Game) -> None:
+        """Compile (or load) the compiled search now, a one-node search at the first decision, so that no timed
+        move pays for it (`binding.warm_up`'s, but in this process whatever `parallel`, and the generator
+        untouched)."""
+        state = decision_state(game)
+        if state is not None:
+            self.search(game, state, SearchLimits.start(Budget(nodes=1)), 1, self.rng)
 
     def bind(self, game: Game) -> Bound:
         return bind(search, game, self.heuristic, self.kernel, adapter=PassThroughAdapter,

@@ -123,3 +123,9 @@ def test_a_time_budget_is_kept_compiled_and_root_parallel(registry, keeps_time_b
     agent.select_move(game, game.initial_state(), Budget(nodes=50))     # compiled or loaded before the clock runs
     decision = keeps_time_budget(lambda budget: agent.select_move(game, game.initial_state(), budget), 0.5)
     assert decision.move in game.legal_moves(game.initial_state())
+
+
+def test_a_compiled_agent_compiles_its_search_when_built(registry):
+    game = registry.create_game("rolit", {"players": 3})
+    bound = MCTSAgent(game, kernel="compiled").bind(game)
+    assert bound.functions.run.signatures        # compiled (or loaded from the cache) before any move
