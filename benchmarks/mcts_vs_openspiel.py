@@ -18,12 +18,13 @@ slots hold 8-byte references) and the 1-minute load average as the row ended (th
 
 `--parallel N` also runs ours root-parallel in N processes right after each sequential run (the same simulations in
 all, split among them; `--repeat` pairs back to back) and prints its simulations/s, the median of the pairs' speed-
-ups over one process and the load average (`--no-peers` leaves the peers out, for a parallel run at many
-simulations). `--memory ITERATIONS` then runs one search of that many iterations on the first row named (from the
-start, playouts cut after one ply and scored by the game's heuristic: the tree is what grows; it adds a node an
-iteration until descents reach ends) in a forked process and prints its tree nodes and peak resident memory (the
-tree grows by doubling, so its peak holds the last two sizes at once). Figures are noisy on a shared machine:
-compare ratios from one run, the best of `--repeat` runs counting.
+ups over one process, the load average and the median CPU seconds of each side (all processes': on a loaded
+machine, where a second process finds no idle core, the CPU shows what splitting the search costs). `--no-peers`
+leaves the peers out (for a parallel run at many simulations). `--memory ITERATIONS` then runs one search of that
+many iterations on the first row named (from the start, playouts cut after one ply and scored by the game's
+heuristic: the tree is what grows; it adds a node an iteration until descents reach ends) in a forked process and
+prints its tree nodes and peak resident memory (the tree grows by doubling, so its peak holds the last two sizes at
+once). Figures are noisy on a shared machine: compare ratios from one run, the best of `--repeat` runs counting.
 """
 
 from __future__ import annotations
@@ -59,8 +60,9 @@ MEMORY_OPTIONS = {"playout_depth": 1}
 
 
 def ours(registry: Registry, row: Row, simulations: int, parallel: int = 1,
-         kernel: str = "auto") -> tuple[float, str]:
-    """Our simulations/s from the start, and the binding that ran."""
+         kernel: str = "auto") -> tuple[float, str, float]:
+    """Our simulations/s from the start, the binding that ran, and the CPU seconds it took (worker processes'
+    included)."""
     game = registry.create_game(row.game, row.options)
     options = {"iterations": simulations, "solver": False, "playout_depth": None, "parallel": parallel,
                "kernel": kernel}
@@ -68,10 +70,11 @@ def ours(registry: Registry, row: Row, simulations: int, parallel: int = 1,
     registry.create_agent("mcts", game, {**options, "iterations": 2}, seed=1).select_move(
         game, state, UNLIMITED)                         # compile or load, untimed
     agent = registry.create_agent("mcts", game, options, seed=1)
-    start = time.perf_counter()
+    before, start = os.times(), time.perf_counter()
     decision = agent.select_move(game, state, UNLIMITED)
-    elapsed = time.perf_counter() - start
-    return decision.stats.extra["iterations"] / elapsed, decision.stats.extra["binding"]
+    elapsed, after = time.perf_counter() - start, os.times()
+    cpu = sum(after[i] - before[i] for i in range(4))      # user and system, own and the workers'
+    return decision.stats.extra["iterations"] / elapsed, decision.stats.extra["binding"], cpu
 
 
 def import_pyspiel() -> Any | None:
@@ -160,7 +163,7 @@ def main(argv: Any = None) -> None:
         if row.label not in args.rows:
             continue
         runs = [ours(registry, row, args.simulations) for _ in range(args.repeat)]
-        mine, binding = max(runs)
+        mine, binding, _ = max(runs)
         if args.no_peers:
             peer, theirs = "(skipped)", None
         elif row.peer is None:
@@ -176,12 +179,14 @@ def main(argv: Any = None) -> None:
         print(f"{row.label:9} {binding:12} {mine:12,.0f} {peer:>10} {peer_text} {ratio} "
               f"{bytes_per_node(binding):10} {load():>5}", flush=True)
         if args.parallel > 1:
-            pairs = [(ours(registry, row, args.simulations)[0],
-                      ours(registry, row, args.simulations, args.parallel)[0]) for _ in range(args.repeat)]
-            spread = max(pair[1] for pair in pairs)
-            speed_up = statistics.median(pair[1] / pair[0] for pair in pairs)
+            pairs = [(ours(registry, row, args.simulations), ours(registry, row, args.simulations, args.parallel))
+                     for _ in range(args.repeat)]
+            spread = max(pair[1][0] for pair in pairs)
+            speed_up = statistics.median(pair[1][0] / pair[0][0] for pair in pairs)
+            cpu = [statistics.median(pair[i][2] for pair in pairs) for i in (0, 1)]
             print(f"{'':9} {f'parallel {args.parallel}':12} {spread:12,.0f} {'':10} {'':12} {'':7} {'':10} "
-                  f"{load():>5} speed-up {speed_up:.2f}x", flush=True)
+                  f"{load():>5} speed-up {speed_up:.2f}x (CPU {cpu[1]:.2f} s, one process {cpu[0]:.2f} s)",
+                  flush=True)
     print(f"10,000,000 iterations, compiled: {10_000_001 * bytes_per_node('compiled') / 2**30:.2f} GiB of tree "
           "(at most one node per iteration)")
     if args.memory:
