@@ -118,8 +118,7 @@ class Rolit:
         self.player_names = COLOURS[:players]
         #: The compiled rules, for compiled searches (see framework.kernel.api.GameKernel).
         self.kernel = api.GameKernel("rolit", KERNEL, functools.partial(rolit_kernel.kernel_state, players=players),
-                                     heuristics=KERNEL, scores={DiscsHeuristic: "discs_score",
-                                                                CornersHeuristic: "corners_score"},
+                                     heuristics=KERNEL, scores=TWO_SEAT_SCORES if players == 2 else None,
                                      key_shifts=rolit_kernel.KEY_SHIFTS, move_space=rolit_kernel.MOVE_SPACE,
                                      seat_scores={DiscsHeuristic: "discs", CornersHeuristic: "corners"})
 
@@ -264,6 +263,11 @@ class CornersHeuristic(BaseHeuristic):
         boards = state[0]
         worth = [boards[s].bit_count() + 10 * (boards[s] & CORNERS).bit_count() for s in range(self.game.num_players)]
         return 10.0 * (worth[player] - sum(worth) / len(worth))
+
+
+#: The heuristics' functions for the first seat (`GameKernel.scores`), the second's being their negation: for
+#: two players only (alpha-beta's and the proof-number family's Rolit), as more seats are not one score negated.
+TWO_SEAT_SCORES = {DiscsHeuristic: "discs_score", CornersHeuristic: "corners_score"}
 
 
 @hookimpl

@@ -4,8 +4,8 @@ reason (`SearchStats.extra["binding"]`, `["binding_reason"]`). A cell that falls
 here; the table in docs/guide/speed.md is this matrix, checked cell by cell.
 
 Rolit with two players gets alpha-beta and the proof-number family compiled through its kernel's
-`search_key`, `is_capture` and `move_rank`: checked node for node against the interpreted and adapter
-bindings.
+`search_key`, `is_capture` and `move_rank`, and checkers expectiminimax, max^n and paranoid through its
+`player_return` and `pass_to`: checked node for node against the interpreted and adapter bindings.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from framework.kernel import numba_backend
 from framework.kernel.binding import decision_state
 from framework.protocols import Budget
 from framework.registry import Registry
+from plugins.games.checkers import Checkers
 from plugins.games.rolit import Rolit
 
 #: (column label, game, options)
@@ -31,8 +32,8 @@ GAMES = [("tictactoe", "tictactoe", {}), ("matches", "matches", {}), ("checkers"
 AGENTS = ["alphabeta", "pns", "pn2", "dfpn", "pds", "pdspn", "expectiminimax", "maxn", "paranoid", "brs"]
 PN = ("pns", "pn2", "dfpn", "pds", "pdspn")
 
-NO_DICE = "the {game} kernel has no chance_probability, player_return"
-NO_SEATS = "the {game} kernel has no chance_probability, pass_to, player_return"
+NO_DICE = "the {game} kernel has no player_return"
+NO_SEATS = "the {game} kernel has no pass_to, player_return"
 
 
 def expected(label: str, agent: str) -> str:
@@ -42,6 +43,8 @@ def expected(label: str, agent: str) -> str:
     if label in ("checkers", "loa"):
         if agent == "brs":
             return "-"
+        if label == "checkers":
+            return "compiled"
         if agent == "expectiminimax":
             return "adapter: " + NO_DICE.format(game=label)
         if agent in ("maxn", "paranoid"):
@@ -133,16 +136,56 @@ def test_rolit_hashes_as_its_kernel_packs_the_search_key_and_ranks_moves_in_squa
     ("alphabeta", {"depth": 2, "tt_size": 64}, 0), *((pn, {}, 400) for pn in PN)])
 def test_rolit2_searches_visit_the_same_nodes_compiled_interpreted_and_through_the_adapter(
         registry: Registry, agent: str, params: dict[str, Any], nodes: int) -> None:
-    game = Rolit(2)
+    assert_same_in_every_binding(registry, agent, params, Rolit(2), rolit_positions()[1:], Budget(nodes=nodes or None))
+
+
+def assert_same_in_every_binding(registry: Registry, agent: str, params: dict[str, Any], game: Any,
+                                 states: list[Any], budget: Budget) -> None:
+    """The agent's decision at each state, compiled and through the adapter, is the interpreted one: move,
+    score, nodes, depth and every counter."""
     bindings = ["interpreted", "adapter"] + (["compiled"] if numba_backend.enabled() else [])
-    for state in rolit_positions()[1:]:
+    for state in states:
         runs = {}
         for binding in bindings:
             decision = registry.create_agent(agent, game, {**params, "kernel": binding}).select_move(
-                game, state, Budget(nodes=nodes or None))
+                game, state, budget)
             assert decision.stats.extra["binding"] == binding
             runs[binding] = (decision.move, decision.stats.score, decision.stats.nodes, decision.stats.depth,
                              {k: v for k, v in decision.stats.extra.items() if not re.match("binding", k)})
         assert runs["interpreted"][2] > 10
         for binding in bindings[1:]:
             assert runs[binding] == runs["interpreted"], (agent, state, binding)
+
+
+def random_positions(game: Any, plies: tuple[int, ...]) -> list[Any]:
+    """Positions `plies` seeded random moves from the start (stopping where the game ends)."""
+    out = []
+    for seed, count in enumerate(plies):
+        rng = random.Random(seed)
+        state = game.initial_state()
+        for _ in range(count):
+            if game.is_terminal(state):
+                break
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        out.append(state)
+    return out
+
+
+def test_the_checkers_kernel_returns_what_the_game_returns_where_it_ends() -> None:
+    game = Checkers()
+    rules = game.kernel.rules.interpreted
+    ended = [s for s in random_positions(game, tuple(range(60, 400, 7))) if game.is_terminal(s)]
+    assert len(ended) > 5
+    for state in ended:
+        ours = tuple(int(w) for w in game.kernel.to_kernel(state))
+        assert [rules.player_return(ours, seat) for seat in (0, 1)] == list(game.returns(state))
+        assert rules.pass_to(ours, 1 - ours[3])[3] == 1 - ours[3]
+
+
+@pytest.mark.parametrize(("agent", "params"), [("expectiminimax", {"depth": 4}), ("maxn", {"depth": 3}),
+                                               ("paranoid", {"depth": 4})])
+def test_checkers_dice_and_seat_searches_visit_the_same_nodes_in_every_binding(
+        registry: Registry, agent: str, params: dict[str, Any]) -> None:
+    game = Checkers()
+    states = [s for s in random_positions(game, (0, 15, 40, 70, 90)) if not game.is_terminal(s)]
+    assert_same_in_every_binding(registry, agent, params, game, states, Budget())
