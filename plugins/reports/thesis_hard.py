@@ -58,8 +58,8 @@ PAPER_SHARE = PAPER["alpha-beta"][0] / PAPER_POSITIONS
 
 
 #: The node budgets a solved-against-budget table or curve reads off a run (those within the run's budget).
-MARKS = (100_000, 200_000, 500_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000, 20_000_000, 50_000_000,
-         100_000_000, 200_000_000, 500_000_000)
+MARKS = (10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000,
+         20_000_000, 50_000_000, 100_000_000, 200_000_000, 500_000_000)
 
 
 def budget_curve(solves: pd.DataFrame, solver: str, positions: int, limit: int,
@@ -209,8 +209,8 @@ def memory_section(results: Results, half: Results, registry: Registry) -> str:
     return f"""### The memory experiment: half the memory
 
 As the paper did, the memory-bounded solvers ran again with half their memory (`{half.config.get('name', '')}`,
-results in `{half.folder}`; {run_time(half)}) and the solutions counted. Each cell is *full / half*; *peak*
-is the most tree nodes (PN, PN²) or table entries (PDS-PN) the bounded structure held on any position.
+results in `{half.folder}`) and the solutions counted. {run_time(half)} Each cell is *full / half*; *peak* is
+the most tree nodes (PN, PN²) or table entries (PDS-PN) the bounded structure held on any position.
 
 {table.to_markdown(index=False) if len(table) else "(no solver of the half-memory run matches one of the comparison)"}
 
@@ -218,12 +218,22 @@ is the most tree nodes (PN, PN²) or table entries (PDS-PN) the bounded structur
 """
 
 
-def differences(results: Results, positions: int) -> str:
+def differences(results: Results, table: pd.DataFrame, ab: str | None, positions: int) -> str:
     """How the set and the run differ from the paper's (markdown list)."""
     budget = results.config["participants"][0]["budget"]
+    solved = results.solves[results.solves["status"] == "solved"].groupby("position_index")["solver"].nunique()
+    every = int((solved == len(results.ids)).sum())
+    cost = ""
+    if ab is not None:
+        a = table.set_index("solver").loc[ab]
+        cost = (f" Alpha-beta spent {a['nodes_first'] / max(int(a['solved']), 1) / 1e6:.2f} million nodes per "
+                f"position it solved (the paper's convention) against the paper's "
+                f"{PAPER['alpha-beta'][1] / PAPER['alpha-beta'][0] / 1e6:.2f} million.")
     return "\n".join([
         f"- *Positions:* ours are {positions} positions from seeded self-play of our own LOA program, labelled by "
         "two agreeing referees; the paper's 488 came from games of its own programs and are not public.",
+        f"- *Difficulty:* every solver proved {every} of our {positions}; {positions - len(solved)} no solver "
+        f"proved.{cost}",
         f"- *Budget:* every solver got {budget_text(budget)} per position. The paper does not state a node limit "
         "we could find; its alpha-beta spent 4.47 million nodes per solved position on average, so its limit was "
         "far above ours: the whole run had to fit 2 hours on 2 cores.",
@@ -336,7 +346,7 @@ positions it solved within at most B nodes. PN and PN², whose memory is set fro
     table.to_csv(tables / f"{prefix}table_4_2.csv", index=False)
     solves.to_csv(tables / f"{prefix}solves.csv", index=False)
     experiment = memory_section(results, half, registry) if half is not None else ""
-    differ = (f"### How our set differs from the paper's\n\n{differences(results, positions)}\n"
+    differ = (f"### How our set differs from the paper's\n\n{differences(results, table, ab, positions)}\n"
               if page is HARD else "")
     return f"""## {page.heading.format(positions=positions)}
 
