@@ -137,6 +137,14 @@ def test_the_script_writes_the_thesis_readme(solved, capsys, monkeypatch):
     assert "thesis report:" in capsys.readouterr().out and (solved.folder / "README.md").exists()
     with pytest.raises(SystemExit):     # the budget search belongs to a refereed run
         thesis.main([str(solved.folder), "--budget-search", str(solved.folder)])
+    with pytest.raises(SystemExit):     # the curves and the memory experiment belong to a hard-set run
+        thesis.main([str(solved.folder), "--hard-memory", str(solved.folder)])
+    assert "give --hard too" in capsys.readouterr().err
+    folder = str(solved.folder)
+    assert thesis.main([folder, "--hard", folder, "--hard-curve", folder, "--hard-memory", folder]) == 0
+    text = (solved.folder / "README.md").read_text()
+    assert text.index("## The hard set") < text.index("## The easy set")
+    assert "--hard results/thesis-hard --hard-curve results/thesis-hard-curve" in text
 
 
 def test_the_thesis_tictactoe_example_every_o_move_loses_at_ply_two(registry):
