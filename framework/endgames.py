@@ -39,6 +39,11 @@ A set chosen that way favours its solver (a position enters only if it proves it
    solver proved it. The header counts what happened to every sampled position (kept, proven not a
    win, unresolved within the referee budget, a repeat), since what the referees could not label
    within their budget is what the set leaves out.
+
+With `min_win_plies` N a sampled position is first searched exhaustively (`wins_within`: every line of
+N - 1 plies over the game's own rules, no heuristic, no budget, no solver) and dropped, before any referee
+is asked, when the side to move can force a win within N - 1 plies: every kept position's shortest forced
+win needs at least N plies, established independently of the referees.
 """
 
 from __future__ import annotations
@@ -64,8 +69,9 @@ RANDOM_SHARES = (0.0, 0.1, 0.25)
 MAX_PLIES = 160
 MAX_BACK = 15
 BUCKET_SHARES = (1, 2, 2)
-#: Sampled positions by what became of them, in the order the header names them.
-OUTCOMES = ("kept", "not a win", "unresolved", "repeat")
+#: Sampled positions by what became of them, in the order the header names them ("shorter win" only with
+#: `min_win_plies`: the side to move forces a win in fewer plies, so no referee was asked).
+OUTCOMES = ("kept", "shorter win", "not a win", "unresolved", "repeat")
 
 
 @dataclass(frozen=True)
@@ -117,6 +123,7 @@ class Settings:
     declare for its options (`Registry.default_for`), and the file's header names all three.
     With `referees` (two or more solver specs) the set is labelled by them within `referee_budget`
     nodes and split evenly over the distance `bands`; `solver`, `budget`, `easy` and `medium` are unused.
+    `min_win_plies` (referees only; 0 is off) drops a sample whose side to move forces a win in fewer plies.
     """
 
     game: str
@@ -132,6 +139,11 @@ class Settings:
     referees: tuple[str, ...] = ()
     referee_budget: int = 10_000_000
     bands: tuple[tuple[int, int], ...] = ((1, 12), (13, 24), (25, 36))
+    min_win_plies: int = 0
+
+    def outcomes(self) -> tuple[str, ...]:
+        """The OUTCOMES a sampled position can have under these settings."""
+        return tuple(o for o in OUTCOMES if o != "shorter win" or self.min_win_plies)
 
     def quotas(self) -> tuple[int, ...]:
         if self.referees:
@@ -180,6 +192,28 @@ def prove_win(solver: Solver, game: Game, state: State, budget: int) -> tuple[in
                           f"use a solver that reports it")
     length = result.stats.extra["proof_length"]
     return None if length is None else (length, result.stats.nodes)
+
+
+def wins_within(game: Game, state: State, plies: int, player: int | None = None) -> bool:
+    """True when `player` (default: the side to move) can force a win within `plies` plies of both sides.
+
+    Why: the hard set must say how "no shorter win" is known without trusting a solver. This is the
+    plain AND/OR search over the game's own rules (`legal_moves`, `apply`, `is_terminal`, `returns`):
+    `player`'s moves are OR nodes, every other mover's (opponents, chance) AND nodes, a finished game is
+    a win when `player`'s return is positive. No heuristic, no table, no node budget: every line is
+    followed to its end or to `plies`, stopping only where the answer is already decided. A win that the
+    opponent's own move completes (in LOA a capture can connect the other side) counts at its ply.
+    """
+    if player is None:
+        player = game.to_move(state)
+    if game.is_terminal(state):
+        return game.returns(state)[player] > 0
+    if plies == 0:
+        return False
+    children = (game.apply(state, move) for move in game.legal_moves(state))
+    if game.to_move(state) == player:
+        return any(wins_within(game, child, plies - 1, player) for child in children)
+    return all(wins_within(game, child, plies - 1, player) for child in children)
 
 
 def label(referees: Sequence[tuple[str, Solver]], game: Game, state: State, budget: int) -> tuple[str, tuple[int, ...]]:
@@ -298,9 +332,13 @@ def _refereed(settings: Settings, index: int, played: Played, registry: Registry
             continue
         back = random.Random(derive_seed(settings.seed, "distance", index, band)).choice(distances)
         position = history[-back]
+        if settings.min_win_plies and wins_within(game, position, settings.min_win_plies - 1):
+            out.append(Sampled(band, "shorter win"))
+            continue
         outcome, nodes = label(referees, game, position, settings.referee_budget)
         named = ", ".join(f"{name} {n}" for (name, _), n in zip(referees, nodes))
-        proved = (Proved(game.to_text(position), f"distance={back}; referees={named}", back, index,
+        bound = f"min_win_plies={settings.min_win_plies}; " if settings.min_win_plies else ""
+        proved = (Proved(game.to_text(position), f"distance={back}; {bound}referees={named}", back, index,
                          len(history) - back, played.players) if outcome == "kept" else None)
         out.append(Sampled(band, outcome, proved))
     return out
@@ -324,7 +362,8 @@ class Journal:
                        if key not in ("count", "patience")}
         if path.exists():
             lines = path.read_text(encoding="utf-8").splitlines()
-            recorded = json.loads(lines[0]) if lines else fingerprint
+            # a journal from before `min_win_plies` existed was made without it
+            recorded = {"min_win_plies": 0, **json.loads(lines[0])} if lines else fingerprint
             differ = [key for key in fingerprint if recorded.get(key) != fingerprint[key]]
             if differ:
                 raise ConfigError(f"journal {path}: it was made with other settings ({differ[0]}: "
@@ -384,6 +423,11 @@ def _validate(settings: Settings) -> None:
         raise ConfigError(f"the number of positions must be at least 1, got {settings.count}")
     if settings.patience < 1:
         raise ConfigError(f"patience must be at least 1 game, got {settings.patience}")
+    if settings.min_win_plies < 0:
+        raise ConfigError(f"--min-win-plies must be 0 (off) or a number of plies, got {settings.min_win_plies}")
+    if settings.min_win_plies and not settings.referees:
+        raise ConfigError(f"--min-win-plies {settings.min_win_plies} needs --referee: it filters the positions "
+                          f"sampled for the referees (a --solver set keeps what its solver proves)")
     if settings.referees:
         if len(settings.referees) < 2:
             raise ConfigError(f"referees {list(settings.referees)}: name at least two (--referee twice), "
@@ -410,7 +454,7 @@ def generate(settings: Settings, workers: int = 1, progress: Callable[[int, int]
     record = Journal(journal, settings) if journal is not None else None
     quotas = list(settings.quotas())
     kept: list[Proved] = []
-    tally = dict.fromkeys(OUTCOMES, 0)
+    tally = dict.fromkeys(settings.outcomes(), 0)
     seen: set[str] = set()
     pool = ProcessPoolExecutor(workers) if workers > 1 else None
     try:
@@ -465,15 +509,22 @@ def header(settings: Settings, tally: dict[str, int] | None = None) -> list[str]
         named = "".join(f" --{option} {shlex.quote(getattr(settings, option))}" for option in ("game", "player"))
         named += "".join(f" --referee {shlex.quote(spec)}" for spec in settings.referees)
         bands = ",".join(f"{lo}-{hi}" for lo, hi in settings.bands)
+        shortest = settings.min_win_plies
         lines = [f"# {settings.count} {settings.game} positions, each a win for the side to move agreed by "
                  f"{len(settings.referees)} referees (plyground make-endgames{named} --referee-budget "
-                 f"{settings.referee_budget} --bands {bands} --seed {settings.seed} --count {settings.count})",
+                 f"{settings.referee_budget} --bands {bands}" + (f" --min-win-plies {shortest}" if shortest else "")
+                 + f" --seed {settings.seed} --count {settings.count})",
                  "# POSITION | note: result (for the side to move, agreed by the referees); distance (plies "
-                 "before the self-play game ended); referees (each one's nodes to prove it); source"]
+                 "before the self-play game ended); "
+                 + ("min_win_plies (no forced win in fewer plies: an exhaustive search found none); " if shortest
+                    else "") + "referees (each one's nodes to prove it); source"]
         if tally is not None:
-            lines.append(f"# sampled {sum(tally[o] for o in OUTCOMES)} positions from {tally['games']} games: "
-                         + ", ".join(f"{tally[o]} {o}" for o in OUTCOMES)
-                         + f" (unresolved: a referee found no value within {settings.referee_budget} nodes)")
+            outcomes = settings.outcomes()
+            lines.append(f"# sampled {sum(tally[o] for o in outcomes)} positions from {tally['games']} games: "
+                         + ", ".join(f"{tally[o]} {o}" for o in outcomes) + " ("
+                         + (f"shorter win: the side to move forces a win within {shortest - 1} plies, found by an "
+                            f"exhaustive search before any referee was asked; " if shortest else "")
+                         + f"unresolved: a referee found no value within {settings.referee_budget} nodes)")
         return lines
     named = "".join(f" --{option} {shlex.quote(getattr(settings, option))}" for option in ("game", "player", "solver"))
     named += "" if settings.quotas_on else " --no-quotas"

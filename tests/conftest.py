@@ -69,6 +69,7 @@ SLOW = (
     "tests/plugins/agents/test_pds_bindings.py",
     "tests/plugins/agents/test_pn_mcts_every_game.py",
     "tests/plugins/agents/test_mcts_bindings.py",
+    "tests/plugins/agents/test_mcts_every_game.py",
     "tests/plugins/agents/test_memory_bounds.py",
     "tests/plugins/agents/test_multiplayer.py::test_shallow_pruning_finds_the_moves_and_values_of_plain_maxn",
     "tests/plugins/agents/test_expectiminimax.py::test_star1_and_star2_find_the_values_and_moves_of_plain_expectiminimax",

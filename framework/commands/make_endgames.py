@@ -22,7 +22,8 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(game=game, player=player, solver=solver, count=args.count, seed=args.seed,
                         budget=args.budget, easy=args.easy, medium=args.medium,
                         quotas_on=not args.no_quotas, patience=args.patience, referees=tuple(args.referee or ()),
-                        referee_budget=args.referee_budget, bands=parse_bands(args.bands))
+                        referee_budget=args.referee_budget, bands=parse_bands(args.bands),
+                        min_win_plies=args.min_win_plies)
     started = time.perf_counter()
 
     def progress(kept: int, games: int) -> None:
@@ -75,6 +76,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="with --referee: distance bands in plies before the game's end, FROM-TO,..., one position "
                         "per band sampled from each game and an equal share of --count kept from each "
                         "(default %(default)s)")
+    p.add_argument("--min-win-plies", type=int, default=d.min_win_plies, metavar="N",
+                   help="with --referee: keep only positions whose shortest forced win needs at least N plies; a "
+                        "sample whose side to move forces a win within N-1 plies (found by an exhaustive search "
+                        "over the game's rules, no heuristic, no budget) is dropped before any referee is asked "
+                        "and counted in the header (default 0: off)")
     p.add_argument("--workers", type=options.workers, default=1,
                    help="processes playing games (the file does not depend on it)")
     p.add_argument("--out", help=f"file to write (default {FOLDER}/GAME-endgames-COUNT.txt); every game played is "

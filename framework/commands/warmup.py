@@ -3,9 +3,12 @@
 Compiled kernels (`framework.kernel`) are compiled on first use and cached on disk, and a run compiles
 only what it uses (saying so on stderr), so this command is never needed for correctness: it pays
 the whole cost once, e.g. before timing anything. Games warm their rules (`game.warmup()`); agents
-with a compiled search warm the one they run when built for a game with a kernel, so every
-registered agent is built once per such game and heuristic. `--jobs N` spreads the work over N
-processes: the games' rules first (searches chain on them), then every agent and heuristic.
+with a compiled search warm the one they run when built for a game with a kernel (`kernel` capability), so
+every registered agent is built once per such game and heuristic: with the game's default options, and
+for a game whose `players` option ranges over seat counts, with the first count the agent plays (Rolit's
+two-player searches run only with `players: 2`; its kernel, and so its compiled searches, serve every
+count). `--jobs N` spreads the work over N processes: the games' rules first (searches chain on them), then
+every agent and heuristic.
 """
 
 from __future__ import annotations
@@ -23,33 +26,49 @@ from framework.registry import Registry
 
 
 def warm_game(name: str) -> bool:
-    """Compile or load `name`'s rules kernels; False when the game has none."""
-    warmup = capabilities(Registry().create_game(name)).warmup
-    if warmup is None:
-        return False
-    warmup()
-    return True
+    """Compile or load `name`'s rules kernels; False when the game has none (neither `warmup` nor `kernel`:
+    a game with only a kernel compiles its rules with the searches that chain on them)."""
+    offered = capabilities(Registry().create_game(name))
+    if offered.warmup is not None:
+        offered.warmup()
+    return offered.warmup is not None or offered.kernel is not None
 
 
-def warm_agent(game_name: str, agent: str, params: dict[str, Any]) -> None:
-    """Build `agent` for the game: an agent with a compiled search compiles or loads it."""
+def warm_agent(game_name: str, options: dict[str, Any], agent: str, params: dict[str, Any]) -> None:
+    """Build `agent` for the game with `options`: an agent with a compiled search compiles or loads it."""
     registry = Registry()
-    registry.create_agent(agent, registry.create_game(game_name), params)
+    registry.create_agent(agent, registry.create_game(game_name, options), params)
 
 
-def agent_builds(registry: Registry, game_name: str) -> list[tuple[str, str, dict[str, Any]]]:
-    """(game, agent, params) for every agent that plays the game, once per heuristic of the game when it takes one."""
-    builds: list[tuple[str, str, dict[str, Any]]] = []
+def game_options(registry: Registry, game_name: str) -> list[dict[str, Any]]:
+    """The options the game is warmed with: its defaults, then each seat count its `players` option allows."""
+    players = next((p for p in registry.game_spec(game_name).params if p.name == "players" and p.type is int), None)
+    if players is None or players.minimum is None or players.maximum is None:
+        return [{}]
+    counts = range(int(players.minimum), int(players.maximum) + 1)
+    return [{}, *({"players": n} for n in counts if n != players.default)]
+
+
+Build = tuple[str, dict[str, Any], str, dict[str, Any]]
+
+
+def agent_builds(registry: Registry, game_name: str) -> list[Build]:
+    """(game, options, agent, params) for every agent that plays the game with some of its `game_options` (the
+    first), once per heuristic of the game when it takes one."""
+    builds: list[Build] = []
     heuristics = sorted(spec.name for spec in registry.heuristics_for(game_name))
-    game = registry.create_game(game_name)
-    for agent in sorted(registry.agents):
-        if not registry.plays(registry.agent_spec(agent), game):
-            continue
-        param = next((p.name for p in registry.agent_spec(agent).params if p.type is HeuristicRef), None)
-        if param is None or not heuristics:
-            builds.append((game_name, agent, {}))
-            continue
-        builds.extend((game_name, agent, {param: heuristic}) for heuristic in heuristics)
+    built: set[str] = set()
+    for options in game_options(registry, game_name):
+        game = registry.create_game(game_name, options)
+        for agent in sorted(set(registry.agents) - built):
+            if not registry.plays(registry.agent_spec(agent), game):
+                continue
+            built.add(agent)
+            param = next((p.name for p in registry.agent_spec(agent).params if p.type is HeuristicRef), None)
+            if param is None or not heuristics:
+                builds.append((game_name, options, agent, {}))
+                continue
+            builds.extend((game_name, options, agent, {param: heuristic}) for heuristic in heuristics)
     return builds
 
 

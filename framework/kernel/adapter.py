@@ -13,7 +13,9 @@ over the game would: the legal moves in the game's order, its `ordered_moves` hi
 heuristic's own `evaluate` and `terminal` (the raw returns without a heuristic); in a game with dice
 `chance_probability` from its `chance_outcomes` (as floats), `player_return` from its `returns`, and
 `pass_to` from the game's `pass_to` capability. So a search through the
-adapter visits the same nodes and finds the same values as one written over the Game protocol.
+adapter visits the same nodes and finds the same values as one written over the Game protocol. These
+functions are written once (`game_functions`), over the adapter's conversions of states and moves: the
+`PassThroughAdapter`'s are the identity (the game's own states and moves pass through).
 
 The interned states live as long as the adapter: make one per decision (a search of N distinct states
 keeps N states, as a transposition table over them would).
@@ -32,10 +34,10 @@ from framework.protocols import Game, Heuristic, State
 class KernelAdapter:
     """`game` (and optionally the `heuristic` a search evaluates with) behind `framework.kernel.api`.
 
-    What the game answers of a state is asked once and kept by the state's id: its mover and whether and
-    how it ended when it is interned (a search visits every state it makes), its key, legal moves, hints
-    and each move's child when first asked. A search meets the same states again (iterative deepening,
-    transpositions), and a list read costs less than a call into the game (and, for a child, hashing it)."""
+    The functions are `game_functions`' over interned states and moves. What the game answers of a state that
+    a search asks again is kept by the state's id, asked once: its legal moves, hints, key and each move's
+    child. A search meets the same states again (iterative deepening, transpositions), and a list read costs
+    less than a call into the game (and, for a child, hashing it)."""
 
     def __init__(self, game: Game, heuristic: Heuristic | None = None) -> None:
         self.game = game
@@ -45,12 +47,15 @@ class KernelAdapter:
         self.moves: list[Hashable] = []
         self.state_ids: dict[State, int] = {}
         self.move_ids: dict[Hashable, int] = {}
-        self._functions = self._bind()
+        self._functions: dict[str, Callable[..., Any]] | None = None
 
     def to_kernel(self, state: State) -> tuple[int]:
         """The kernel state of a game state (interned on first sight)."""
-        kernel_state: tuple[int] = self._functions["to_kernel"](state)
-        return kernel_state
+        found = self.state_ids.get(state)
+        if found is None:
+            found = self.state_ids[state] = len(self.states)
+            self.states.append(state)
+        return (found,)
 
     def state(self, kernel_state: Sequence[int]) -> State:
         """The game state of a kernel state."""
@@ -58,10 +63,9 @@ class KernelAdapter:
 
     def move_id(self, move: Hashable) -> int:
         """The int of a game move (interned on first sight)."""
-        ids = self.move_ids
-        found = ids.get(move)
+        found = self.move_ids.get(move)
         if found is None:
-            found = ids[move] = len(self.moves)
+            found = self.move_ids[move] = len(self.moves)
             self.moves.append(move)
         return found
 
@@ -69,137 +73,19 @@ class KernelAdapter:
         """The game move of an int."""
         return self.moves[move_id]
 
+    def move_list(self, moves: Sequence[Hashable]) -> Sequence[Any]:
+        """The ints of the game's `moves`, in order (interned on first sight)."""
+        try:
+            return list(map(self.move_ids.__getitem__, moves))
+        except KeyError:           # a move not seen before: intern them in order
+            return [self.move_id(m) for m in moves]
+
     def functions(self) -> dict[str, Callable[..., Any]]:
         """Every name of `framework.kernel.api` (its PRIMITIVES and DERIVED), over this game and heuristic."""
-        return {name: f for name, f in self._functions.items() if name != "to_kernel"}
-
-    def _bind(self) -> dict[str, Callable[..., Any]]:
-        """The kernel functions (and `to_kernel`), closures over the interned states and what is kept of them."""
-        game, heuristic = self.game, self.heuristic
-        states, moves, state_ids, move_ids = self.states, self.moves, self.state_ids, self.move_ids
-        game_moves, game_apply, game_to_move = game.legal_moves, game.apply, game.to_move
-        is_terminal, returns = game.is_terminal, game.returns
-        offered = capabilities(game)
-        hints = offered.ordered_moves or game_moves
-        noisy = offered.is_noisy
-        hash_key: Callable[[State], int] = offered.hash_key or hash
-        intern_move = self.move_id
-        outcomes_of, game_pass = offered.chance_outcomes, offered.pass_to
-        probabilities: dict[int, dict[int, float]] = {}
-        # Per state id: its mover, returns (None while the game goes on), then, None until first asked
-        # (grown by doubling), its search key, legal moves, hints and children by move id (the kernel
-        # states applied so far).
-        movers: list[int] = []
-        results: list[Sequence[float] | None] = []
-        children: list[dict[int, tuple[int]] | None] = []
-        keys: list[tuple[int] | None] = []
-        legal: list[list[int] | None] = []
-        hinted: list[list[int] | None] = []
-
-        def intern(state: State) -> tuple[int]:
-            at = state_ids[state] = len(states)
-            states.append(state)
-            movers.append(game_to_move(state))
-            results.append(returns(state) if is_terminal(state) else None)
-            if at == len(keys):
-                grow = [None] * (at + 64)
-                keys.extend(grow)
-                legal.extend(grow)
-                hinted.extend(grow)
-                children.extend(grow)
-            return (at,)
-
-        def to_kernel(state: State) -> tuple[int]:
-            found = state_ids.get(state)
-            return intern(state) if found is None else (found,)
-
-        def ids_of(game_moves_list: Sequence[Hashable]) -> list[int]:
-            try:
-                return list(map(move_ids.__getitem__, game_moves_list))
-            except KeyError:           # a move not seen before: intern them in order
-                return [intern_move(m) for m in game_moves_list]
-
-        def legal_moves(state: tuple[int]) -> list[int]:
-            found = legal[state[0]]
-            if found is None:
-                found = legal[state[0]] = ids_of(game_moves(states[state[0]]))
-            return found[:]     # the search reorders its list
-
-        def ordered_moves(state: tuple[int]) -> list[int]:
-            found = hinted[state[0]]
-            if found is None:
-                found = hinted[state[0]] = ids_of(hints(states[state[0]]))
-            return found[:]
-
-        def move_count(state: tuple[int]) -> int:
-            found = legal[state[0]]
-            return len(game_moves(states[state[0]])) if found is None else len(found)
-
-        def apply_move(state: tuple[int], move: int) -> tuple[int]:
-            known = children[state[0]]
-            if known is None:
-                known = children[state[0]] = {}
-            kernel_child = known.get(move)
-            if kernel_child is None:
-                child = game_apply(states[state[0]], moves[move])
-                found = state_ids.get(child)
-                kernel_child = known[move] = intern(child) if found is None else (found,)
-            return kernel_child
-
-        def to_move(state: tuple[int]) -> int:
-            return movers[state[0]]
-
-        def outcome(state: tuple[int], player: int, option: int) -> int:
-            found = results[state[0]]
-            if found is None:
-                return ONGOING
-            r = found[player]
-            return WIN if r > 0 else LOSS if r < 0 else DRAW
-
-        def search_key(state: tuple[int]) -> tuple[int]:
-            found = keys[state[0]]
-            if found is None:
-                found = keys[state[0]] = (hash_key(states[state[0]]),)
-            return found
-
-        def is_capture(state: tuple[int], move: int) -> bool:
-            return noisy is not None and noisy(states[state[0]], moves[move])
-
-        def move_rank(state: tuple[int], move: int) -> int:
-            return ordered_moves(state).index(move)
-
-        def evaluate(state: tuple[int], player: int, weights: Any) -> float:
-            return heuristic.evaluate(states[state[0]], player)  # type: ignore[union-attr]
-
-        def score(state: tuple[int], weights: Any) -> float:
-            return evaluate(state, 0, weights)
-
-        def terminal_score(state: tuple[int], player: int, ply: int, result: int) -> float:
-            s = states[state[0]]
-            if heuristic is None:
-                return float(returns(s)[player])
-            return heuristic.terminal(s, player, ply)
-
-        def chance_probability(state: tuple[int], move: int) -> float:
-            table = probabilities.get(state[0])
-            if table is None:
-                table = probabilities[state[0]] = {intern_move(o): float(p)
-                                                   for o, p in outcomes_of(states[state[0]])}  # type: ignore[misc]
-            return table[move]
-
-        def player_return(state: tuple[int], player: int) -> float:
-            return float(results[state[0]][player])  # type: ignore[index]  # asked only of a state that is over
-
-        def pass_to(state: tuple[int], seat: int) -> tuple[int]:
-            child = game_pass(states[state[0]], seat)  # type: ignore[misc]
-            found = state_ids.get(child)
-            return intern(child) if found is None else (found,)
-
-        return {"legal_moves": legal_moves, "apply_move": apply_move, "to_move": to_move, "outcome": outcome,
-                "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
-                "ordered_moves": ordered_moves, "move_count": move_count, "evaluate": evaluate,
-                "terminal_score": terminal_score, "chance_probability": chance_probability,
-                "player_return": player_return, "pass_to": pass_to, "to_kernel": to_kernel}
+        if self._functions is None:
+            f = game_functions(self.game, self.heuristic, self.state, self.to_kernel, self.move, self.move_list)
+            self._functions = {**f, **_kept(f)}
+        return self._functions
 
 
 class PassThroughAdapter(KernelAdapter):
@@ -208,8 +94,9 @@ class PassThroughAdapter(KernelAdapter):
     For a search that only runs as Python here and keeps states in Python containers (the proof-number
     family: trees and tables of states, never int arrays): it pays no interning and holds no state beyond
     what the search itself keeps, so a search bounded in memory stays bounded (an interning adapter keeps
-    every state it met). Same answers as `KernelAdapter`: states compare as the game's do, `search_key`
-    is the same 1-tuple. The move lists are the game's own sequences: not for a search that reorders them.
+    every state it met). Same answers as `KernelAdapter` (`game_functions`, with conversions that are the
+    identity): states compare as the game's do, `search_key` is the same 1-tuple. The move lists are the
+    game's own sequences: not for a search that reorders them.
     """
 
     def to_kernel(self, state: State) -> State:
@@ -225,57 +112,145 @@ class PassThroughAdapter(KernelAdapter):
         move: Hashable = move_id
         return move
 
+    def move_list(self, moves: Sequence[Hashable]) -> Sequence[Any]:
+        return moves
+
     def functions(self) -> dict[str, Callable[..., Any]]:
-        game, heuristic = self.game, self.heuristic
-        game_moves = game.legal_moves
-        is_terminal, returns = game.is_terminal, game.returns
-        offered = capabilities(game)
-        hints = offered.ordered_moves or game_moves
-        noisy = offered.is_noisy
-        hash_key: Callable[[State], int] = offered.hash_key or hash
+        return game_functions(self.game, self.heuristic, self.state, self.to_kernel, self.move, self.move_list)
 
-        def move_count(state: State) -> int:
-            return len(game_moves(state))
 
-        def outcome(state: State, player: int, option: int) -> int:
-            if not is_terminal(state):
-                return ONGOING
-            r = returns(state)[player]
-            return WIN if r > 0 else LOSS if r < 0 else DRAW
+def game_functions(game: Game, heuristic: Heuristic | None, state: Callable[[Any], State],
+                   kernel_state: Callable[[State], Any], move: Callable[[Any], Hashable],
+                   move_list: Callable[[Sequence[Hashable]], Sequence[Any]]) -> dict[str, Callable[..., Any]]:
+    """Every name of `framework.kernel.api` answered by `game` and `heuristic`, the one set of an adapter's
+    functions: `state` and `kernel_state` take a kernel state to the game's and back, `move` a kernel move to
+    the game's and `move_list` the game's moves to kernel moves (an adapter's conversions)."""
+    game_moves, game_apply, game_to_move = game.legal_moves, game.apply, game.to_move
+    is_terminal, returns = game.is_terminal, game.returns
+    offered = capabilities(game)
+    hints = offered.ordered_moves or game_moves
+    noisy = offered.is_noisy
+    hash_key: Callable[[State], int] = offered.hash_key or hash
+    outcomes_of, game_pass = offered.chance_outcomes, offered.pass_to
 
-        def search_key(state: State) -> tuple[int]:
-            return (hash_key(state),)
+    def legal_moves(k: Any) -> Sequence[Any]:
+        return move_list(game_moves(state(k)))
 
-        def is_capture(state: State, move: Hashable) -> bool:
-            return noisy is not None and noisy(state, move)
+    def ordered_moves(k: Any) -> Sequence[Any]:
+        return move_list(hints(state(k)))
 
-        def move_rank(state: State, move: Hashable) -> int:
-            return list(hints(state)).index(move)
+    def move_count(k: Any) -> int:
+        return len(game_moves(state(k)))
 
-        def evaluate(state: State, player: int, weights: Any) -> float:
-            return heuristic.evaluate(state, player)  # type: ignore[union-attr]
+    def apply_move(k: Any, m: Any) -> Any:
+        return kernel_state(game_apply(state(k), move(m)))
 
-        def score(state: State, weights: Any) -> float:
-            return evaluate(state, 0, weights)
+    def to_move(k: Any) -> int:
+        return game_to_move(state(k))
 
-        def terminal_score(state: State, player: int, ply: int, result: int) -> float:
-            if heuristic is None:
-                return float(returns(state)[player])
-            return heuristic.terminal(state, player, ply)
+    def outcome(k: Any, player: int, option: int) -> int:
+        s = state(k)
+        if not is_terminal(s):
+            return ONGOING
+        r = returns(s)[player]
+        return WIN if r > 0 else LOSS if r < 0 else DRAW
 
-        outcomes_of, game_pass = offered.chance_outcomes, offered.pass_to
+    def search_key(k: Any) -> tuple[int]:
+        return (hash_key(state(k)),)
 
-        def chance_probability(state: State, move: Hashable) -> float:
-            return float(dict(outcomes_of(state))[move])  # type: ignore[misc]
+    def is_capture(k: Any, m: Any) -> bool:
+        return noisy is not None and noisy(state(k), move(m))
 
-        def player_return(state: State, player: int) -> float:
-            return float(returns(state)[player])
+    def move_rank(k: Any, m: Any) -> int:
+        return list(hints(state(k))).index(move(m))
 
-        def pass_to(state: State, seat: int) -> State:
-            return game_pass(state, seat)  # type: ignore[misc]
+    def evaluate(k: Any, player: int, weights: Any) -> float:
+        return heuristic.evaluate(state(k), player)  # type: ignore[union-attr]
 
-        return {"legal_moves": game_moves, "apply_move": game.apply, "to_move": game.to_move, "outcome": outcome,
-                "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
-                "ordered_moves": hints, "move_count": move_count, "evaluate": evaluate,
-                "terminal_score": terminal_score, "chance_probability": chance_probability,
-                "player_return": player_return, "pass_to": pass_to}
+    def score(k: Any, weights: Any) -> float:
+        return evaluate(k, 0, weights)
+
+    def terminal_score(k: Any, player: int, ply: int, result: int) -> float:
+        if heuristic is None:
+            return float(returns(state(k))[player])
+        return heuristic.terminal(state(k), player, ply)
+
+    def chance_probability(k: Any, m: Any) -> float:
+        return float(dict(outcomes_of(state(k)))[move(m)])  # type: ignore[misc]
+
+    def player_return(k: Any, player: int) -> float:
+        return float(returns(state(k))[player])
+
+    def pass_to(k: Any, seat: int) -> Any:
+        return kernel_state(game_pass(state(k), seat))  # type: ignore[misc]
+
+    return {"legal_moves": legal_moves, "apply_move": apply_move, "to_move": to_move, "outcome": outcome,
+            "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
+            "ordered_moves": ordered_moves, "move_count": move_count, "evaluate": evaluate,
+            "terminal_score": terminal_score, "chance_probability": chance_probability,
+            "player_return": player_return, "pass_to": pass_to}
+
+
+def _kept(functions: dict[str, Callable[..., Any]]) -> dict[str, Callable[..., Any]]:
+    """`functions`' answers about an interned state that a search asks again, kept by the state's id: its
+    mover, legal moves, hints, key, outcome and each move's child."""
+    f_legal, f_hinted, f_apply, f_key = (functions["legal_moves"], functions["ordered_moves"],
+                                         functions["apply_move"], functions["search_key"])
+    f_to_move, f_outcome, f_count = functions["to_move"], functions["outcome"], functions["move_count"]
+    legal: dict[int, Sequence[int]] = {}
+    hinted: dict[int, Sequence[int]] = {}
+    keys: dict[int, tuple[int]] = {}
+    movers: dict[int, int] = {}
+    outcomes: dict[tuple[int, int], int] = {}
+    children: dict[int, dict[int, tuple[int]]] = {}
+
+    def legal_moves(state: tuple[int]) -> list[int]:
+        found = legal.get(state[0])
+        if found is None:
+            found = legal[state[0]] = f_legal(state)
+        return list(found)     # the search reorders its list
+
+    def ordered_moves(state: tuple[int]) -> list[int]:
+        found = hinted.get(state[0])
+        if found is None:
+            found = hinted[state[0]] = f_hinted(state)
+        return list(found)
+
+    def move_count(state: tuple[int]) -> int:
+        found = legal.get(state[0])
+        return f_count(state) if found is None else len(found)
+
+    def apply_move(state: tuple[int], move: int) -> tuple[int]:
+        known = children.get(state[0])
+        if known is None:
+            known = children[state[0]] = {}
+        child = known.get(move)
+        if child is None:
+            child = known[move] = f_apply(state, move)
+        return child
+
+    def to_move(state: tuple[int]) -> int:
+        found = movers.get(state[0])
+        if found is None:
+            found = movers[state[0]] = f_to_move(state)
+        return found
+
+    def outcome(state: tuple[int], player: int, option: int) -> int:
+        key = (state[0], player)
+        found = outcomes.get(key)
+        if found is None:
+            found = outcomes[key] = f_outcome(state, player, option)
+        return found
+
+    def search_key(state: tuple[int]) -> tuple[int]:
+        found = keys.get(state[0])
+        if found is None:
+            found = keys[state[0]] = f_key(state)
+        return found
+
+    def move_rank(state: tuple[int], move: int) -> int:
+        return ordered_moves(state).index(move)
+
+    return {"legal_moves": legal_moves, "ordered_moves": ordered_moves, "move_count": move_count,
+            "apply_move": apply_move, "to_move": to_move, "outcome": outcome, "search_key": search_key,
+            "move_rank": move_rank}

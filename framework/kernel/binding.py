@@ -166,7 +166,8 @@ def bind(search: types.ModuleType, game: Game, heuristic: Heuristic | None = Non
     `adapter`: the adapter class for the adapter binding (`constants`, or a function making them when
     needed: slots its functions read as ints, `python_backend.interpret`); `fits(game, kernel)`: the
     search's own test of a kernel, the reason it does not fit or ""; `score(kernel, heuristic)`: the name of
-    the kernel's heuristic function to bind as `score` (default: the heuristic's own, `GameKernel.scores`);
+    the kernel's heuristic function to bind as `score`, or as `evaluate` when it is a function for any seat
+    (`GameKernel.seat_scores`) (default: the heuristic's own, `GameKernel.scores` or `seat_scores`);
     `refuse`: a reason the caller found why the search cannot run on the kernel now, whatever it offers (""
     for none); `fold_int_arguments`: see `numba_backend.Kernel`."""
     if kernel not in BINDINGS:
@@ -201,10 +202,12 @@ def bind(search: types.ModuleType, game: Game, heuristic: Heuristic | None = Non
 
 def _aliases(kernel: api.GameKernel, heuristic: Heuristic | None,
              score: Callable[[api.GameKernel, Heuristic | None], str] | None) -> dict[str, str]:
-    """The heuristic function bound in the search: the search's own choice as `score`, else the heuristic's
-    function for any seat as `evaluate` (`GameKernel.seat_scores`), else its first seat's as `score`."""
+    """The heuristic function bound in the search: the search's own choice (as `evaluate` when it is a function
+    for any seat, else as `score`), else the heuristic's function for any seat as `evaluate`
+    (`GameKernel.seat_scores`), else its first seat's as `score`."""
     if score is not None:
-        return {"score": score(kernel, heuristic)}
+        chosen = score(kernel, heuristic)
+        return {"evaluate" if chosen in kernel.seat_scores.values() else "score": chosen}
     if type(heuristic) in kernel.seat_scores:
         return {"evaluate": kernel.seat_scores[type(heuristic)]}
     return {"score": kernel.scores[type(heuristic)]}
@@ -218,7 +221,9 @@ def _weights(game: Game, kernel: api.GameKernel, heuristic: Heuristic | None,
         return ()
     scored: Any = heuristic
     if type(heuristic) not in kernel.scores and type(heuristic) not in kernel.seat_scores:
-        scored = next(cls for cls, function in kernel.scores.items() if function == aliases["score"])(game)
+        chosen = next(iter(aliases.values()))
+        scored = next(cls for cls, function in (*kernel.scores.items(), *kernel.seat_scores.items())
+                      if function == chosen)(game)
     return tuple(float(w) for w in getattr(scored, "weights", ()))
 
 

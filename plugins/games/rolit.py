@@ -118,8 +118,9 @@ class Rolit:
         self.player_names = COLOURS[:players]
         #: The compiled rules, for compiled searches (see framework.kernel.api.GameKernel).
         self.kernel = api.GameKernel("rolit", KERNEL, functools.partial(rolit_kernel.kernel_state, players=players),
-                                     heuristics=KERNEL, seat_scores={DiscsHeuristic: "discs",
-                                                                     CornersHeuristic: "corners"})
+                                     heuristics=KERNEL, scores=TWO_SEAT_SCORES if players == 2 else None,
+                                     key_shifts=rolit_kernel.KEY_SHIFTS, move_space=rolit_kernel.MOVE_SPACE,
+                                     seat_scores={DiscsHeuristic: "discs", CornersHeuristic: "corners"})
 
     def initial_state(self) -> State:
         d4, e4, d5, e5 = 27, 28, 35, 36
@@ -131,6 +132,13 @@ class Rolit:
     def is_terminal(self, state: State) -> bool:
         boards = state[0]
         return (boards[0] | boards[1] | boards[2] | boards[3]) == FULL
+
+    def hash_key(self, state: State) -> int:
+        """Exact: the occupied squares, those of yellow or blue, those of green or blue and the mover packed
+        into one int (the kernel's `search_key` packed at its KEY_SHIFTS, so compiled tables hash alike)."""
+        red, yellow, green, blue = state[0]
+        return (red | yellow | green | blue | (yellow | blue) << 64 | (green | blue) << 128
+                | state[1] << 192)
 
     def legal_moves(self, state: State) -> list[int]:
         boards, mover = state
@@ -255,6 +263,11 @@ class CornersHeuristic(BaseHeuristic):
         boards = state[0]
         worth = [boards[s].bit_count() + 10 * (boards[s] & CORNERS).bit_count() for s in range(self.game.num_players)]
         return 10.0 * (worth[player] - sum(worth) / len(worth))
+
+
+#: The heuristics' functions for the first seat (`GameKernel.scores`), the second's being their negation: for
+#: two players only (alpha-beta's and the proof-number family's Rolit), as more seats are not one score negated.
+TWO_SEAT_SCORES = {DiscsHeuristic: "discs_score", CornersHeuristic: "corners_score"}
 
 
 @hookimpl

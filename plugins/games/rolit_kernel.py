@@ -8,9 +8,10 @@ written with its constant (a uint64 shifted by a variable int64 types as a float
 bit comes from SQUARE_BIT (never `1 << s`, an int64 whose right shift sign-extends). The tests check
 every count against `rolit.Rolit`: perft, random playouts and the searches' nodes and values.
 
-State: `(red, yellow, green, blue, mover, players)`, the four colour bitboards as in `rolit.State`, then the
-seat to move and the number of players: six int64 compiled, each board kept as its 64 bits' int64 pattern
-(`as_int64`) and read as a uint64 (`board`). One type throughout: a state a compiled search returns to Python
+State: `(red, yellow, green, blue, seats)`, the four colour bitboards as in `rolit.State`, then the seat to
+move and the number of players in one word (`mover | players << 2`): five int64 compiled (what alpha-beta's
+table compares, `search.STATE_WORDS`), each board kept as its 64 bits' int64 pattern (`as_int64`) and read
+as a uint64 (`board`). One type throughout: a state a compiled search returns to Python
 and passes back is the type its recursion takes (a second type would compile a second specialisation, one
 numba cannot load from its cache, SEARCH_DESIGN.md). Moves: the square's index, as the game's.
 """
@@ -27,6 +28,10 @@ SQUARE_BIT = tuple(1 << square for square in range(64))
 NO_SQUARES = 0
 #: The tables and constants compiled code reads as uint64.
 BITBOARDS = ("FULL", "NOT_FILE_A", "NOT_FILE_H", "CORNERS", "SQUARE_BIT", "NO_SQUARES")
+#: `Rolit.hash_key` packs `search_key`'s words (occupied, yellow or blue, green or blue, mover) at these bits.
+KEY_SHIFTS = (0, 64, 128, 192)
+#: Every move (a square) is below this.
+MOVE_SPACE = 64
 
 
 def shifted(bits, d: int):
@@ -53,6 +58,14 @@ def board(state, colour: int):
     return as_uint64(state[colour]) & FULL
 
 
+def mover(state) -> int:
+    return state[4] & 3
+
+
+def players(state) -> int:
+    return state[4] >> 2
+
+
 def occupied_bits(state):
     return board(state, 0) | board(state, 1) | board(state, 2) | board(state, 3)
 
@@ -61,7 +74,7 @@ def move_bits(state):
     """The squares the mover may play: its captures, else every empty square next to a ball."""
     occupied = occupied_bits(state)
     empty = FULL & ~occupied
-    own = board(state, state[4])
+    own = board(state, mover(state))
     enemy = occupied & ~own
     found = NO_SQUARES
     near = NO_SQUARES
@@ -106,21 +119,39 @@ def recoloured(state, colour: int, mover: int, placed, turned) -> int:
 
 
 def apply_move(state, move: int):
-    mover = state[4]
-    own = board(state, mover)
+    seat = mover(state)
+    own = board(state, seat)
     turned = flips(move, own, occupied_bits(state) & ~own)
     placed = turned | SQUARE_BIT[move]
-    return (recoloured(state, 0, mover, placed, turned), recoloured(state, 1, mover, placed, turned),
-            recoloured(state, 2, mover, placed, turned), recoloured(state, 3, mover, placed, turned),
-            (mover + 1) % state[5], state[5])
+    return (recoloured(state, 0, seat, placed, turned), recoloured(state, 1, seat, placed, turned),
+            recoloured(state, 2, seat, placed, turned), recoloured(state, 3, seat, placed, turned),
+            (seat + 1) % players(state) | state[4] & ~3)
 
 
 def to_move(state) -> int:
-    return state[4]
+    return mover(state)
 
 
 def pass_to(state, seat: int):
-    return (state[0], state[1], state[2], state[3], seat, state[5])
+    return (state[0], state[1], state[2], state[3], seat | state[4] & ~3)
+
+
+def search_key(state):
+    """Exact (`Rolit.hash_key` packs it, KEY_SHIFTS): the occupied squares, those whose colour index has bit 0
+    set (yellow, blue), those whose index has bit 1 set (green, blue), and the mover; the boards are disjoint,
+    so each colour's follows from the three."""
+    yellow, green, blue = board(state, 1), board(state, 2), board(state, 3)
+    return (occupied_bits(state), yellow | blue, green | blue, mover(state))
+
+
+def is_capture(state, move: int) -> bool:
+    """Never: Rolit has no noisy moves (the game offers no `is_noisy`)."""
+    return False
+
+
+def move_rank(state, move: int) -> int:
+    """The move's place in `legal_moves` (the game offers no hints: its moves in square order)."""
+    return (move_bits(state) & (SQUARE_BIT[move] - SQUARE_BIT[0])).bit_count()   # the squares below `move`
 
 
 def chance_probability(state, outcome: int) -> float:
@@ -130,7 +161,7 @@ def chance_probability(state, outcome: int) -> float:
 
 def player_return(state, player: int) -> float:
     """`Rolit.returns` for one seat of a full board: the leaders share +1, the others -1, all tied 0."""
-    n = state[5]
+    n = players(state)
     best, leaders = -1, 0
     for seat in range(n):
         count = board(state, seat).bit_count()
@@ -154,7 +185,7 @@ def outcome(state, player: int, option: int) -> int:
 
 def discs(state, player: int, weights) -> float:
     """`rolit.DiscsHeuristic` for any seat."""
-    n = state[5]
+    n = players(state)
     total = 0
     for seat in range(n):
         total += board(state, seat).bit_count()
@@ -163,7 +194,7 @@ def discs(state, player: int, weights) -> float:
 
 def corners(state, player: int, weights) -> float:
     """`rolit.CornersHeuristic` for any seat."""
-    n = state[5]
+    n = players(state)
     total = 0
     for seat in range(n):
         bits = board(state, seat)
@@ -172,6 +203,17 @@ def corners(state, player: int, weights) -> float:
     return 10.0 * (bits.bit_count() + 10 * (bits & CORNERS).bit_count() - total / n)
 
 
+def discs_score(state, weights) -> float:
+    """`rolit.DiscsHeuristic` for the first seat (alpha-beta's `score`; zero-sum, so the second's negated)."""
+    return discs(state, 0, weights)
+
+
+def corners_score(state, weights) -> float:
+    """`rolit.CornersHeuristic` for the first seat."""
+    return corners(state, 0, weights)
+
+
 def kernel_state(state: tuple[tuple[int, int, int, int], int], players: int) -> tuple[int, ...]:
-    """A `rolit.State` as the kernel takes it: the bitboards as their int64 patterns."""
-    return (*(bits - (1 << 64) if bits >> 63 else bits for bits in state[0]), state[1], players)
+    """A `rolit.State` as the kernel takes it: the bitboards as their int64 patterns, the mover and the number
+    of players in one word."""
+    return (*(bits - (1 << 64) if bits >> 63 else bits for bits in state[0]), state[1] | players << 2)

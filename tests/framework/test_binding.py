@@ -21,9 +21,11 @@ from tests.framework.test_search_reload import DiceRace, LeadHeuristic
 
 
 def test_a_search_needs_the_primitives_it_calls_and_those_its_derived_functions_call():
-    assert needs(seat_search) >= {"legal_moves", "apply_move", "to_move", "outcome", "chance_probability",
-                                  "player_return", "pass_to", "score"}        # `evaluate` calls `score`
+    assert needs(seat_search) >= {"legal_moves", "apply_move", "to_move", "outcome", "player_return", "pass_to",
+                                  "score"}        # `evaluate` calls `score`
     assert "pass_to" not in needs(dice_search) and "score" not in needs(pn_search)
+    # called only at a chance node (the searches' OPTIONAL): a kernel without dice fits without it
+    assert "chance_probability" not in needs(seat_search) | needs(dice_search)
 
 
 def test_auto_runs_compiled_where_the_kernel_fits_interpreted_with_compiled_kernels_off(monkeypatch):

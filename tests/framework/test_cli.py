@@ -98,11 +98,29 @@ def test_bad_input_gets_a_clear_error_and_no_traceback(capsys, argv, message):
     assert code == 2 and message in err and "Traceback" not in err
 
 
-def test_warmup_compiles_the_games_that_have_kernels(capsys):
+def test_warmup_compiles_the_games_that_have_kernels(capsys, monkeypatch):
+    from framework.kernel import binding, numba_backend
+    monkeypatch.setattr(binding, "_COMPILED", {})      # what this run compiles or loads, by search and game
     assert main(["warmup"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert any(line.startswith("loa") and "kernels ready" in line for line in lines)
+    for game in ("loa", "checkers", "pig", "einstein", "rolit"):
+        assert any(line.startswith(game) and "kernels ready" in line for line in lines), game
     assert any(line.startswith("tictactoe") and "no compiled kernels" in line for line in lines)
+    if numba_backend.enabled():
+        warmed = {(search.rsplit(".", 2)[-2], tag) for search, tag, *_ in binding._COMPILED}
+        assert {("expectiminimax", "pig"), ("multiplayer", "pig"), ("expectiminimax", "einstein"),
+                ("multiplayer", "einstein"), ("multiplayer", "rolit"), ("expectiminimax", "rolit"),
+                ("alphabeta", "rolit"), ("proofnumber", "rolit")} <= warmed
+
+
+def test_warmup_builds_each_agent_with_the_first_seat_count_it_plays():
+    from framework.commands.warmup import agent_builds
+    from framework.registry import Registry
+    builds = agent_builds(Registry(), "rolit")
+    assert ("rolit", {}, "brs", {"heuristic": "corners"}) in builds           # four seats, the default
+    assert ("rolit", {"players": 2}, "alphabeta", {"heuristic": "discs"}) in builds
+    assert [b for b in builds if b[2] == "maxn"] == [("rolit", {}, "maxn", {"heuristic": h})
+                                                     for h in ("corners", "discs")]
 
 
 def test_warmup_with_kernels_off_does_nothing(capsys, monkeypatch):

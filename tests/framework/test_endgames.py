@@ -1,12 +1,23 @@
 """The endgame test-set generator: deterministic from its seed, whatever the number of workers, and the
 shipped 488-position file is what the default solver proves today, line for line."""
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
-from framework.endgames import Settings, create_solver, generate, header, label, parse_bands, prove_win, render
+from framework.endgames import (
+    Settings,
+    create_solver,
+    generate,
+    header,
+    label,
+    parse_bands,
+    prove_win,
+    render,
+    wins_within,
+)
 from framework.errors import ConfigError, SolveDisagreementError
 from framework.protocols import Budget, Proof, SearchStats, SolveResult
 from framework.tournament.config import load_config
@@ -274,3 +285,122 @@ def test_an_interrupted_refereed_set_resumes_from_its_journal_without_playing_it
     other = Settings(**{**REFEREED.__dict__, "referee_budget": 20_000})
     with pytest.raises(ConfigError, match=r"set.journal: it was made with other settings \(referee_budget: 10000"):
         generate(other, journal=journal)
+
+
+# --- the hard set: no forced win shorter than --min-win-plies, by an exhaustive search ----------------------
+
+
+def shortest_win(game, state, player, plies):
+    """Brute force, to check `wins_within` against: the fewest plies in which `player` forces a win, found by
+    visiting every line of `plies` plies (no line cut short), or None when there is no forced win that soon."""
+    if game.is_terminal(state):
+        return 0 if game.returns(state)[player] > 0 else None
+    if plies == 0:
+        return None
+    values = [shortest_win(game, game.apply(state, move), player, plies - 1) for move in game.legal_moves(state)]
+    wins = [value + 1 for value in values if value is not None]
+    if game.to_move(state) == player:
+        return min(wins, default=None)
+    return max(wins) if len(wins) == len(values) else None
+
+
+#: LOA positions whose shortest forced win is 1, 3 and more than 4 plies. The first is hand-made: Black a1 and c1
+#: against White h6 and h8, Black to move; c1-b2 (one piece on that diagonal) joins a1. The other two are
+#: lines of the refereed set, their values found by `shortest_win` over every line of 4 plies.
+LOA_SHORTEST = [(".......w/......../.......w/......../......../......../......../b.b..... b", 1),
+                ("....b.../.b.wbw../...bb.w./..wbwb../...bbww./..bww.../...b..../........ b", 3),
+                ("..b...../.....ww./.b.b..../....bw../..wbw.../.b..bw../...w.w../........ b", None)]
+
+
+@pytest.mark.parametrize("text, shortest", LOA_SHORTEST)
+def test_wins_within_finds_the_shortest_forced_win_of_loa_positions(registry, text, shortest):
+    game = registry.create_game("loa")
+    state = game.from_text(text)
+    assert shortest_win(game, state, game.to_move(state), 4) == shortest
+    assert [wins_within(game, state, plies) for plies in range(5)] == [
+        shortest is not None and shortest <= plies for plies in range(5)]
+    if shortest == 1:
+        assert game.is_terminal(game.apply(state, game.parse_move(state, "c1-b2")))
+
+
+def test_wins_within_on_hand_checked_tictactoe_positions(registry):
+    game = registry.create_game("tictactoe")
+    assert wins_within(game, game.from_text("XX./OO./... x"), 1)
+    # X must block O's diagonal in the bottom-left corner, which opens two lines of X's at once: won at ply 3
+    fork = game.from_text("X.O/.O./..X x")
+    assert [wins_within(game, fork, plies) for plies in range(1, 5)] == [False, False, True, True]
+    assert not wins_within(game, game.initial_state(), 9)  # tic-tac-toe is a draw
+
+
+def test_wins_within_agrees_with_a_brute_force_on_the_refereed_sets_positions(registry):
+    game = registry.create_game("loa")
+    lines = [line for line in REFEREED_SET.read_text().splitlines() if not line.startswith("#")]
+    found = set()
+    for line in lines[::40]:
+        position, note = line.split(" | ")
+        state = game.from_text(position)
+        shortest = shortest_win(game, state, game.to_move(state), 3)
+        found.add(shortest)
+        assert [wins_within(game, state, plies) for plies in (1, 2, 3)] == [
+            shortest is not None and shortest <= plies for plies in (1, 2, 3)], position
+        if "distance=1;" in note:  # the self-play game's winner won with its next move
+            assert shortest == 1
+    assert {1, 3, None} <= found  # the sample holds each kind
+
+
+HARD = Settings(**{**REFEREED.__dict__, "min_win_plies": 3})
+
+
+def test_min_win_plies_drops_shorter_wins_before_the_referees_and_counts_them(registry, tmp_path):
+    from framework.cli import main
+
+    out = tmp_path / "ttt.txt"
+    assert main(["make-endgames", "--game", "tictactoe", "--count", "4", "--seed", "3", "--referee", "pns",
+                 "--referee", "dfpn", "--referee-budget", "10000", "--bands", "1-3,4-9", "--min-win-plies", "3",
+                 "--out", str(out), "--quiet"]) == 0
+    text = out.read_text()
+    assert text == render(HARD, *generate(HARD, workers=2))
+    lines = text.splitlines()
+    assert "--bands 1-3,4-9 --min-win-plies 3 --seed 3 --count 4)" in lines[0]
+    assert "min_win_plies (no forced win in fewer plies: an exhaustive search found none)" in lines[1]
+    tally = re.fullmatch(r"# sampled (\d+) positions from (\d+) games: (\d+) kept, (\d+) shorter win, (\d+) not a "
+                         r"win, (\d+) unresolved, (\d+) repeat \(shorter win: the side to move forces a win within 2 "
+                         r"plies, found by an exhaustive search before any referee was asked; unresolved: a referee "
+                         r"found no value within 10000 nodes\)", lines[2])
+    sampled, _, kept, shorter, *dropped = map(int, tally.groups())
+    assert kept == 4 and shorter > 0 and sampled == kept + shorter + sum(dropped)
+    game = registry.create_game("tictactoe")
+    for line in lines[3:]:
+        position, note = line.split(" | ")
+        assert "; min_win_plies=3; referees=pns " in note
+        state = game.from_text(position)
+        assert not wins_within(game, state, 2) and wins_within(game, state, 9)
+
+
+def test_a_journal_of_another_min_win_plies_is_refused_and_an_older_journal_counts_as_without(tmp_path):
+    journal = tmp_path / "set.journal"
+    generate(REFEREED, journal=journal)
+    with pytest.raises(ConfigError, match=r"set.journal: it was made with other settings \(min_win_plies: 0, now 3\)"):
+        generate(HARD, journal=journal)
+    lines = journal.read_text().splitlines()
+    older = {key: value for key, value in json.loads(lines[0]).items() if key != "min_win_plies"}
+    journal.write_text("\n".join([json.dumps(older), *lines[1:]]) + "\n")
+    assert render(REFEREED, *generate(REFEREED, journal=journal)) == render(REFEREED, *generate(REFEREED))
+
+
+@pytest.mark.parametrize("settings, message", [
+    (Settings("tictactoe", "alphabeta", "pns", min_win_plies=5),
+     "--min-win-plies 5 needs --referee: it filters the positions sampled for the referees"),
+    (Settings(**{**REFEREED.__dict__, "min_win_plies": -1}),
+     "--min-win-plies must be 0 .off. or a number of plies, got -1"),
+])
+def test_bad_min_win_plies_are_refused(settings, message):
+    with pytest.raises(ConfigError, match=message):
+        generate(settings)
+
+
+def test_make_endgames_refuses_min_win_plies_without_referees(capsys, tmp_path):
+    from framework.cli import main
+
+    assert main(["make-endgames", "--game", "tictactoe", "--min-win-plies", "5", "--out", str(tmp_path / "x.txt")]) == 2
+    assert "--min-win-plies 5 needs --referee" in capsys.readouterr().err

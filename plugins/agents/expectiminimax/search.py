@@ -57,6 +57,9 @@ from framework.kernel.api import (
 )
 from framework.layout import layout
 
+#: Called only on games that have them (`framework.kernel.binding.needs`): a kernel without dice (checkers)
+#: compiles without `chance_probability`, and this code calls it only at a chance node.
+OPTIONAL = ("chance_probability",)
 INF = float("inf")
 #: The slots of `work`: counters (nodes, cutoffs at chance nodes by Star1 and by Star2's probes), the budget
 #: (node limit, aborted flag), the switches, and the game's one int option (for `outcome`).

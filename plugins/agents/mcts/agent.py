@@ -29,7 +29,10 @@ explicit xorshift32 generator seeded from `seed`), counts the same nodes and pla
 
 Nodes: every state an iteration visits counts one, the root each time, the states on the
 selection path, the new child and every state of the playout (and, in heuristic playouts,
-every successor scored). A node budget is checked before each visit; an iteration that
+every successor scored); a chance node is a state like any other: entering it counts one, and
+entering the state its drawn outcome leads to counts one more (on the path and in playouts).
+Every binding counts the same nodes for a seed (tests/plugins/agents/test_mcts_every_game.py,
+on every built-in game). A node budget is checked before each visit; an iteration that
 would exceed it is abandoned without backing up, so the budget is never exceeded. The move
 played is a proven win, else the most visited move not proven lost (the "robust child"),
 the first in move order on ties. The seed fixes the random generator: same seed, same moves.
@@ -54,7 +57,7 @@ from framework.capabilities import has_chance, player_count
 from framework.errors import ConfigError
 from framework.kernel.adapter import PassThroughAdapter
 from framework.kernel.api import GameKernel
-from framework.kernel.binding import KERNEL_PARAM, Bound, bind, record_binding
+from framework.kernel.binding import KERNEL_PARAM, Bound, bind, decision_state, record_binding
 from framework.kernel.numba_backend import Kernel
 from framework.params import HeuristicRef, Param
 from framework.protocols import Budget, Decision, Game, Heuristic, Proof, SearchStats, SolveResult, State
@@ -102,18 +105,26 @@ def offers(kernel: GameKernel, name: str) -> bool:
     return False
 
 
+def _compiled_heuristics(kernel: GameKernel) -> dict[Any, str]:
+    """The kernel's compiled heuristic functions by Heuristic class: first-seat `scores` and any-seat
+    `seat_scores` (bound as `evaluate`, `framework.kernel.binding.bind`)."""
+    return {**kernel.scores, **kernel.seat_scores}
+
+
 @functools.cache
 def _kernel_fits(heuristic_class: type | None) -> Callable[[Game, GameKernel], str]:
-    """MCTS's test of a kernel for a heuristic of `heuristic_class` (None: no heuristic): it binds a compiled
-    function as `score`, the heuristic's own (one is needed even without a heuristic: it is then never called)."""
+    """MCTS's test of a kernel for a heuristic of `heuristic_class` (None: no heuristic): it binds the
+    heuristic's own compiled function, or without a heuristic any of the kernel's (never called then, but the
+    compiled search calls one by name, so the kernel must offer one)."""
     def fits(game: Game, kernel: GameKernel) -> str:
         wanted = ("player_return",) * (player_count(game) > 2) + ("chance_probability",) * has_chance(game)
         missing = [name for name in wanted if not offers(kernel, name)]
         if missing:
             return f"the {game.name} kernel has no {', '.join(missing)} (MCTS needs it for dice and more seats)"
-        if not kernel.scores:
-            return f"the {game.name} kernel has no compiled heuristic"
-        if heuristic_class is not None and heuristic_class not in kernel.scores:
+        functions = _compiled_heuristics(kernel)
+        if not functions:
+            return f"the {game.name} kernel has no compiled heuristic (a compiled MCTS binds one, even unused)"
+        if heuristic_class is not None and heuristic_class not in functions:
             return f"heuristic {getattr(heuristic_class, 'name', heuristic_class)!r} has no compiled function " \
                    f"in the {game.name} kernel"
         return ""
@@ -121,7 +132,8 @@ def _kernel_fits(heuristic_class: type | None) -> Callable[[Game, GameKernel], s
 
 
 def _score(kernel: GameKernel, heuristic: Heuristic | None) -> str:
-    return kernel.scores.get(type(heuristic)) or next(iter(kernel.scores.values()))
+    functions = _compiled_heuristics(kernel)
+    return functions.get(type(heuristic)) or next(iter(functions.values()))
 
 
 class Tree:
@@ -153,7 +165,10 @@ class Tree:
         return max(candidates, key=lambda c: self.slot(c, NODE.visits), default=None)
 
     def move(self, node: int) -> Any:
-        return self.bound.move(self.tree[node * NODE_SIZE + NODE.move])
+        """The game's move into `node` (from a compiled tree's int32 as a Python int, as the other bindings
+        give it: a numpy int must not leak into a game's move or a record)."""
+        move = self.tree[node * NODE_SIZE + NODE.move]
+        return self.bound.move(move.item() if isinstance(move, np.generic) else move)
 
     def principal_variation(self) -> tuple[Any, ...]:
         pv, node = [], 0
@@ -210,7 +225,16 @@ class MCTSAgent:
         self.playout_depth, self.heuristic, self.solver, self.iterations = playout_depth, heuristic, solver, iterations
         self.kernel, self.parallel = kernel, parallel
         self.rng = seeded(seed)
-        self.bind(game)        # a kernel that does not fit is refused now
+        if self.bind(game).binding == "compiled":     # a kernel that does not fit is refused now
+            self.warm_up(game)
+
+    def warm_up(self, game: Game) -> None:
+        """Compile (or load) the compiled search now, a one-node search at the first decision, so that no timed
+        move pays for it (`binding.warm_up`'s, but in this process whatever `parallel`, and the generator
+        untouched)."""
+        state = decision_state(game)
+        if state is not None:
+            self.search(game, state, SearchLimits.start(Budget(nodes=1)), 1, self.rng)
 
     def bind(self, game: Game) -> Bound:
         return bind(search, game, self.heuristic, self.kernel, adapter=PassThroughAdapter,

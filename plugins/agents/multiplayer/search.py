@@ -47,6 +47,9 @@ from framework.kernel.api import (
 )
 from framework.layout import layout
 
+#: Called only on games that have them (`framework.kernel.binding.needs`): a kernel without dice (checkers)
+#: compiles without `chance_probability`, and this code calls it only at a chance node.
+OPTIONAL = ("chance_probability",)
 INF = float("inf")
 #: The slots of `work`: nodes, shallow cutoffs, heuristic vectors that broke max_sum, the node limit, the
 #: aborted flag, the shallow-pruning switch and the game's one int option.

@@ -253,6 +253,19 @@ def outcome(state: State, player: int, quiet_limit: int) -> int:
     return 0 if state[4] >= quiet_limit else 2
 
 
+def player_return(state: State, player: int) -> float:
+    """`player`'s return at a state that is over (the searches of dice and seats score ends by it): no legal
+    move loses, else the game ended by its draw rule."""
+    if not has_moves(state[0], state[1], state[2], state[3]):
+        return -1.0 if player == state[3] else 1.0
+    return 0.0
+
+
+def pass_to(state: State, seat: int) -> State:
+    """The state with `seat` to move and nothing else changed (the game's `pass_to` capability)."""
+    return state[0], state[1], state[2], seat, state[4]
+
+
 def search_key(state: State) -> tuple[int, int, int, int]:
     """What tells positions apart for searches (tables, repetitions): the state without its draw counter."""
     return state[0], state[1], state[2], state[3]

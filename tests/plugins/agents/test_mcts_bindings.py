@@ -1,12 +1,12 @@
 """MCTS written once (`plugins/agents/mcts/search.py`): every binding makes the same tree from a seed.
 
-On the games with a kernel (LOA, checkers) the compiled search, its rules interpreted and the adapter over the
-game's Python methods play the same move with the same nodes, iterations, principal variation and score; on
-the dice race (chance nodes, three seats) the kernel interpreted and the adapter agree; every other built-in
-game runs through the adapter, reproducibly."""
+The built-in games, each in every binding it offers, are test_mcts_every_game.py's; here a node budget stops
+every binding at the same node, the dice race (chance nodes, three seats) agrees through its kernel and the
+adapter, kernels that do not fit are refused naming why, and root-parallel searches merge and repeat."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -17,30 +17,11 @@ from plugins.agents.mcts import MCTSAgent
 from plugins.games.loa.game import LinesOfAction
 from tests.framework.test_search_reload import DiceRace, LeadHeuristic, _rolled
 
-KERNEL_GAMES = {"checkers": 200, "loa": 60}        # iterations: LOA's playouts run long interpreted
-OTHER_GAMES = ("tictactoe", "matches", "pig", "einstein", "rolit")
-
 
 def figures(agent: Any, game: Any, state: Any, budget: Budget = UNLIMITED) -> tuple[Any, ...]:
     stats = agent.select_move(game, state, budget).stats
     return (stats.pv, stats.nodes, stats.score, stats.peak_entries, stats.extra["iterations"],
             stats.extra["proof"], stats.extra["root_visits"])
-
-
-@pytest.mark.parametrize("game_name", sorted(KERNEL_GAMES))
-@pytest.mark.parametrize("options", [{}, {"playout": "heuristic", "epsilon": 0.3, "playout_depth": 12}])
-def test_compiled_interpreted_and_adapter_make_the_same_tree(registry, game_name, options):
-    game = registry.create_game(game_name)
-    state = game.initial_state()
-    found = {}
-    for kernel in ("compiled", "interpreted", "adapter"):
-        agent = registry.create_agent("mcts", game, {"iterations": KERNEL_GAMES[game_name], "kernel": kernel,
-                                                     **options}, seed=7)
-        decision = agent.select_move(game, state, UNLIMITED)
-        assert decision.stats.extra["binding"] == kernel
-        found[kernel] = (decision.move, figures(agent, game, state))    # a second decision draws on
-    assert found["compiled"] == found["interpreted"] == found["adapter"]
-    assert found["compiled"][0] in game.legal_moves(state)
 
 
 @pytest.mark.parametrize("limit", [1, 2, 333])
@@ -61,22 +42,33 @@ def test_chance_nodes_and_more_seats_agree_through_the_kernel_and_the_adapter(se
     assert runs[0] == runs[1]
 
 
-@pytest.mark.parametrize("game_name", OTHER_GAMES)
-def test_a_game_without_a_kernel_runs_through_the_adapter_the_same_for_a_seed(registry, game_name):
-    game = registry.create_game(game_name)
-    state = game.initial_state()
-    decisions = [registry.create_agent("mcts", game, {"iterations": 150, "kernel": kernel}, seed=2)
-                 .select_move(game, state, UNLIMITED) for kernel in ("auto", "adapter")]
-    assert decisions[0].stats.extra["binding"] == "adapter"
-    assert decisions[0].move == decisions[1].move and decisions[0].stats.nodes == decisions[1].stats.nodes
-    assert decisions[0].move in game.legal_moves(state)
-
-
 def test_compiled_is_refused_on_a_game_without_a_kernel(registry):
     game = registry.create_game("tictactoe")
     with pytest.raises(ConfigError, match="kernel: compiled does not fit plugins.agents.mcts.search on tictactoe: "
                                           "tictactoe has no kernel"):
         MCTSAgent(game, kernel="compiled")
+
+
+def test_a_heuristic_without_a_compiled_function_is_refused_compiled_and_runs_through_the_adapter(registry):
+    game = registry.create_game("pig", {"goal": 20})
+    optimal = registry.create_heuristic(game, "optimal")
+    with pytest.raises(ConfigError, match="kernel: compiled does not fit plugins.agents.mcts.search on pig: "
+                                          "heuristic 'optimal' has no compiled function in the pig kernel"):
+        MCTSAgent(game, heuristic=optimal, kernel="compiled")
+    bound = MCTSAgent(game, heuristic=optimal).bind(game)
+    assert (bound.binding, bound.reason) == ("adapter", "heuristic 'optimal' has no compiled function in the pig "
+                                                        "kernel")
+    assert MCTSAgent(game).bind(game).binding == MCTSAgent(game, kernel="compiled").bind(game).binding == "compiled"
+
+
+def test_a_kernel_without_any_compiled_heuristic_is_refused_compiled():
+    game = DiceRace(2, dice=True)
+    game.kernel = copy.copy(game.kernel)
+    game.kernel.scores = {}
+    with pytest.raises(ConfigError, match=r"the dice_race kernel has no compiled heuristic \(a compiled MCTS binds "
+                                          r"one, even unused\)"):
+        MCTSAgent(game, kernel="compiled")
+    assert MCTSAgent(game).bind(game).binding == "adapter"
 
 
 class ThreeSeatLOA(LinesOfAction):
@@ -131,3 +123,9 @@ def test_a_time_budget_is_kept_compiled_and_root_parallel(registry, keeps_time_b
     agent.select_move(game, game.initial_state(), Budget(nodes=50))     # compiled or loaded before the clock runs
     decision = keeps_time_budget(lambda budget: agent.select_move(game, game.initial_state(), budget), 0.5)
     assert decision.move in game.legal_moves(game.initial_state())
+
+
+def test_a_compiled_agent_compiles_its_search_when_built(registry):
+    game = registry.create_game("rolit", {"players": 3})
+    bound = MCTSAgent(game, kernel="compiled").bind(game)
+    assert bound.functions.run.signatures        # compiled (or loaded from the cache) before any move
