@@ -317,7 +317,8 @@ def refereed_section(results: Results, folder: Path, budget_search: Results | No
         found, curve = budget_curve(budget_search.solves, search_ab, positions, int(high["nodes"]))
         search = (f"""### How the comparison budget was found
 
-Alpha-beta alone was given {budget_text(high)} per position (`{budget_search.config.get('name', '')}`).
+Alpha-beta alone was given {budget_text(high)} per position
+(`tournaments/{budget_search.config.get('name', '')}.yaml`).
 Its solve is deterministic under a node budget, so within a smaller budget B it solves exactly the positions its
 solve took at most B nodes for. The paper's alpha-beta solved {PAPER['alpha-beta'][0]} of {PAPER_POSITIONS}
 ({100 * PAPER_SHARE:.0f}%); the smallest budget at which ours solves that share is """
