@@ -9,6 +9,7 @@ so both sets are judged alike (`plugins/reports/thesis.py` writes the page).
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -47,8 +48,10 @@ def check_values(results: Results) -> None:
 
 
 def thesis_table(results: Results) -> pd.DataFrame:
-    """Per solver: solved of N; nodes in both conventions and time over its solved and the commonly solved positions."""
+    """Per solver: solved of N; nodes in both conventions, wall and CPU time over its solved and the commonly
+    solved positions."""
     summary = results.solve_summary()
+    cpu, common_cpu = cpu_ms(results.solves, list(summary["solver"]))
     first = summary[FIRST] if FIRST in summary else summary["nodes"]
     first_common = summary[f"{FIRST}_common"] if FIRST in summary else summary["nodes_common"]
     agents = {p["id"]: p["agent"] for p in results.config["participants"]}
@@ -59,8 +62,21 @@ def thesis_table(results: Results) -> pd.DataFrame:
         "common": summary["common"], "common_nodes": summary["nodes_common"],
         "common_nodes_first": first_common.fillna(summary["nodes_common"]).astype(int),
         "common_time_ms": summary["time_ms_common"].round().astype(int),
+        "cpu_ms": cpu, "common_cpu_ms": common_cpu,
         "peak_entries": summary["peak_entries"], "peak_rss_mib": summary["peak_rss_mib"],
         "rss_added_mib": summary["rss_added_mib"]})
+
+
+def cpu_ms(solves: pd.DataFrame, ids: list[str]) -> tuple[list[int], list[int]]:
+    """Per solver (in `ids` order): the CPU time (ms) of the search process over its solved positions and over
+    the positions every solver solved."""
+    solved = solves[solves["status"] == "solved"]
+    by_position = solved.groupby("position_index")["solver"].nunique()
+    common = set(by_position[by_position == len(ids)].index)
+    own = [round(1000 * float(solved[solved["solver"] == s]["cpu_time"].sum())) for s in ids]
+    shared = [round(1000 * float(solved[(solved["solver"] == s) & solved["position_index"].isin(common)]["cpu_time"]
+                                 .sum())) for s in ids]
+    return own, shared
 
 
 def spec_of(registry: Registry, agent: str) -> AgentSpec | None:
@@ -116,6 +132,53 @@ def memory_table(table: pd.DataFrame, results: Results, specs: dict[str, AgentSp
     return pd.DataFrame(rows)
 
 
+@dataclass(frozen=True)
+class Bound:
+    """A solver's memory bound in one run: the YAML key, its value, the largest the structure it bounds grew
+    to on any position (`peak`; None: not reported) and how many solves it stopped."""
+
+    param: str
+    limit: int | None
+    peak: int | None
+    stopped: int
+
+    @property
+    def binds(self) -> bool:
+        """True when the bound stopped a solve or the structure it bounds reached it: only then can a verdict
+        that rests on the bound be decided."""
+        return self.stopped > 0 or (self.limit is not None and self.peak is not None and self.peak >= self.limit)
+
+    def untestable(self) -> str:
+        """The verdict of a conclusion resting on a bound that never bound."""
+        peak = "not reported" if self.peak is None else f"{self.peak:,}"
+        limit = "none" if self.limit is None else f"{self.limit:,}"
+        return f"**not testable** (the bound never bound: peak {peak} of {self.param} = {limit})."
+
+
+#: What each memory bound's peak is measured by: the solve's own count of the structure the key bounds
+#: (`SearchStats.extra`), else `peak_entries` (everything the solver held).
+BOUNDED_BY = {"tree_limit": "extra_tree_nodes", "tt_size": "extra_tt_entries"}
+
+
+def memory_bounds(results: Results, specs: dict[str, AgentSpec | None]) -> dict[str, Bound]:
+    """Each solver's memory bound in the run (as its AgentSpec declares it), its peak and the solves it stopped."""
+    solves = results.solves
+    out = {}
+    for entry in results.config["participants"]:
+        spec = specs.get(entry["id"])
+        if spec is None or spec.memory_bound is None:
+            continue
+        param = spec.memory_bound.param
+        mine = solves[solves["solver"] == entry["id"]]
+        column = BOUNDED_BY.get(param, "peak_entries")
+        column = column if column in mine and mine[column].notna().any() else "peak_entries"
+        peak = pd.to_numeric(mine[column]).max() if column in mine and len(mine) else float("nan")
+        limit = entry["params"].get(param)
+        out[entry["id"]] = Bound(param, None if limit is None else int(limit),
+                                 None if pd.isna(peak) else int(peak), stopped(solves, entry["id"]))
+    return out
+
+
 def stopped(solves: pd.DataFrame, solver: str | None = None) -> int:
     """How many solves (of `solver`, default all) a tree limit stopped: they count as unsolved."""
     column = "extra_stopped_by"
@@ -152,31 +215,47 @@ def ratios_text(table: pd.DataFrame, ab: str | None, pn: str | None) -> str:
             + ratios.to_markdown(index=False))
 
 
-def conclusions(table: pd.DataFrame, solves: pd.DataFrame, solvers: dict[str, str]) -> list[str]:
-    """The paper's and its abstract's conclusions, each decided from the numbers (or marked untested).
+def mark(holds: bool) -> str:
+    """A verdict decided from the numbers."""
+    return "**holds**." if holds else "**does not hold**."
 
-    `solvers` names the solver of each algorithm (`by_algorithm`)."""
+
+def untested(what: str) -> str:
+    return f"**not tested**: the run has no {what} solver."
+
+
+def _seconds(row: pd.Series, common: bool = True) -> float:
+    """A solver's time (ms) over the commonly solved (or its own) positions: CPU time of the search process where
+    the run recorded it, else wall time."""
+    cpu, wall = ("common_cpu_ms", "common_time_ms") if common else ("cpu_ms", "time_ms")
+    return float(row[cpu]) if cpu in row and row[cpu] > 0 else float(row[wall])
+
+
+def conclusions(table: pd.DataFrame, solves: pd.DataFrame, solvers: dict[str, str],
+                bounds: dict[str, Bound] | None = None) -> list[str]:
+    """The paper's and its abstract's conclusions, each decided from the numbers: "holds", "does not hold", or
+    "not testable" where it rests on a memory bound that never bound (`bounds`, `memory_bounds`: none given,
+    no verdict rests on a bound), or "not tested" where the run lacks the solver.
+
+    `solvers` names the solver of each algorithm (`by_algorithm`). Times are CPU times of the search process
+    over the positions every solver solved (wall time where the run did not record CPU time)."""
     row = table.set_index("solver")
+    bounds = bounds or {}
     ab, pn = solvers.get("alpha-beta"), solvers.get("proof-number search")
     pn2, pds, pdspn = solvers.get("PN²"), solvers.get("PDS"), solvers.get("PDS-PN")
-    most = table["solved"].max()
 
-    def mark(holds: bool) -> str:
-        return "**holds**." if holds else "**does not hold**."
-
-    def untested(what: str) -> str:
-        return f"**not tested**: the run has no {what} solver."
-
-    def rate(solver: str) -> float:
-        r = row.loc[solver]
-        return 1000 * r["nodes"] / r["time_ms"] if r["time_ms"] else float("nan")
+    def bound_of(solver: str) -> Bound | None:
+        """The solver's bound when it never bound (a verdict resting on it is not testable), else None."""
+        bound = bounds.get(solver)
+        return bound if bound is not None and not bound.binds else None
 
     if ab is None or pn is None:
         return ["(the run has no alpha-beta or no proof-number search solver: nothing to compare)"]
     a, p = row.loc[ab], row.loc[pn]
     paper_ab, paper_pn = PAPER["alpha-beta"], PAPER["proof-number search"]
     nodes = ratio(a["common_nodes_first"], p["common_nodes"])
-    seconds = ratio(a["common_time_ms"], p["common_time_ms"])
+    seconds = ratio(_seconds(a), _seconds(p))
+    loose = bound_of(pn)
     out = [f"- *PN needs far fewer nodes than alpha-beta* (paper: {paper_ab[1] / paper_pn[1]:.1f}x, each over its "
            f"own solved positions). On the {int(a['common'])} positions every solver solved, alpha-beta used "
            f"{nodes:.2f}x PN's nodes in the paper's convention "
@@ -186,34 +265,91 @@ def conclusions(table: pd.DataFrame, solves: pd.DataFrame, solvers: dict[str, st
            f"- *PN is faster* (paper: {paper_ab[2] / paper_pn[2]:.1f}x). There alpha-beta took {seconds:.2f}x "
            f"PN's time: " + mark(seconds > 1),
            f"- *Alpha-beta solves more than PN* (paper: {paper_ab[0]} against {paper_pn[0]}, with PN's memory "
-           f"bounded). Here {int(a['solved'])} against {int(p['solved'])}: " + mark(a["solved"] > p["solved"])]
-    for name, solver in (("PN²", pn2), ("PDS", pds)):
-        out.append(f"- *{name} solves the most.* " + (untested(name) if solver is None else
-                   f"{int(row.loc[solver]['solved'])} against the most of any solver, {int(most)}: "
-                   + mark(row.loc[solver]["solved"] == most)))
+           f"bounded). Here {int(a['solved'])} against {int(p['solved'])}, PN's memory bound stopping "
+           f"{stopped(solves, pn)} of its solves: "
+           + (loose.untestable() if loose else mark(a["solved"] > p["solved"]))]
+    if pn2 is None or pds is None:
+        out.append("- *PN² and PDS solve the most.* " + untested("PN² or PDS"))
+    else:
+        others = table[~table["solver"].isin([pn2, pds])]["solved"]
+        rest = int(others.max()) if len(others) else 0
+        least = min(int(row.loc[pn2]["solved"]), int(row.loc[pds]["solved"]))
+        out.append(f"- *PN² and PDS solve the most* (one claim: the two solve more than any other). PN² solved "
+                   f"{int(row.loc[pn2]['solved'])}, PDS {int(row.loc[pds]['solved'])}, the most of any other "
+                   f"solver {rest}: " + mark(least >= rest))
     if pn2 is None:
         out.append("- *PN² is limited by memory.* " + untested("PN²"))
     else:
         limited = stopped(solves, pn2)
-        out.append(f"- *PN² is limited by memory.* Its tree limit stopped {limited} of its solves "
-                   f"(PN's stopped {stopped(solves, pn)}): " + mark(limited > 0))
-    if pds is None:
-        out.append("- *PDS is relatively slow.* " + untested("PDS"))
+        out.append(f"- *PN² is limited by memory.* Its memory bound stopped {limited} of its solves "
+                   f"(PN's stopped {stopped(solves, pn)}): "
+                   + (bound.untestable() if (bound := bound_of(pn2)) else mark(limited > 0)))
+    if pds is None or pn2 is None:
+        out.append("- *PDS is relatively slow.* " + untested("PDS or PN²"))
     else:
-        slowest = min(rate(s) for s in table["solver"])
-        out.append(f"- *PDS is relatively slow* (in nodes per second, from its re-searches). {rate(pds):,.0f} nodes/s, "
-                   f"the slowest of any solver {slowest:,.0f}: " + mark(rate(pds) == slowest))
+        d, t = _seconds(row.loc[pds]), _seconds(row.loc[pn2])
+        out.append(f"- *PDS is relatively slow* (in solution time, against PN²). Over the {int(a['common'])} "
+                   f"positions every solver solved PDS took {d:,.0f} ms against PN²'s {t:,.0f} "
+                   f"({ratio(d, t):.2f}x): " + mark(d > t))
     if pdspn is None or pds is None or pn2 is None:
         out.append("- *PDS-PN is competitive with PDS in speed and with PN² in solutions.* "
                    + untested("PDS-PN, PDS or PN²"))
     else:
         q, d, t = row.loc[pdspn], row.loc[pds], row.loc[pn2]
         out.append(f"- *PDS-PN is competitive with PDS in speed.* Over the common positions PDS-PN took "
-                   f"{q['common_time_ms']:,} ms against PDS's {d['common_time_ms']:,}: "
-                   + mark(q["common_time_ms"] <= d["common_time_ms"]))
-        out.append(f"- *PDS-PN is competitive with PN² in solutions.* It solved {int(q['solved'])} against PN²'s "
-                   f"{int(t['solved'])}: " + mark(q["solved"] >= t["solved"]))
+                   f"{_seconds(q):,.0f} ms against PDS's {_seconds(d):,.0f}: " + mark(_seconds(q) <= _seconds(d)))
+        out.append(f"- *PDS-PN is competitive with PN² in solutions, since it is not restricted in working memory.* "
+                   f"It solved {int(q['solved'])} against PN²'s {int(t['solved'])}: "
+                   + (bound.untestable() if (bound := bound_of(pn2)) else mark(q["solved"] >= t["solved"])))
     return out
+
+
+def memory_experiment(full: pd.DataFrame, half: pd.DataFrame, full_bounds: dict[str, Bound],
+                      half_bounds: dict[str, Bound]) -> pd.DataFrame:
+    """The paper's memory experiment as a table: per solver of the half-memory run (ids matched to the full
+    run's by agent), its bound, solved and stopped by memory at the full and at the halved bound."""
+    full_by_agent = dict(zip(full["agent"], full["solver"]))
+    rows = []
+    for r in half.itertuples():
+        sid = full_by_agent.get(r.agent)
+        if sid is None or r.solver not in half_bounds or sid not in full_bounds:
+            continue
+        whole, halved = full_bounds[sid], half_bounds[r.solver]
+        rows.append({"solver": f"{sid} / {r.solver}", "bound": whole.param,
+                     "memory": f"{_count(whole.limit)} / {_count(halved.limit)}",
+                     "solved": f"{int(full.set_index('solver').loc[sid]['solved'])} / {int(r.solved)}",
+                     "stopped by memory": f"{whole.stopped} / {halved.stopped}",
+                     "peak": f"{_count(whole.peak)} / {_count(halved.peak)}"})
+    return pd.DataFrame(rows)
+
+
+def memory_conclusions(full: pd.DataFrame, half: pd.DataFrame, full_bounds: dict[str, Bound],
+                       half_bounds: dict[str, Bound], solvers: dict[str, str],
+                       half_solvers: dict[str, str]) -> list[str]:
+    """The paper's memory experiment decided: halving the memory costs PN² solutions, and PDS-PN fewer than PN²
+    ("PDS-PN is not restricted in working memory"); not testable where the halved bound never bound."""
+    out = []
+    loss: dict[str, int] = {}
+    for name in ("PN²", "PDS-PN"):
+        sid, hid = solvers.get(name), half_solvers.get(name)
+        if sid is None or hid is None:
+            out.append(f"- *Halving {name}'s memory costs it solutions.* " + untested(name))
+            continue
+        solved, halved = (int(full.set_index("solver").loc[sid]["solved"]),
+                          int(half.set_index("solver").loc[hid]["solved"]))
+        loss[name] = solved - halved
+        bound = half_bounds.get(hid)
+        verdict = (bound.untestable() if bound is not None and not bound.binds else mark(halved < solved))
+        out.append(f"- *Halving {name}'s memory costs it solutions.* {solved} solved with the full memory, "
+                   f"{halved} with half: " + verdict)
+    if len(loss) == 2:
+        bound = half_bounds.get(half_solvers["PN²"])
+        verdict = (bound.untestable() if bound is not None and not bound.binds
+                   else mark(loss["PDS-PN"] < loss["PN²"]))
+        out.append(f"- *PDS-PN is not restricted in working memory as PN² is.* Halving the memory cost PDS-PN "
+                   f"{loss['PDS-PN']} solutions, PN² {loss['PN²']}: " + verdict)
+    return out
+
 
 
 def budget_text(budget: dict) -> str:
@@ -252,8 +388,8 @@ def run_time(results: Results) -> str:
             f"(summed solver time {solves['wall_time'].sum() / 60:.1f} minutes).")
 
 
-def _count(value: float) -> str:
-    return "-" if pd.isna(value) else f"{int(value):,}"
+def _count(value: float | None) -> str:
+    return "-" if value is None or pd.isna(value) else f"{int(value):,}"
 
 
 def _mib(value: float) -> str:

@@ -1,9 +1,12 @@
 """The thesis reproduction page: Table 4.2 on the refereed and on the easy LOA endgame set, and the thesis' examples.
 
-    python -m plugins.reports.thesis RESULTS [--refereed RESULTS [--budget-search RESULTS]] [--out FOLDER]
+    python -m plugins.reports.thesis RESULTS [--refereed RESULTS [--budget-search RESULTS]]
+        [--hard RESULTS [--hard-curve RESULTS ...] [--hard-memory RESULTS]] [--out FOLDER]
 
-`write_thesis_report(results, folder, refereed, budget_search)` writes one `README.md` with PNG plots and
-CSV tables: first the refereed set's section (`plugins/reports/thesis_hard.py`: all six solvers of
+`write_thesis_report(results, folder, refereed, budget_search, hard=...)` writes one `README.md` with PNG
+plots and CSV tables: first the hard set's section when its results are given (the same section, with
+solved-against-budget curves, the memory experiment and how the set differs from the paper's), then the
+refereed set's section (`plugins/reports/thesis_hard.py`: all six solvers of
 Winands, Uiterwijk & van den Herik, "PDS-PN: A New Proof-Number Search Algorithm", Computers and Games
 2002, beside the paper's rows, with the budget search), then the easy set's (RESULTS: positions `pns`
 proved cheaply; written here), each with which of the paper's conclusions hold (decided from the numbers
@@ -39,6 +42,7 @@ from plugins.reports.table42 import (  # noqa: E402
     check_values,
     common_table,
     conclusions,
+    memory_bounds,
     memory_table,
     note_fields,
     paper_table,
@@ -49,7 +53,7 @@ from plugins.reports.table42 import (  # noqa: E402
     stopped,
     thesis_table,
 )
-from plugins.reports.thesis_hard import refereed_section  # noqa: E402
+from plugins.reports.thesis_hard import HARD, refereed_section  # noqa: E402
 
 README = "README.md"
 #: The prefix of the easy set's plots and CSV tables in the page's folder.
@@ -61,6 +65,14 @@ COMMAND = ("plyground run tournaments/thesis-loa-endgames.yaml \\\n"
            "  && plyground run tournaments/thesis-loa-refereed.yaml \\\n"
            "  && python -m plugins.reports.thesis results/thesis --refereed results/thesis-refereed \\\n"
            "     --budget-search results/thesis-refereed-budget")
+#: The same with the hard set's three runs (comparison, budget curves, half memory) first.
+HARD_COMMAND = ("plyground run tournaments/thesis-loa-hard.yaml \\\n"
+                "  && plyground run tournaments/thesis-loa-hard-curve.yaml \\\n"
+                "  && plyground run tournaments/thesis-loa-hard-memory.yaml \\\n  && "
+                + COMMAND.replace("--budget-search results/thesis-refereed-budget",
+                                  "--budget-search results/thesis-refereed-budget \\\n"
+                                  "     --hard results/thesis-hard --hard-curve results/thesis-hard-curve \\\n"
+                                  "     --hard-memory results/thesis-hard-memory"))
 
 #: The node budget `pns` proved each position of the easy set within (`plyground make-endgames --budget`).
 SET_BUDGET = 50_000
@@ -239,7 +251,7 @@ raised it (a lower bound: memory an earlier solve on the same worker freed can b
 
 ### Which of the paper's and its abstract's conclusions hold on the easy set
 
-{chr(10).join(conclusions(table, results.solves, solvers))}
+{chr(10).join(conclusions(table, results.solves, solvers, memory_bounds(results, specs)))}
 
 Every position two solvers both solved got the same value from both, and the value the positions file
 claims (checked before this report is written; a disagreement stops it with SolveDisagreementError).
@@ -322,32 +334,39 @@ Table as CSV: `tables/nodes_by_depth.csv`.
 
 def write_thesis_report(results: Results, folder: Path | None = None, refereed: Results | None = None,
                         budget_search: Results | None = None, registry: Registry | None = None,
-                        depths: dict[str, dict[str, int]] | None = None) -> Path:
+                        depths: dict[str, dict[str, int]] | None = None, hard: Results | None = None,
+                        hard_curves: tuple[Results, ...] = (), hard_memory: Results | None = None) -> Path:
     """Write the page (README.md), plots and CSV tables into `folder` (default: the easy set's results folder).
 
-    `results` is the easy set's solve run, `refereed` the refereed set's (its section comes first; none: the
-    page has only the easy set), `budget_search` alpha-beta alone at a high budget on the refereed set;
-    `depths` gives, per game and search, the deepest search of the nodes-against-depth table (default DEPTHS).
+    `results` is the easy set's solve run, `refereed` the refereed set's (its section comes before the easy
+    set's; none: the page has only the easy set), `budget_search` alpha-beta alone at a high budget on the
+    refereed set; `hard` the hard set's comparison (its section first), `hard_curves` its runs at other node
+    budgets, `hard_memory` its memory-bounded solvers with half the memory; `depths` gives, per game and search,
+    the deepest search of the nodes-against-depth table (default DEPTHS).
     """
     folder = Path(folder or results.folder)
     folder.mkdir(parents=True, exist_ok=True)
     registry = registry or Registry()
-    sections = ([refereed_section(refereed, folder, budget_search, registry)] if refereed is not None else [])
+    sections = ([refereed_section(hard, folder, registry=registry, page=HARD, curves=hard_curves,
+                                  half=hard_memory)] if hard is not None else [])
+    sections += ([refereed_section(refereed, folder, budget_search, registry)] if refereed is not None else [])
     sections += [easy_section(results, folder, registry), examples_section(folder, registry, depths or DEPTHS)]
-    sets = "the refereed set, then the easy set" if refereed is not None else "the easy set"
+    sets = ", then ".join(name for name, run in (("the hard set", hard), ("the refereed set", refereed),
+                                                  ("the easy set", results)) if run is not None)
     text = f"""# Reproducing the thesis comparison: LOA endgames, alpha-beta against proof-number search
 
 Regenerate everything on this page (tables, plots, examples) with one command (each run resumes, so a
 finished one costs nothing):
 
 ```bash
-{COMMAND}
+{HARD_COMMAND if hard is not None else COMMAND}
 ```
 
 Table 4.2 of the thesis, quoted from Winands, Uiterwijk & van den Herik ("PDS-PN: A New Proof-Number Search
 Algorithm", Computers and Games 2002), set beside ours on LOA endgame positions: {sets}.
-The **refereed set** is chosen without reference to the compared solvers, as the paper's was, and is the
-comparison to read; the **easy set** holds only positions `pns` proved cheaply, so it favours proof-number
+The **hard set** is the refereed procedure keeping only positions whose shortest win needs at least 5 plies
+(nearer the paper's difficulty); the **refereed set** is chosen without reference to the compared solvers, as
+the paper's was; the **easy set** holds only positions `pns` proved cheaply, so it favours proof-number
 search, and is kept for comparison with earlier runs. Neither is the paper's set, which is not public.
 
 """ + "\n".join(sections)
@@ -364,13 +383,25 @@ def main(argv: list[str] | None = None) -> int:
                                            "(plyground run tournaments/thesis-loa-refereed.yaml): its section first")
     parser.add_argument("--budget-search", help="results folder of alpha-beta alone at a high budget on the refereed "
                                                 "set (plyground run tournaments/thesis-loa-refereed-budget.yaml)")
+    parser.add_argument("--hard", help="results folder of the hard set's comparison "
+                                       "(plyground run tournaments/thesis-loa-hard.yaml): its section first")
+    parser.add_argument("--hard-curve", action="append", default=[],
+                        help="results folder of a run on the hard set at other node budgets "
+                             "(tournaments/thesis-loa-hard-curve.yaml); may be repeated")
+    parser.add_argument("--hard-memory", help="results folder of the hard set's memory experiment "
+                                              "(tournaments/thesis-loa-hard-memory.yaml)")
     parser.add_argument("--out", help="folder to write into (default: the easy set's results folder)")
     args = parser.parse_args(argv)
     if args.budget_search and not args.refereed:
         parser.error("--budget-search belongs to the refereed set: give --refereed too")
+    if (args.hard_curve or args.hard_memory) and not args.hard:
+        parser.error("--hard-curve and --hard-memory belong to the hard set: give --hard too")
     refereed = Results(args.refereed) if args.refereed else None
     search = Results(args.budget_search) if args.budget_search else None
-    path = write_thesis_report(Results(args.results), Path(args.out) if args.out else None, refereed, search)
+    path = write_thesis_report(Results(args.results), Path(args.out) if args.out else None, refereed, search,
+                               hard=Results(args.hard) if args.hard else None,
+                               hard_curves=tuple(Results(f) for f in args.hard_curve),
+                               hard_memory=Results(args.hard_memory) if args.hard_memory else None)
     print(f"thesis report: {path}")
     return 0
 

@@ -11,6 +11,7 @@ from framework.errors import ConfigError
 from framework.tournament.config import load_config, max_workers
 from framework.tournament.scheduler import schedule
 from tests.framework.test_safeyaml import BOMB
+from tests.framework.tournament.test_examples import TOURNAMENTS
 
 GOOD = """\
 game: tictactoe
@@ -18,7 +19,6 @@ participants:
   - {id: ab, agent: alphabeta, params: {depth: 2, heuristic: lines}}
   - {id: rnd, agent: random}
 """
-TOURNAMENTS = sorted((Path(__file__).parents[3] / "tournaments").glob("*.yaml"))
 
 
 def write(tmp_path, text, name="t.yaml"):
@@ -124,7 +124,7 @@ def test_play_names_the_option_whose_agent_cannot_be_built(capsys):
                                        "built: ZeroDivisionError: the agent divides by zero\n")
 
 
-@pytest.mark.parametrize("path", TOURNAMENTS, ids=[p.name for p in TOURNAMENTS])
+@pytest.mark.parametrize("path", TOURNAMENTS)
 def test_task_count_is_the_schedule_length(path):
     config = load_config(path)
     if config.tune is not None:   # a tuning schedules its pairs as θ moves: a pair per iteration, then the match

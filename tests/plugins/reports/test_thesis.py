@@ -83,7 +83,8 @@ def test_report_writes_readme_plots_and_tables(solved):
     for fact in ("383 of 488", "1,711,578,143", "22,172,320", "89,863,783", "830,367", "3 of 3",
                  "## The easy set: 3 positions", "Minimax chooses **a2**", "b^(1/2)", "all 12 tasks",
                  "`pn` needed exactly the nodes the positions file records for its proof (made by the generator's "
-                 "own proof-number search) on 1 of the 1 positions", "*PDS solves the most.* **not tested**"):
+                 "own proof-number search) on 1 of the 1 positions", "*PN² and PDS solve the most.* **not tested**",
+                 "**not testable** (the bound never bound: peak "):
         assert fact in text
     memory = text[text.index("### Memory"):text.index("### Which")]
     for fact in ("| ab       | tt_size = 65,536 ", "| pn       | tree_limit = 1,000,000 ",
@@ -136,6 +137,14 @@ def test_the_script_writes_the_thesis_readme(solved, capsys, monkeypatch):
     assert "thesis report:" in capsys.readouterr().out and (solved.folder / "README.md").exists()
     with pytest.raises(SystemExit):     # the budget search belongs to a refereed run
         thesis.main([str(solved.folder), "--budget-search", str(solved.folder)])
+    with pytest.raises(SystemExit):     # the curves and the memory experiment belong to a hard-set run
+        thesis.main([str(solved.folder), "--hard-memory", str(solved.folder)])
+    assert "give --hard too" in capsys.readouterr().err
+    folder = str(solved.folder)
+    assert thesis.main([folder, "--hard", folder, "--hard-curve", folder, "--hard-memory", folder]) == 0
+    text = (solved.folder / "README.md").read_text()
+    assert text.index("## The hard set") < text.index("## The easy set")
+    assert "--hard results/thesis-hard --hard-curve results/thesis-hard-curve" in text
 
 
 def test_the_thesis_tictactoe_example_every_o_move_loses_at_ply_two(registry):
