@@ -16,9 +16,11 @@ absolute utility so it lies in [-1, 1].
 
 The text of a position is OpenSpiel's serialization (what `serialize_game_and_state` writes) on one line:
 the game's string, a colon and the state's serialization (`encode`), e.g. `connect_four(): 3 3 4` (a
-history of actions) or `chess(): FEN: \\n12\\n` (a first line that is not). `from_text` reads it back
-through OpenSpiel's `deserialize_state`, refusing with one line a text of another game (or options) or
-one OpenSpiel cannot read. The board shown is OpenSpiel's string of the state.
+history of actions) or `chess(): FEN: \\n12\\n` (a first line that is not). `from_text` reads a history back
+by replaying it, each action checked legal before it is applied (OpenSpiel's release build does not check, and
+an illegal action writes outside the state's memory), and anything else through OpenSpiel's
+`deserialize_state`; it refuses with one line a text of another game (or options) or one OpenSpiel cannot
+read. The board shown is OpenSpiel's string of the state.
 """
 
 from __future__ import annotations
@@ -192,10 +194,25 @@ class OpenSpielGame:
         if not colon or head != self.game_string:
             raise PositionError(f"{quoted(text)} is not a position of {self.game_string}: expected "
                                 f"'{self.game_string}: ACTIONS...' (OpenSpiel's serialization on one line)")
-        serialized = decode(body)
+        if not body or _INTEGERS.fullmatch(body):
+            return self._wrap(self._replay(text, [int(action) for action in body.split()]))
         try:
-            spiel = self.spiel_game.deserialize_state(serialized)
+            spiel = self.spiel_game.deserialize_state(decode(body))
         except Exception as exc:  # pyspiel.SpielError: OpenSpiel cannot read it
             raise PositionError(f"OpenSpiel cannot read the position {quoted(text)} of {self.game_string}: "
                                 f"{str(exc).strip() or type(exc).__name__}") from None
         return self._wrap(spiel)
+
+    def _replay(self, text: str, actions: list[int]) -> Any:
+        """The OpenSpiel state after a history of actions, each checked legal before it is applied (an illegal
+        one, such as a column past the board, would corrupt memory and crash the process later)."""
+        spiel = self.spiel_game.new_initial_state()
+        for ply, action in enumerate(actions, 1):
+            if spiel.is_terminal() or action not in spiel.legal_actions():
+                raise PositionError(f"OpenSpiel cannot read the position {quoted(text)} of {self.game_string}: "
+                                    f"action {action} at ply {ply} is not legal there")
+            spiel.apply_action(action)
+        if spiel.serialize() != decode(" ".join(map(str, actions))):
+            raise PositionError(f"OpenSpiel cannot read the position {quoted(text)} of {self.game_string}: "
+                                "this game's serialization is not its history of actions")
+        return spiel

@@ -148,8 +148,12 @@ def test_a_text_of_another_game_or_that_openspiel_cannot_read_is_one_line():
     assert game.to_text(game.initial_state()) == "connect_four(rows=5):"
     with pytest.raises(PositionError, match=r"'connect_four\(\): 3' is not a position of connect_four\(rows=5\)"):
         game.from_text("connect_four(): 3")
-    with pytest.raises(PositionError, match=r"OpenSpiel cannot read the position 'connect_four\(rows=5\): 77'"):
+    # OpenSpiel would apply column 77 unchecked and write past the board (a segfault at exit on another machine)
+    with pytest.raises(PositionError, match=r"OpenSpiel cannot read the position 'connect_four\(rows=5\): 77' "
+                                            r"of connect_four\(rows=5\): action 77 at ply 1 is not legal there"):
         game.from_text("connect_four(rows=5): 77")
+    with pytest.raises(PositionError, match="action 3 at ply 8 is not legal there"):   # the game is over
+        game.from_text("connect_four(rows=5): 0 1 0 1 0 1 0 3")
     with pytest.raises(MoveParseError, match="'x9' is not a legal move of openspiel:connect_four here; legal: x0"):
         game.parse_move(game.initial_state(), "x9")
 
