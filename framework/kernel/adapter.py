@@ -27,7 +27,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from framework.capabilities import capabilities
-from framework.kernel.api import DRAW, LOSS, ONGOING, WIN
+from framework.kernel.api import DRAW, LOSS, ONGOING, WIN, draw_index
 from framework.protocols import Game, Heuristic, State
 
 
@@ -144,7 +144,7 @@ def game_functions(game: Game, heuristic: Heuristic | None, state: Callable[[Any
 
     def random_move(k: Any, draw: int) -> Any:
         moves = legal_moves(k)
-        return moves[(draw * len(moves)) >> 32]
+        return moves[draw_index(draw, len(moves))]
 
     def apply_move(k: Any, m: Any) -> Any:
         return kernel_state(game_apply(state(k), move(m)))
@@ -229,7 +229,7 @@ def _kept(functions: dict[str, Callable[..., Any]]) -> dict[str, Callable[..., A
 
     def random_move(state: tuple[int], draw: int) -> int:
         found = kept_moves(state)      # only read: no copy
-        return found[(draw * len(found)) >> 32]
+        return found[draw_index(draw, len(found))]
 
     def apply_move(state: tuple[int], move: int) -> tuple[int]:
         known = children.get(state[0])

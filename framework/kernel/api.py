@@ -14,6 +14,15 @@ run. The derived functions (DERIVED) have real bodies written over the primitive
 interpreted) wherever the bound functions do not provide their own: an adapter provides them all, from the
 Game protocol and the agent's Python heuristic, so a plain-Python game gives its own answers.
 
+Compiled only: a rules (or heuristics) module may define a derived function for its compiled twin alone and
+say so in a module constant, `COMPILED_ONLY = ("move_count", "random_move")` (LOA's): the interpreted binding
+(`numba_backend.Kernel.interpreted`, `python_backend.rules_twins`) leaves the module's own out and makes the
+derived default here over the module's primitives, which gives the same answers by contract. For a function
+whose own body pays compiled and costs interpreted: LOA counts its moves line by line (46 table lookups), 10x
+faster compiled than building the list, but a Python loop of 46 lookups is slower than `len` of a list that
+Python's own code builds. A name that is not a DERIVED function the module defines is refused when its
+`Kernel` is made (PluginError).
+
 The helpers (`clock`, `float_of_bits`, `borrowed`, `as_int64`, ...) are plain Python here; the numba
 backend gives each its compiled meaning, so one text reads right in both worlds.
 """
@@ -219,10 +228,10 @@ def move_count(state: KernelState) -> int:
 
 def random_move(state: KernelState, draw: int) -> int:
     """The move a uniform 32-bit `draw` picks among the n legal moves of a state that is not over,
-    `legal_moves(state)[draw * n >> 32]`: a random playout's move. A game may give its own that builds no list
-    (LOA counts its moves line by line and generates up to the one drawn: 2.7x faster playouts)."""
+    `legal_moves(state)[draw_index(draw, n)]`: a random playout's move. A game may give its own that builds no
+    list (LOA counts its moves line by line and generates up to the one drawn: 2.7x faster playouts)."""
     moves = legal_moves(state)
-    return moves[(draw * len(moves)) >> 32]
+    return moves[draw_index(draw, len(moves))]
 
 
 def evaluate(state: KernelState, player: int, weights: Any) -> float:
@@ -236,6 +245,12 @@ def terminal_score(state: KernelState, player: int, ply: int, result: int) -> fl
     """A heuristic's score of a state that is over, for `player`, `result` being its `outcome` code:
     `BaseHeuristic.terminal`, the returns times WIN_SCORE (whatever the ply)."""
     return result * WIN_SCORE
+
+
+def draw_index(draw: int, n: int) -> int:
+    """The index a uniform 32-bit `draw` picks among `n` items: the high 32 bits of `draw * n` (each index has
+    2**32 / n draws, rounded down or up). `random_move`'s, and the adapter's."""
+    return (draw * n) >> 32
 
 
 #: The first slots of a search's `work` array that `counted` keeps: nodes so far, the node limit, the aborted flag
@@ -261,7 +276,7 @@ PRIMITIVES = ("legal_moves", "apply_move", "to_move", "outcome", "search_key", "
 DICE_AND_SEATS = ("chance_probability", "player_return", "pass_to")
 DERIVED = ("ordered_moves", "move_count", "random_move", "evaluate", "terminal_score")
 #: Search machinery written here over no game function: made like DERIVED for every binding, never a game's.
-SEARCH = ("counted",)
+SEARCH = ("counted", "draw_index")
 
 
 class GameKernel:

@@ -13,11 +13,11 @@ of three ways (its `kernel` parameter, every search agent's option of that name)
   per move: `Bound.recorded`, `SearchStats.extra["binding"]` and `["binding_reason"]`). With compiled
   kernels off (`PLYGROUND_JIT=0`) `auto` runs `interpreted` where it would run `compiled`.
 
-A kernel fits when the game offers one, it defines every primitive the search calls (directly or through
-the derived functions it imports), the heuristic has a compiled function there when the search calls
-`score`, and the search's own test (`fits`) passes. Asking for `compiled` or `interpreted` where it does
-not fit is a ConfigError naming the reason: never a silent fallback. Every binding visits the same nodes
-and gives the same answers (one code).
+A kernel fits when the game offers one, it defines every primitive the search calls (directly or through the
+derived functions it imports; of its OPTIONAL ones, those the game calls for: `needed_here`), the heuristic
+has a compiled function there when the search calls `score`, and the search's own test (`fits`) passes. Asking
+for `compiled` or `interpreted` where it does not fit is a ConfigError naming the reason: never a silent
+fallback. Every binding visits the same nodes and gives the same answers (one code).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from framework.capabilities import capability
+from framework.capabilities import capability, has_chance, player_count
 from framework.errors import ConfigError
 from framework.kernel import api, numba_backend, python_backend
 from framework.kernel.adapter import KernelAdapter
@@ -58,6 +58,12 @@ class Bound(NamedTuple):
     kernel: api.GameKernel | None = None    # the game's kernel, unless through an adapter
     adapter: KernelAdapter | None = None    # the adapter, when through one
     reason: str = ""                        # why it is not compiled ("" when it is)
+
+    def returns(self) -> int:
+        """1 when the search reads an end's returns from `player_return` (an adapter's, or the kernel's:
+        `offers`), else 0 (from `outcome`, which a kernel whose result depends on its option needs): the
+        `returns` switch of a search's `work`."""
+        return int(self.kernel is None or offers(self.kernel, "player_return"))
 
     def recorded(self) -> dict[str, str]:
         """What a search agent records in `SearchStats.extra`: the binding, and why it is not the compiled one."""
@@ -87,8 +93,8 @@ def record_binding(binding: str, reason: str) -> dict[str, str]:
 @functools.cache
 def needs(search: types.ModuleType) -> frozenset[str]:
     """The game's primitives `search` calls: those it imports from `api`, and those the derived functions it
-    imports call, but its `OPTIONAL` ones (of `python_backend.OPTIONAL_STUBS`: called only on games that have
-    them, e.g. MCTS's `chance_probability` at a chance node)."""
+    imports call, but its `OPTIONAL` ones (of `python_backend.OPTIONAL_STUBS`: called only on games that call
+    for them, `needed_here`; e.g. MCTS's `chance_probability` at a chance node)."""
     primitives = set(api.PRIMITIVES + api.DICE_AND_SEATS)
     found: set[str] = set()
     for name, value in vars(search).items():
@@ -100,12 +106,24 @@ def needs(search: types.ModuleType) -> frozenset[str]:
     return frozenset(found - set(getattr(search, "OPTIONAL", ())))
 
 
-def _module_names(chain: numba_backend.Kernel | None) -> set[str]:
-    names: set[str] = set()
+def needed_here(search: types.ModuleType, game: Game) -> frozenset[str]:
+    """The `OPTIONAL` primitives of `search` that `game` makes it call: `chance_probability` when it has dice,
+    `player_return` when it has more than two seats (with two, a search scores an end by `outcome`'s WIN, LOSS
+    and DRAW, 1, -1 and 0: `offers`)."""
+    called = {"chance_probability": has_chance(game), "player_return": player_count(game) > 2}
+    return frozenset(name for name in getattr(search, "OPTIONAL", ()) if called[name])
+
+
+def offers(kernel: api.GameKernel, name: str) -> bool:
+    """Whether the game's kernel (its heuristics kernel, its rules, or a kernel they are built on) defines `name`:
+    a search told so in its `work` calls an OPTIONAL primitive only where it is (MCTS, expectiminimax and the
+    n-seat searches read an end's returns from `player_return` where the kernel has it, else from `outcome`)."""
+    chain: numba_backend.Kernel | None = kernel.heuristics if kernel.heuristics is not None else kernel.rules
     while chain is not None:
-        names |= set(vars(chain.module))
+        if name in vars(chain.module):
+            return True
         chain = chain.rules
-    return names
+    return False
 
 
 #: Per game kernel: why it does not fit a (search, heuristic class, fits) ("" when it fits), found once.
@@ -128,10 +146,9 @@ def misfit(search: types.ModuleType, game: Game, heuristic: Heuristic | None,
 
 def _misfit(search: types.ModuleType, game: Game, kernel: api.GameKernel, heuristic: Heuristic | None,
             fits: Callable[[Game, api.GameKernel], str] | None, own_score: bool) -> str:
-    wanted = needs(search)
+    wanted = needs(search) | needed_here(search, game)
     scored = "score" in wanted
-    offered = _module_names(kernel.heuristics if kernel.heuristics is not None else kernel.rules)
-    missing = sorted(name for name in wanted - {"score"} if name not in offered)
+    missing = sorted(name for name in wanted - {"score"} if not offers(kernel, name))
     if missing:
         return f"the {game.name} kernel has no {', '.join(missing)}"
     if scored and not own_score and type(heuristic) not in kernel.scores and type(heuristic) not in kernel.seat_scores:

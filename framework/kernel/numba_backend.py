@@ -47,7 +47,7 @@ from framework.kernel.api import (
     sort_by_scores,
     to_front,
 )
-from framework.kernel.python_backend import python_twins, twin, twins
+from framework.kernel.python_backend import compiled_only, rules_twins, twin, twins
 
 _REGISTERED = False
 
@@ -364,6 +364,7 @@ class Kernel:
                  rules: Kernel | None = None, tag: str = "", aliases: dict[str, str] | None = None,
                  small: tuple[str, ...] = (), fold_int_arguments: bool = True) -> None:
         self.module = module
+        compiled_only(module)       # refused now, when the game registers its kernel
         self.fold_int_arguments = fold_int_arguments
         self.bitboards = frozenset(bitboards)
         self.small = frozenset(small)
@@ -415,7 +416,7 @@ class Kernel:
     @functools.cached_property
     def _interpreted(self) -> dict[str, Any]:
         chain = self.rules._interpreted if self.rules is not None else {}
-        return twins(self.module, chain, self.aliases, python_twins({}))
+        return rules_twins(self.module, chain, self.aliases)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):

@@ -18,6 +18,7 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from framework.errors import PluginError
 from framework.kernel import api
 from framework.kernel.api import as_int64, as_uint64, borrowed
 
@@ -163,6 +164,28 @@ def twins(module: types.ModuleType, functions: dict[str, Any], aliases: dict[str
     own = {name: make(f, env) for name, f in _own_functions(module).items()}
     env.update(own)
     return {**bound, **{name: twins[name] for name in api.SEARCH if name in twins}, **own}
+
+
+def compiled_only(module: types.ModuleType) -> tuple[str, ...]:
+    """The module's `COMPILED_ONLY`: derived functions of the kernel interface (`api.DERIVED`) it defines whose
+    own bodies are for the compiled backend only (`api`, "Compiled only"); PluginError naming the module for a
+    name that is not one it defines."""
+    names = tuple(getattr(module, "COMPILED_ONLY", ()))
+    wrong = [name for name in names if name not in api.DERIVED or name not in _own_functions(module)]
+    if wrong:
+        raise PluginError(f"{module.__name__}: COMPILED_ONLY names {', '.join(map(repr, wrong))}, not a function of "
+                          f"framework.kernel.api's DERIVED ({', '.join(api.DERIVED)}) that the module defines")
+    return names
+
+
+def rules_twins(module: types.ModuleType, chain: dict[str, Any], aliases: dict[str, str]) -> dict[str, Any]:
+    """A rules (or heuristics) kernel's functions run as Python (`numba_backend.Kernel.interpreted`): `twins`
+    over the interpreted `chain`, but for the module's `compiled_only` functions, left out so that a search
+    bound over them makes the kernel interface's derived defaults over the module's primitives in their place."""
+    made = twins(module, chain, aliases, python_twins({}))
+    for name in compiled_only(module):
+        del made[name]
+    return made
 
 
 def interpret(module: types.ModuleType, functions: dict[str, Callable[..., Any]],

@@ -8,24 +8,80 @@ import pytest
 
 from framework.errors import ConfigError, PluginError
 from framework.kernel import api, numba_backend
-from framework.kernel.binding import bind, needs
+from framework.kernel.binding import bind, needed_here, needs
 from framework.protocols import Budget
 from plugins.agents.expectiminimax import ExpectiminimaxAgent
 from plugins.agents.expectiminimax import search as dice_search
-from plugins.agents.multiplayer import BestReplyAgent
+from plugins.agents.mcts import search as mcts_search
+from plugins.agents.multiplayer import BestReplyAgent, MaxnAgent, ParanoidAgent
 from plugins.agents.multiplayer import search as seat_search
 from plugins.agents.proofnumber import search as pn_search
+from plugins.games.loa import kernel as loa_kernel
+from plugins.games.loa import rules as loa_rules
+from plugins.games.loa.game import LinesOfAction
+from plugins.games.loa.heuristics import GroupsHeuristic
 from plugins.games.tictactoe import TicTacToe
 from tests.framework import dice_race_sample as race
 from tests.framework.test_search_reload import DiceRace, LeadHeuristic
 
 
 def test_a_search_needs_the_primitives_it_calls_and_those_its_derived_functions_call():
-    assert needs(seat_search) >= {"legal_moves", "apply_move", "to_move", "outcome", "player_return", "pass_to",
+    assert needs(seat_search) >= {"legal_moves", "apply_move", "to_move", "outcome", "pass_to",
                                   "score"}        # `evaluate` calls `score`
     assert "pass_to" not in needs(dice_search) and "score" not in needs(pn_search)
-    # called only at a chance node (the searches' OPTIONAL): a kernel without dice fits without it
-    assert "chance_probability" not in needs(seat_search) | needs(dice_search)
+    # called only at a chance node and with more than two seats (the searches' OPTIONAL): a kernel without dice
+    # fits without `chance_probability`, a two-seat one without `player_return`
+    assert {"chance_probability", "player_return"}.isdisjoint(needs(seat_search) | needs(dice_search))
+
+
+def test_the_optional_primitives_a_game_calls_for_are_needed_there():
+    assert needed_here(seat_search, DiceRace(3, dice=True)) == {"chance_probability", "player_return"}
+    assert needed_here(dice_search, DiceRace(2, dice=True)) == {"chance_probability"}
+    assert needed_here(seat_search, DiceRace(2, dice=False)) == needed_here(pn_search, DiceRace(3)) == set()
+
+
+class ThreeSeatLOA(LinesOfAction):
+    """LOA claiming three seats: its kernel has no `player_return`, which a search needs for more than two."""
+
+    num_players = 3
+
+
+@pytest.mark.parametrize("agent", [MaxnAgent, ParanoidAgent])
+def test_a_kernel_without_returns_is_refused_for_more_than_two_seats(agent):
+    game = ThreeSeatLOA()
+    with pytest.raises(ConfigError, match="kernel: interpreted does not fit plugins.agents.multiplayer.search on "
+                                          "loa: the loa kernel has no player_return"):
+        agent(game, heuristic=GroupsHeuristic(game), kernel="interpreted")
+    assert bind(seat_search, game, GroupsHeuristic(game)).reason == "the loa kernel has no player_return"
+    two = LinesOfAction()
+    assert bind(seat_search, two, GroupsHeuristic(two)).binding in ("compiled", "interpreted")
+
+
+def test_an_interpreted_loa_search_takes_the_interface_defaults_for_the_rules_compiled_only_functions():
+    """LOA's rules count and draw moves line by line for their compiled twins only (`COMPILED_ONLY`): interpreted,
+    a search calls `api.move_count` and `api.random_move` over the rules' `legal_moves`, which agree with them."""
+    game = LinesOfAction()
+    assert loa_rules.COMPILED_ONLY == ("move_count", "random_move")
+    assert not hasattr(loa_kernel.KERNEL.interpreted, "move_count")
+    assert loa_kernel.KERNEL.interpreted.legal_moves.__code__ is loa_rules.legal_moves.__code__
+    for search, name in ((pn_search, "move_count"), (mcts_search, "random_move")):
+        bound = bind(search, game, GroupsHeuristic(game), "interpreted")
+        called = next(f for f in vars(bound.functions).values() if name in f.__code__.co_names).__globals__[name]
+        assert called.__code__ is getattr(api, name).__code__
+    state = tuple(int(w) for w in game.kernel.to_kernel(game.initial_state()))
+    moves = loa_rules.legal_moves(state)
+    assert loa_rules.move_count(state) == len(moves)
+    assert [loa_rules.random_move(state, draw) for draw in (0, 2**31, 2**32 - 1)] == \
+           [moves[api.draw_index(draw, len(moves))] for draw in (0, 2**31, 2**32 - 1)]
+
+
+@pytest.mark.parametrize("names", [("legal_moves",), ("missing_function",)])
+def test_compiled_only_names_only_derived_functions_the_module_defines(names):
+    module = types.ModuleType("rules_with_compiled_only")
+    module.__dict__.update({k: v for k, v in vars(race).items() if not k.startswith("__")}, COMPILED_ONLY=names)
+    with pytest.raises(PluginError, match=f"rules_with_compiled_only: COMPILED_ONLY names '{names[0]}', not a "
+                                          r"function of framework.kernel.api's DERIVED \(ordered_moves, "):
+        numba_backend.Kernel(module, tag="rules_with_compiled_only")
 
 
 def test_auto_runs_compiled_where_the_kernel_fits_interpreted_with_compiled_kernels_off(monkeypatch):

@@ -79,6 +79,7 @@ class ExpectiminimaxAgent:
         bound = bind(search, game, self.heuristic, self.kernel)
         work = bound.work(WORK, WORK_SIZE, limits.nodes_left())
         work[WORK.use_star1], work[WORK.use_star2] = int(self.star1), int(self.star2)
+        work[WORK.returns] = bound.returns()
         mover = game.to_move(state)
         move, score = game.legal_moves(state)[0], None
         done = deepen(lambda depth, _: self.search(game, state, depth, limits, work, bound), range(1, self.depth + 1))

@@ -57,22 +57,26 @@ from framework.kernel.api import (
 )
 from framework.layout import layout
 
-#: Called only on games that have them (`framework.kernel.binding.needs`): a kernel without dice (checkers)
-#: compiles without `chance_probability`, and this code calls it only at a chance node.
-OPTIONAL = ("chance_probability",)
+#: Called only on games that call for them (`framework.kernel.binding.needed_here`): a kernel without dice
+#: (checkers) compiles without `chance_probability`, which this code calls only at a chance node; one without
+#: `player_return` (LOA, whose result depends on its option) without it, an end then scored by `outcome`.
+OPTIONAL = ("chance_probability", "player_return")
 INF = float("inf")
 #: The slots of `work`: counters (nodes, cutoffs at chance nodes by Star1 and by Star2's probes), the budget
-#: (node limit, aborted flag), the switches, and the game's one int option (for `outcome`).
-WORK, WORK_SIZE = layout("Work", "nodes limit aborted star1_cutoffs star2_cutoffs use_star1 use_star2 option")
+#: (node limit, aborted flag), the switches, the game's one int option (for `outcome`) and `returns` (1 when
+#: `player_return` is bound: `Bound.returns`).
+WORK, WORK_SIZE = layout("Work", "nodes limit aborted star1_cutoffs star2_cutoffs use_star1 use_star2 option "
+                                 "returns")
 
 
 
 def leaf_value(state, depth: int, work, lo: float, hi: float, weights) -> tuple[bool, float]:
-    """(True, value) at a terminal state (seat 0's return times hi) or the depth limit (the heuristic, clamped
-    into [lo, hi]: Star1's bounds must hold), else (False, 0)."""
+    """(True, value) at a terminal state (seat 0's return times hi: `player_return`, or without it `outcome`'s
+    WIN, LOSS, DRAW as 1, -1, 0) or the depth limit (the heuristic, clamped into [lo, hi]: Star1's bounds must
+    hold), else (False, 0)."""
     result = outcome(state, 0, work[WORK.option])
     if result != ONGOING:
-        return True, player_return(state, 0) * hi
+        return True, (player_return(state, 0) if work[WORK.returns] else 1.0 * result) * hi
     if depth <= 0:
         return True, min(max(evaluate(state, 0, weights), lo), hi)
     return False, 0.0

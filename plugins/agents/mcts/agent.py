@@ -58,7 +58,6 @@ from framework.errors import ConfigError
 from framework.kernel.adapter import PassThroughAdapter
 from framework.kernel.api import GameKernel
 from framework.kernel.binding import KERNEL_PARAM, Bound, bind, decision_state, record_binding
-from framework.kernel.numba_backend import Kernel
 from framework.params import HeuristicRef, Param
 from framework.protocols import Budget, Decision, Game, Heuristic, Proof, SearchStats, SolveResult, State
 from framework.search import SearchLimits, Stopwatch
@@ -95,16 +94,6 @@ def seeded(seed: int) -> int:
     return ((x >> 32) ^ x) & search.MASK32 or 1
 
 
-def offers(kernel: GameKernel, name: str) -> bool:
-    """Whether the game's kernel (its rules or a kernel they are built on) defines `name`."""
-    chain: Kernel | None = kernel.rules
-    while chain is not None:
-        if name in vars(chain.module):
-            return True
-        chain = chain.rules
-    return False
-
-
 def _compiled_heuristics(kernel: GameKernel) -> dict[Any, str]:
     """The kernel's compiled heuristic functions by Heuristic class: first-seat `scores` and any-seat
     `seat_scores` (bound as `evaluate`, `framework.kernel.binding.bind`)."""
@@ -117,10 +106,6 @@ def _kernel_fits(heuristic_class: type | None) -> Callable[[Game, GameKernel], s
     heuristic's own compiled function, or without a heuristic any of the kernel's (never called then, but the
     compiled search calls one by name, so the kernel must offer one)."""
     def fits(game: Game, kernel: GameKernel) -> str:
-        wanted = ("player_return",) * (player_count(game) > 2) + ("chance_probability",) * has_chance(game)
-        missing = [name for name in wanted if not offers(kernel, name)]
-        if missing:
-            return f"the {game.name} kernel has no {', '.join(missing)} (MCTS needs it for dice and more seats)"
         functions = _compiled_heuristics(kernel)
         if not functions:
             return f"the {game.name} kernel has no compiled heuristic (a compiled MCTS binds one, even unused)"
@@ -256,7 +241,7 @@ class MCTSAgent:
         work[WORK.playout] = int(self.playout == "heuristic")
         work[WORK.playout_depth] = -1 if self.playout_depth is None else self.playout_depth
         work[WORK.heuristic] = int(self.heuristic is not None)
-        work[WORK.returns] = int(bound.kernel is None or offers(bound.kernel, "player_return"))
+        work[WORK.returns] = bound.returns()
         work[WORK.rng], work[WORK.iterations] = rng, iterations
         most = min(iterations, int(work[WORK.limit])) + 1
         capacity = min(most, FIRST_CAPACITY)

@@ -59,6 +59,7 @@ class SeatSearchAgent:
         limits = SearchLimits.start(budget)
         bound = bind(search, game, self.heuristic, self.kernel)
         work = bound.work(WORK, WORK_SIZE, limits.nodes_left())
+        work[WORK.returns] = bound.returns()
         self.prepare(work)
         move, score = game.legal_moves(state)[0], None
         done = deepen(lambda depth, _: self.search(game, state, depth, limits, work, bound), range(1, self.depth + 1))

@@ -19,15 +19,16 @@ paranoid and best-reply search.
   `pass_to`), and then the root's seat moves again. Alpha-beta on the root seat's value. Two players: it is
   alpha-beta.
 
-Values: an end scores each seat's return times `hi` (`player_return`); a heuristic leaf each seat's
-`evaluate`, clamped into [lo, hi]. Node convention: a node is one call (root, chance nodes and leaves
-included), counted on entry after the budget test (the clock read every 256 nodes). Depth counts plies (a
-best-reply min layer is one ply; so is an outcome of the dice). Every recursive call passes arguments of the
-types the root call gets, never a literal (`not max_layer`, not `False`; `mover`, not `-1`): numba compiles a
-call with a literal argument as a function of its own, and a recursion between two such functions is one it
-cannot load from its disk cache (numba issues 6061 and 6713: the process that loads it dies with SIGSEGV;
-tests/framework/test_search_reload.py). State: `work`, a list of ints with the slots WORK names (an int64
-array compiled); max^n's vectors in `values`, floats, a vector per level.
+Values: an end scores each seat's return times `hi` (`player_return`; two seats without it, `outcome`'s WIN,
+LOSS, DRAW as 1, -1, 0); a heuristic leaf each seat's `evaluate`, clamped into [lo, hi]. Node convention: a
+node is one call (root, chance nodes and leaves included), counted on entry after the budget test (the clock
+read every 256 nodes). Depth counts plies (a best-reply min layer is one ply; so is an outcome of the dice).
+Every recursive call passes arguments of the types the root call gets, never a literal (`not max_layer`, not
+`False`; `mover`, not `-1`): numba compiles a call with a literal argument as a function of its own, and a
+recursion between two such functions is one it cannot load from its disk cache (numba issues 6061 and 6713:
+the process that loads it dies with SIGSEGV; tests/framework/test_search_reload.py). State: `work`, a list of
+ints with the slots WORK names (an int64 array compiled); max^n's vectors in `values`, floats, a vector per
+level.
 """
 
 from __future__ import annotations
@@ -47,13 +48,16 @@ from framework.kernel.api import (
 )
 from framework.layout import layout
 
-#: Called only on games that have them (`framework.kernel.binding.needs`): a kernel without dice (checkers)
-#: compiles without `chance_probability`, and this code calls it only at a chance node.
-OPTIONAL = ("chance_probability",)
+#: Called only on games that call for them (`framework.kernel.binding.needed_here`): a kernel without dice
+#: (checkers) compiles without `chance_probability`, which this code calls only at a chance node; a two-seat
+#: kernel without `player_return` (LOA, whose result depends on its option) without it, an end then scored by
+#: `outcome`.
+OPTIONAL = ("chance_probability", "player_return")
 INF = float("inf")
 #: The slots of `work`: nodes, shallow cutoffs, heuristic vectors that broke max_sum, the node limit, the
-#: aborted flag, the shallow-pruning switch and the game's one int option.
-WORK, WORK_SIZE = layout("Work", "nodes limit aborted cutoffs over_sum shallow option")
+#: aborted flag, the shallow-pruning switch, the game's one int option and `returns` (1 when `player_return`
+#: is bound: `Bound.returns`).
+WORK, WORK_SIZE = layout("Work", "nodes limit aborted cutoffs over_sum shallow option returns")
 
 
 
@@ -61,10 +65,13 @@ def is_over(state, work) -> bool:
     return outcome(state, 0, work[WORK.option]) != ONGOING
 
 
-def seat_value(state, seat: int, over: bool, lo: float, hi: float, weights) -> float:
-    """Seat's value of a leaf: its return times hi at an end, else its heuristic value clamped into [lo, hi]."""
+def seat_value(state, seat: int, over: bool, work, lo: float, hi: float, weights) -> float:
+    """Seat's value of a leaf: its return times hi at an end (`player_return`, or without it `outcome`'s WIN,
+    LOSS, DRAW as 1, -1, 0: two seats), else its heuristic value clamped into [lo, hi]."""
     if over:
-        return player_return(state, seat) * hi
+        if work[WORK.returns]:
+            return player_return(state, seat) * hi
+        return outcome(state, seat, work[WORK.option]) * hi
     return min(max(evaluate(state, seat, weights), lo), hi)
 
 
@@ -83,7 +90,7 @@ def maxn(state, depth: int, seats: int, bound: float, parent: int, work, lo: flo
     if over or depth <= 0:
         total, least = 0.0, INF
         for seat in range(seats):
-            v = seat_value(state, seat, over, lo, hi, weights)
+            v = seat_value(state, seat, over, work, lo, hi, weights)
             values[at + seat] = v
             total += v
             least = min(least, v)
@@ -132,7 +139,7 @@ def paranoid(state, depth: int, alpha: float, beta: float, root: int, work, lo: 
         return 0.0
     over = is_over(state, work)
     if over or depth <= 0:
-        return seat_value(state, root, over, lo, hi, weights)
+        return seat_value(state, root, over, work, lo, hi, weights)
     mover = to_move(state)
     moves = legal_moves(state)
     if mover == CHANCE:
@@ -172,7 +179,7 @@ def brs(state, depth: int, alpha: float, beta: float, root: int, seats: int, max
         return 0.0
     over = is_over(state, work)
     if over or depth <= 0:
-        return seat_value(state, root, over, lo, hi, weights)
+        return seat_value(state, root, over, work, lo, hi, weights)
     if max_layer:
         here = pass_to(state, root)
         best = -INF

@@ -158,6 +158,13 @@ def to_move(state: tuple[int, int, int]) -> int:
     return state[2]
 
 
+def pass_to(state: tuple[int, int, int], seat: int) -> tuple[int, int, int]:
+    """The state with `seat` to move and nothing else changed (`framework.kernel.api.pass_to`): the kernel's
+    only, which the n-seat searches' module imports (max^n and paranoid never call it). The game offers no
+    `pass_to` capability (a LOA player cannot pass by choice), so best-reply search does not play LOA."""
+    return state[0], state[1], seat
+
+
 def search_key(state: tuple[int, int, int]) -> tuple[int, int, int]:
     """What tells positions apart for searches (tables, repetitions): the whole state."""
     return state
@@ -176,6 +183,12 @@ def legal_moves(state: tuple[int, int, int]) -> list[int]:
         return generate_moves(0, 0)  # no pieces, no moves: an empty list of a type compiled code can infer
     moves = generate_moves(white, black) if mover else generate_moves(black, white)
     return moves if moves else [PASS]
+
+
+#: `move_count` and `random_move` pay compiled only (46 table lookups a position compiled beat building the
+#: list; as Python the loop is slower than `len` of the list): interpreted searches take the kernel
+#: interface's defaults over `legal_moves` in their place (`framework.kernel.api`, "Compiled only").
+COMPILED_ONLY = ("move_count", "random_move")
 
 
 def move_count(state: tuple[int, int, int]) -> int:

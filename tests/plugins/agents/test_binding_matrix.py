@@ -4,8 +4,10 @@ reason (`SearchStats.extra["binding"]`, `["binding_reason"]`). A cell that falls
 here; the table in docs/guide/speed.md is this matrix, checked cell by cell.
 
 Rolit with two players gets alpha-beta and the proof-number family compiled through its kernel's
-`search_key`, `is_capture` and `move_rank`, and checkers expectiminimax, max^n and paranoid through its
-`player_return` and `pass_to`: checked node for node against the interpreted and adapter bindings.
+`search_key`, `is_capture` and `move_rank`, checkers expectiminimax, max^n and paranoid through its
+`player_return` and `pass_to`, and LOA the same three through its `pass_to` alone (an end scored by `outcome`,
+which takes LOA's `simultaneous_win` option: `binding.needed_here`): checked node for node against the
+interpreted and adapter bindings.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import pytest
 
 from framework.kernel import numba_backend
 from framework.kernel.binding import decision_state
+from framework.playouts import final_positions
 from framework.protocols import Budget
 from framework.registry import Registry
 from plugins.games.checkers import Checkers
@@ -32,24 +35,13 @@ GAMES = [("tictactoe", "tictactoe", {}), ("matches", "matches", {}), ("checkers"
 AGENTS = ["alphabeta", "pns", "pn2", "dfpn", "pds", "pdspn", "expectiminimax", "maxn", "paranoid", "brs"]
 PN = ("pns", "pn2", "dfpn", "pds", "pdspn")
 
-NO_DICE = "the {game} kernel has no player_return"
-NO_SEATS = "the {game} kernel has no pass_to, player_return"
-
 
 def expected(label: str, agent: str) -> str:
     """The cell: `compiled`, `adapter: REASON`, or `-` (the agent does not play the game)."""
     if label in ("tictactoe", "matches"):
         return "-" if agent == "brs" else f"adapter: {label} has no kernel"
     if label in ("checkers", "loa"):
-        if agent == "brs":
-            return "-"
-        if label == "checkers":
-            return "compiled"
-        if agent == "expectiminimax":
-            return "adapter: " + NO_DICE.format(game=label)
-        if agent in ("maxn", "paranoid"):
-            return "adapter: " + NO_SEATS.format(game=label)
-        return "compiled"
+        return "-" if agent == "brs" else "compiled"
     if label in ("pig", "einstein"):
         return "compiled" if agent in ("expectiminimax", "maxn", "paranoid") else "-"
     if label == "rolit-2":
@@ -188,4 +180,17 @@ def test_checkers_dice_and_seat_searches_visit_the_same_nodes_in_every_binding(
         registry: Registry, agent: str, params: dict[str, Any]) -> None:
     game = Checkers()
     states = [s for s in random_positions(game, (0, 15, 40, 70, 90)) if not game.is_terminal(s)]
+    assert_same_in_every_binding(registry, agent, params, game, states, Budget())
+
+
+@pytest.mark.parametrize(("agent", "params"), [("expectiminimax", {"depth": 3}), ("maxn", {"depth": 2}),
+                                               ("paranoid", {"depth": 3})])
+@pytest.mark.parametrize("simultaneous", ["mover_wins", "draw"])
+def test_loa_dice_and_seat_searches_visit_the_same_nodes_in_every_binding(
+        registry: Registry, agent: str, params: dict[str, Any], simultaneous: str) -> None:
+    """LOA's kernel has no `player_return`: compiled and interpreted, an end is scored by `outcome` (with the
+    game's option), through the adapter by the game's `returns`; the same values, nodes and moves. Positions
+    near the end, so that searches meet ends (and a move connecting both sides, decided by the option)."""
+    game = registry.create_game("loa", {"simultaneous": simultaneous})
+    states = final_positions(game, 4, seed=7, first=4, last=2)
     assert_same_in_every_binding(registry, agent, params, game, states, Budget())
