@@ -189,7 +189,8 @@ def chance_probability(state: KernelState, outcome: int) -> float:
 
 def player_return(state: KernelState, player: int) -> float:
     """The return of seat `player` at a state that is over (one of the game's `returns`); the stub is typed as
-    `chance_probability`'s is."""
+    `chance_probability`'s is. A two-seat kernel may go without: the searches then score an end by `outcome`
+    (`binding.needed_here`), as on LOA, whose result depends on its option, which only `outcome` takes."""
     if player >= -1:  # always: a seat is an int >= 0
         raise NotImplementedError("kernel function 'player_return' called unbound: the kernel has no returns")
     return 0.0

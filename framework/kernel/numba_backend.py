@@ -409,8 +409,9 @@ class Kernel:
     @functools.cached_property
     def interpreted(self) -> types.SimpleNamespace:
         """The same functions run as Python: the module's own code objects with the kernel interface
-        (`framework.kernel.api`) bound to the interpreted functions of `rules` (the plain rules module).
-        Same code, so the same answers as the compiled twins; no numba is imported."""
+        (`framework.kernel.api`) bound to the interpreted functions of `rules` (the plain rules module), but
+        for its `COMPILED_ONLY` ones (`python_backend.rules_twins`). Same code, so the same answers as the
+        compiled twins; no numba is imported."""
         return types.SimpleNamespace(**self._interpreted)
 
     @functools.cached_property

@@ -7,6 +7,8 @@ this one runs them: `interpret(module, functions, constants)` over any functions
 `framework.kernel.numba_backend.Kernel.interpreted` over a game's plain rules. The twins run the module's
 functions recompiled from its source with what numba folds folded too (`folded_codes`): layout slots read
 as int constants, identity conversions (`as_int64(x)`) as `x`, and a binding's constant slots as ints.
+A rules module's `COMPILED_ONLY` functions are not run here (`rules_twins`): the kernel interface's derived
+defaults take their place.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ def test_a_search_needs_the_primitives_it_calls_and_those_its_derived_functions_
 def test_the_optional_primitives_a_game_calls_for_are_needed_there():
     assert needed_here(seat_search, DiceRace(3, dice=True)) == {"chance_probability", "player_return"}
     assert needed_here(dice_search, DiceRace(2, dice=True)) == {"chance_probability"}
-    assert needed_here(seat_search, DiceRace(2, dice=False)) == needed_here(pn_search, DiceRace(3)) == set()
+    assert needed_here(seat_search, LinesOfAction()) == needed_here(pn_search, DiceRace(3)) == set()
 
 
 class ThreeSeatLOA(LinesOfAction):
@@ -62,12 +62,12 @@ def test_an_interpreted_loa_search_takes_the_interface_defaults_for_the_rules_co
     a search calls `api.move_count` and `api.random_move` over the rules' `legal_moves`, which agree with them."""
     game = LinesOfAction()
     assert loa_rules.COMPILED_ONLY == ("move_count", "random_move")
-    assert not hasattr(loa_kernel.KERNEL.interpreted, "move_count")
-    assert loa_kernel.KERNEL.interpreted.legal_moves.__code__ is loa_rules.legal_moves.__code__
+    interpreted = vars(loa_kernel.KERNEL.interpreted)
+    assert "count_moves" in interpreted and not {"move_count", "random_move"} & set(interpreted)
     for search, name in ((pn_search, "move_count"), (mcts_search, "random_move")):
         bound = bind(search, game, GroupsHeuristic(game), "interpreted")
         called = next(f for f in vars(bound.functions).values() if name in f.__code__.co_names).__globals__[name]
-        assert called.__code__ is getattr(api, name).__code__
+        assert (called.__module__, called.__qualname__) == ("framework.kernel.api", name)
     state = tuple(int(w) for w in game.kernel.to_kernel(game.initial_state()))
     moves = loa_rules.legal_moves(state)
     assert loa_rules.move_count(state) == len(moves)

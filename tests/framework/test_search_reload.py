@@ -141,6 +141,20 @@ def brs() -> dict[str, Any]:
     return _played(BestReplyAgent(game, depth=6, heuristic=LeadHeuristic(game)), game, game.initial_state())
 
 
+def loa() -> dict[str, Any]:
+    """expectiminimax, max^n and paranoid on LOA near an end: a kernel without `player_return`, whose compiled
+    searches score an end by `outcome` (with the game's option) and carry the unbound stub."""
+    from framework.playouts import final_positions
+    from plugins.agents.expectiminimax import ExpectiminimaxAgent
+    from plugins.agents.multiplayer import MaxnAgent, ParanoidAgent
+    from plugins.games.loa.game import LinesOfAction
+    from plugins.games.loa.heuristics import GroupsHeuristic
+    game = LinesOfAction(simultaneous="mover_wins")
+    state = final_positions(game, 1, seed=7, first=2, last=2)[0]
+    return {agent.__name__: _played(agent(game, depth=depth, heuristic=GroupsHeuristic(game)), game, state)
+            for agent, depth in ((ExpectiminimaxAgent, 3), (MaxnAgent, 2), (ParanoidAgent, 3))}
+
+
 def alphabeta() -> dict[str, Any]:
     """The alpha-beta agent on the race without dice, over the game's kernel (compiled, or its rules
     interpreted): its binding's choice is the environment's (`PLYGROUND_JIT`)."""
@@ -182,9 +196,10 @@ def mcts() -> dict[str, Any]:
     return out
 
 
-CASES = {f.__name__: f for f in (expectimax, maxn, paranoid, brs, alphabeta, proof_numbers, mcts)}
+CASES = {f.__name__: f for f in (expectimax, maxn, paranoid, brs, loa, alphabeta, proof_numbers, mcts)}
 #: The compiled functions each case must have left in the cache (so it ran compiled, not through an adapter).
 COMPILED = {"expectimax": ("expectimax",), "maxn": ("maxn",), "paranoid": ("paranoid",), "brs": ("brs",),
+            "loa": ("expectimax", "maxn", "paranoid"),
             "alphabeta": ("negamax",), "mcts": ("run",), "proof_numbers": ("pn_search", "pn2_search", "dfpn_mid")}
 
 
