@@ -57,16 +57,16 @@ class ExpectiminimaxAgent:
     def search(self, game: Game, state: State, depth: int, limits: SearchLimits, work: Any,
                bound: Bound) -> tuple[float, Any] | None:
         """One root search: (value for seat 0, best move), or None when the budget ran out."""
-        functions = bound.functions
-        root = bound.to_kernel(state)
         mover = game.to_move(state)
         best, best_move = (-search.INF if mover == 0 else search.INF), None
         if not search.counted(work, limits.deadline):
             return None
+        # each child made by the game, then converted: a compiled `apply_move` called from here returns a
+        # uint64 bitboard as a Python int, refused as an int64 at 2**63 and above (LOA's)
         for move in game.legal_moves(state):
             alpha, beta = (best, search.INF) if mover == 0 else (-search.INF, best)
-            v = functions.expectimax(functions.apply_move(root, bound.move_id(move)), depth - 1, alpha, beta, 1,
-                                     work, -self.win_score, self.win_score, bound.weights, limits.deadline)
+            v = bound.functions.expectimax(bound.to_kernel(game.apply(state, move)), depth - 1, alpha, beta, 1,
+                                           work, -self.win_score, self.win_score, bound.weights, limits.deadline)
             if work[WORK.aborted]:
                 return None
             if (v > best) if mover == 0 else (v < best):

@@ -77,11 +77,12 @@ class SeatSearchAgent:
         if not search.counted(work, limits.deadline):
             return None
         root = game.to_move(state)
-        kernel_root = bound.to_kernel(state)
         best, best_move = -INF, None
+        # each child made by the game, then converted: a compiled `apply_move` called from here returns a
+        # uint64 bitboard as a Python int, refused as an int64 at 2**63 and above (LOA's)
         for m in game.legal_moves(state):
-            child = bound.functions.apply_move(kernel_root, bound.move_id(m))
-            v = self.child_value(bound, child, depth - 1, best, root, work, limits.deadline)
+            v = self.child_value(bound, bound.to_kernel(game.apply(state, m)), depth - 1, best, root, work,
+                                 limits.deadline)
             if work[WORK.aborted]:
                 return None
             if v > best:
