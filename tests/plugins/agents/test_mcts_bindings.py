@@ -14,7 +14,7 @@ import pytest
 from framework import Budget, ConfigError
 from framework.protocols import UNLIMITED
 from plugins.agents.mcts import MCTSAgent
-from plugins.games.loa.game import LinesOfAction
+from tests.framework.test_binding import ThreeSeatLOA
 from tests.framework.test_search_reload import DiceRace, LeadHeuristic, _rolled
 
 
@@ -69,12 +69,6 @@ def test_a_kernel_without_any_compiled_heuristic_is_refused_compiled():
                                           r"one, even unused\)"):
         MCTSAgent(game, kernel="compiled")
     assert MCTSAgent(game).bind(game).binding == "adapter"
-
-
-class ThreeSeatLOA(LinesOfAction):
-    """LOA claiming three seats: its kernel has no `player_return`, which MCTS needs for more than two."""
-
-    num_players = 3
 
 
 def test_a_kernel_without_returns_is_refused_for_more_than_two_seats():
