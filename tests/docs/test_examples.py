@@ -154,6 +154,9 @@ def _check_command(block: Block, words: list[str], scratch: Path) -> bool:
             if i and args[i - 1] in ("-m", "-k"):   # a marker or keyword expression, not a path
                 assert arg.split()[-1] in MARKERS or args[i - 1] == "-k", f"{where}: no marker {arg!r} registered"
                 continue
+            if i and args[i - 1] == "-n":   # pytest-xdist's workers
+                assert arg == "auto" or arg.isdigit(), f"{where}: -n takes a number of workers or auto, not {arg!r}"
+                continue
             assert arg.startswith("-") or (ROOT / arg.split("::")[0]).exists(), f"{where}: no such test {arg!r}"
     elif words[:3] == ["python", "-m", "mkdocs"]:
         assert words[3] in ("build", "serve"), where
