@@ -21,11 +21,12 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from revision import ROOT, worktree  # noqa: E402
 
 
 def rows(repeat: int) -> dict[str, tuple[int, float, float | None]]:
@@ -69,19 +70,13 @@ def main() -> int:
     if args.rows:
         print(json.dumps(rows(args.rows)))
         return 0
-    with tempfile.TemporaryDirectory() as folder:
-        before = Path(folder) / "before"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(before), args.revision],
-                       check=True)
-        try:
-            best: dict[Path, dict[str, list]] = {before: {}, ROOT: {}}
-            for round_ in range(args.rounds):
-                for tree in (before, ROOT) if round_ % 2 == 0 else (ROOT, before):
-                    for row, (nodes, seconds, score) in measure(tree, args.repeat).items():
-                        kept = best[tree].setdefault(row, [nodes, seconds, score])
-                        kept[1] = min(kept[1], seconds)
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)], check=True)
+    with worktree(args.revision) as before:
+        best: dict[Path, dict[str, list]] = {before: {}, ROOT: {}}
+        for round_ in range(args.rounds):
+            for tree in (before, ROOT) if round_ % 2 == 0 else (ROOT, before):
+                for row, (nodes, seconds, score) in measure(tree, args.repeat).items():
+                    kept = best[tree].setdefault(row, [nodes, seconds, score])
+                    kept[1] = min(kept[1], seconds)
     print(f"| row | nodes | {args.revision} (ms) | now (ms) | now / {args.revision} |")
     print("|---|---:|---:|---:|---:|")
     status = 0
