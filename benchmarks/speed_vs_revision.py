@@ -8,7 +8,9 @@ it, measures on the same machine in the same run. The revision is checked out in
 (`revision.worktree`); the two trees run their own `speed.py` alternately as subprocesses (PYTHONPATH and
 working directory set to each; each warms its kernels before timing), `--rounds` times, and each row keeps
 its best rate per column. A row is marked below the bar when either its interpreted or its compiled rate is
-below `--bar` times the revision's; a row whose check column says MISMATCH in either tree is marked too.
+below `--bar` times the revision's; a row whose check column says MISMATCH in either tree is marked too, and
+one whose counts (speed.py's check column: nodes, leaves, solved) differ between the trees is marked as not
+like for like: the default search changed.
 Exit status 1 when any row is marked.
 """
 
@@ -66,6 +68,19 @@ def ratio(now: float | None, then: float | None) -> str:
     return "-" if now is None or not then else f"{now / then:.2f}"
 
 
+def row_marks(rev: str, then: list, now: list, bar: float) -> list[str]:
+    """What is wrong with a row kept as (Python /s, compiled /s, check) at `rev` (`then`) and now: a rate below
+    `bar` times the revision's, a MISMATCH (or a row missing now), or counts that differ (not like for like)."""
+    low = [name for name, new, old in (("Python", now[0], then[0]), ("compiled", now[1], then[1]))
+           if old and (new is None or new < bar * old)]
+    marks = [f"{', '.join(low)} below {bar:.0%}"] * bool(low)
+    marks += [f"{tree}: {check}" for tree, check in ((rev, then[2]), ("now", now[2]))
+              if "MISMATCH" in check or check == "MISSING"]
+    if not marks and now[2] != then[2]:   # another search: the ratio is not like for like
+        marks.append(f"counts differ: {rev} {then[2]}; now {now[2]}")
+    return marks
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--revision", default="4264574", help="the earlier revision (default %(default)s)")
@@ -82,16 +97,12 @@ def main() -> int:
     print(f"| measure | {rev} Python /s | now Python /s | ratio | {rev} compiled /s | now compiled /s | ratio | |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")
     status = 0
-    for what, (py_then, jit_then, check_then) in kept[before].items():
-        py_now, jit_now, check_now = kept[ROOT].get(what, [None, None, "MISSING"])
-        low = [name for name, now, then in (("Python", py_now, py_then), ("compiled", jit_now, jit_then))
-               if then and (now is None or now < args.bar * then)]
-        marks = [f"{', '.join(low)} below {args.bar:.0%}"] * bool(low)
-        marks += [f"{tree}: {check}" for tree, check in ((rev, check_then), ("now", check_now))
-                  if "MISMATCH" in check or check == "MISSING"]
+    for what, then in kept[before].items():
+        now = kept[ROOT].get(what, [None, None, "MISSING"])
+        marks = row_marks(rev, then, now, args.bar)
         status |= bool(marks)
-        print(f"| {what} | {py_then or 0:,.0f} | {py_now or 0:,.0f} | {ratio(py_now, py_then)} "
-              f"| {jit_then or 0:,.0f} | {jit_now or 0:,.0f} | {ratio(jit_now, jit_then)} | {'; '.join(marks)} |")
+        print(f"| {what} | {then[0] or 0:,.0f} | {now[0] or 0:,.0f} | {ratio(now[0], then[0])} "
+              f"| {then[1] or 0:,.0f} | {now[1] or 0:,.0f} | {ratio(now[1], then[1])} | {'; '.join(marks)} |")
     return status
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
-from speed_vs_revision import best, parse  # noqa: E402
+from speed_vs_revision import best, parse, row_marks  # noqa: E402
 
 spec = importlib.util.spec_from_file_location("speed_for_revision", BENCHMARKS / "speed.py")
 speed = importlib.util.module_from_spec(spec)
@@ -30,3 +30,13 @@ def test_each_row_keeps_its_best_rate_and_any_mismatch():
     best(kept, {"row": (120.0, 1_500.0, "MISMATCH")})
     best(kept, {"row": (90.0, 1_800.0, "same")})
     assert kept == {"row": [120.0, 2_000.0, "MISMATCH"]}
+
+
+def test_a_row_is_marked_below_the_bar_on_a_mismatch_or_when_its_counts_differ():
+    assert row_marks("r", [100.0, 1_000.0, "5 nodes"], [96.0, 950.0, "5 nodes"], 0.95) == []
+    assert row_marks("r", [100.0, 1_000.0, "5 nodes"], [94.0, 1_000.0, "5 nodes"], 0.95) == ["Python below 95%"]
+    assert row_marks("r", [100.0, 1_000.0, "5 nodes"], [None, None, "MISSING"], 0.95) == [
+        "Python, compiled below 95%", "now: MISSING"]
+    assert row_marks("r", [100.0, 1_000.0, "5 nodes"], [100.0, 1_000.0, "MISMATCH"], 0.95) == ["now: MISMATCH"]
+    assert row_marks("r", [100.0, 1_000.0, "5 nodes"], [100.0, 1_000.0, "6 nodes"], 0.95) == [
+        "counts differ: r 5 nodes; now 6 nodes"]
