@@ -76,7 +76,8 @@ def row_marks(rev: str, then: list, now: list, bar: float) -> list[str]:
     marks = [f"{', '.join(low)} below {bar:.0%}"] * bool(low)
     marks += [f"{tree}: {check}" for tree, check in ((rev, then[2]), ("now", now[2]))
               if "MISMATCH" in check or check == "MISSING"]
-    if not marks and now[2] != then[2]:   # another search: the ratio is not like for like
+    if now[2] != then[2] and not any("MISMATCH" in c or c == "MISSING" for c in (now[2], then[2])):
+        # another search: the ratio is not like for like
         marks.append(f"counts differ: {rev} {then[2]}; now {now[2]}")
     return marks
 

@@ -40,3 +40,5 @@ def test_a_row_is_marked_below_the_bar_on_a_mismatch_or_when_its_counts_differ()
     assert row_marks("r", [100.0, 1_000.0, "5 nodes"], [100.0, 1_000.0, "MISMATCH"], 0.95) == ["now: MISMATCH"]
     assert row_marks("r", [100.0, 1_000.0, "5 nodes"], [100.0, 1_000.0, "6 nodes"], 0.95) == [
         "counts differ: r 5 nodes; now 6 nodes"]
+    assert row_marks("r", [100.0, 1_000.0, "5 nodes"], [80.0, 1_000.0, "6 nodes"], 0.95) == [
+        "Python below 95%", "counts differ: r 5 nodes; now 6 nodes"]
