@@ -11,8 +11,8 @@ Every function answers from the Game protocol and the agent's Python heuristic, 
 over the game would: the legal moves in the game's order, its `ordered_moves` hints when it has them, its
 `is_noisy` as `is_capture`, `search_key` the game's `hash_key` (Python's `hash` without one), the
 heuristic's own `evaluate` and `terminal` (the raw returns without a heuristic); in a game with dice
-`chance_probability` from its `chance_outcomes` (as floats), `player_return` from its `returns`, and
-`pass_to` from the game's `pass_to` capability. So a search through the
+`chance_probability` from its `chance_outcomes` (as floats, `random_outcome` drawing by them),
+`player_return` from its `returns`, and `pass_to` from the game's `pass_to` capability. So a search through the
 adapter visits the same nodes and finds the same values as one written over the Game protocol. These
 functions are written once (`game_functions`), over the adapter's conversions of states and moves: the
 `PassThroughAdapter`'s are the identity (the game's own states and moves pass through).
@@ -146,6 +146,17 @@ def game_functions(game: Game, heuristic: Heuristic | None, state: Callable[[Any
         moves = legal_moves(k)
         return moves[draw_index(draw, len(moves))]
 
+    def random_outcome(k: Any, draw: int) -> Any:
+        s = state(k)
+        chances = dict(outcomes_of(s))  # type: ignore[misc]
+        outcomes = game_moves(s)
+        r, total = draw / 4294967296.0, 0.0
+        for chosen in outcomes:
+            total += float(chances[chosen])
+            if r < total:
+                break
+        return move_list([chosen])[0]
+
     def apply_move(k: Any, m: Any) -> Any:
         return kernel_state(game_apply(state(k), move(m)))
 
@@ -191,8 +202,8 @@ def game_functions(game: Game, heuristic: Heuristic | None, state: Callable[[Any
     return {"legal_moves": legal_moves, "apply_move": apply_move, "to_move": to_move, "outcome": outcome,
             "search_key": search_key, "is_capture": is_capture, "move_rank": move_rank, "score": score,
             "ordered_moves": ordered_moves, "move_count": move_count, "random_move": random_move,
-            "evaluate": evaluate, "terminal_score": terminal_score, "chance_probability": chance_probability,
-            "player_return": player_return, "pass_to": pass_to}
+            "random_outcome": random_outcome, "evaluate": evaluate, "terminal_score": terminal_score,
+            "chance_probability": chance_probability, "player_return": player_return, "pass_to": pass_to}
 
 
 def _kept(functions: dict[str, Callable[..., Any]]) -> dict[str, Callable[..., Any]]:

@@ -235,6 +235,22 @@ def random_move(state: KernelState, draw: int) -> int:
     return moves[draw_index(draw, len(moves))]
 
 
+def random_outcome(state: KernelState, draw: int) -> int:
+    """The chance outcome a uniform 32-bit `draw` picks at a chance node, with the game's probabilities: the
+    first of `legal_moves(state)` whose cumulative `chance_probability` exceeds draw / 2**32 (the last when
+    rounding leaves the sum short of it): MCTS's sampled outcome. A game may give its own that builds no list
+    if it draws the same outcome for every draw (Pig's and EinStein's die, `1 + draw_index(draw, 6)`, do: the
+    sums of 1/6 round to no draw's side of k/6, checked at each boundary)."""
+    moves = legal_moves(state)
+    r = draw / 4294967296.0
+    total = 0.0
+    for move in moves:
+        total += chance_probability(state, move)
+        if r < total:
+            return move
+    return moves[len(moves) - 1]
+
+
 def evaluate(state: KernelState, player: int, weights: Any) -> float:
     """A heuristic's value of a state that is not over, for `player`: `score` negated for the second seat
     (heuristics are zero-sum)."""
@@ -275,7 +291,7 @@ PRIMITIVES = ("legal_moves", "apply_move", "to_move", "outcome", "search_key", "
 #: The game's functions a search of chance nodes or n seats calls besides (`to_move` gives CHANCE, -1, at a
 #: chance node, whose `legal_moves` are the outcomes).
 DICE_AND_SEATS = ("chance_probability", "player_return", "pass_to")
-DERIVED = ("ordered_moves", "move_count", "random_move", "evaluate", "terminal_score")
+DERIVED = ("ordered_moves", "move_count", "random_move", "random_outcome", "evaluate", "terminal_score")
 #: Search machinery written here over no game function: made like DERIVED for every binding, never a game's.
 SEARCH = ("counted", "draw_index")
 

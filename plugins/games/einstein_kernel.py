@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from framework.kernel.api import CHANCE, LOSS, ONGOING, WIN
+from framework.kernel.api import CHANCE, LOSS, ONGOING, WIN, draw_index
 
 SIZE = 5
 CELLS = 25
@@ -127,6 +127,11 @@ def player_return(state, player: int) -> float:
 
 def chance_probability(state, outcome: int) -> float:
     return 1.0 / FACES
+
+
+def random_outcome(state, draw: int) -> int:
+    """The face a uniform 32-bit `draw` rolls: the api's default's for every draw, without its list."""
+    return 1 + draw_index(draw, FACES)
 
 
 def pass_to(state, seat: int):

@@ -15,13 +15,15 @@ unique leader of the returns). States are not kept: a descent applies the moves 
 
 Rewards are each seat's return at an end (`player_return`, when the binding has it: work[returns]; else
 `outcome` for the two seats, +-1 or 0), the heuristic's verdict at a cut playout, +-1 at a proven node.
-Chance nodes sample an outcome by `chance_probability`; those two are OPTIONAL: a kernel without dice or
-returns (LOA, checkers) compiles without them and this code never calls them there.
+Chance nodes sample an outcome by the kernel's `random_outcome(state, x)` (by `chance_probability`, or the
+game's own draw); `chance_probability` and `player_return` are OPTIONAL: a kernel without dice or returns
+(LOA, checkers) compiles without them and this code never calls them there.
 
 Random numbers: xorshift32 (G. Marsaglia, "Xorshift RNGs", J. Stat. Softw. 8, 2003) on an int64 slot of
 `work`, every intermediate below 2**45, so compiled and interpreted code draw the very same numbers: a playout
 move is the kernel's `random_move(state, x)`, move (x * n) >> 32 of the n legal moves (the high bits of the
-product; a game may find it without building the list), a uniform x / 2**32.
+product; a game may find it without building the list), a chance outcome `random_outcome(state, x)`, a
+uniform x / 2**32.
 
 Nodes (the budget's unit): each state an iteration enters counts one (`counted`): the root (again on every
 iteration but the first), each node of the descent, the new child, each state of the playout and, in
@@ -38,13 +40,13 @@ from framework.kernel.api import (
     CHANCE,
     ONGOING,
     apply_move,
-    chance_probability,
     counted,
     evaluate,
     legal_moves,
     outcome,
     player_return,
     random_move,
+    random_outcome,
     terminal_score,
     to_move,
 )
@@ -78,18 +80,6 @@ def rng_next(work) -> int:
 def uniform(work) -> float:
     """A uniform float in (0, 1)."""
     return rng_next(work) / 4294967296.0
-
-
-def draw(state, work):
-    """A chance outcome drawn with the game's probabilities."""
-    moves = legal_moves(state)
-    r = uniform(work)
-    acc = 0.0
-    for move in moves:
-        acc += chance_probability(state, move)
-        if r < acc:
-            return move
-    return moves[len(moves) - 1]
 
 
 def rewards(state, work, reward) -> None:
@@ -227,7 +217,7 @@ def play_out(state, work, reward, weights, deadline: float, epsilon: float) -> N
             return
         mover = to_move(state)
         if mover == CHANCE:
-            state = apply_move(state, draw(state, work))
+            state = apply_move(state, random_outcome(state, rng_next(work)))
             if not counted(work, deadline):
                 return
         elif work[WORK.playout] and uniform(work) >= epsilon:
@@ -283,7 +273,7 @@ def iterate(root_state, tree, totals, work, reward, weights, deadline: float, ex
         if tree[base + NODE.mover] == CHANCE:
             if not counted(work, deadline):
                 return
-            move = draw(state, work)
+            move = random_outcome(state, rng_next(work))
             state = apply_move(state, move)
             child = tree[base + NODE.first]
             while child >= 0 and tree[child * NODE_SIZE + NODE.move] != move:

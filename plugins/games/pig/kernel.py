@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from framework.kernel.api import CHANCE, LOSS, ONGOING, WIN
+from framework.kernel.api import CHANCE, LOSS, ONGOING, WIN, draw_index
 
 FACES = 6
 ROLL, HOLD = 7, 8
@@ -42,6 +42,19 @@ def legal_moves(state):
             moves.append(ROLL)
         moves.append(HOLD)
     return moves
+
+
+def random_move(state, draw: int) -> int:
+    """`legal_moves(state)[draw_index(draw, n)]` without the list: ROLL or HOLD, HOLD alone at the goal (MCTS's
+    random playouts, one in two plies a decision)."""
+    if state[SCORES + state[3]] + state[2] < state[1]:
+        return ROLL + draw_index(draw, 2)
+    return HOLD
+
+
+def random_outcome(state, draw: int) -> int:
+    """The face a uniform 32-bit `draw` rolls: the api's default's for every draw, without its list."""
+    return 1 + draw_index(draw, FACES)
 
 
 def banked(state, seat: int, player: int, total: int) -> int:

@@ -14,6 +14,7 @@ import os
 import random
 import subprocess
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +119,44 @@ def test_the_kernel_plays_random_games_as_the_rules_do(name: str, make: Any, sta
                 move = rng.choice(moves)
                 state, ours = game.apply(state, move), rules.apply_move(ours, kernel.move_id(move))
                 assert same_state(kernel, ours, state)
+
+
+#: Draws at the edges of the shares of 2 and 6 moves (where a float sum of 1/6 could land on the wrong side).
+EDGE_DRAWS = sorted({0, 2**32 - 1, *(k * 2**32 // n + e for n in (2, 6) for k in range(1, n) for e in (-1, 0, 1, 2))})
+
+
+def default(rules: Any, name: str) -> Any:
+    """The kernel interface's own `random_move` or `random_outcome` (`api`'s body) over `rules`' primitives."""
+    body = getattr(api, name)
+    return types.FunctionType(body.__code__, {**vars(api), "legal_moves": rules.legal_moves,
+                                             "chance_probability": getattr(rules, "chance_probability", None)})
+
+
+@pytest.mark.parametrize("binding", ["interpreted", pytest.param("compiled", marks=compiled_only)])
+@pytest.mark.parametrize(("name", "make", "starts"), GAMES[:4], ids=IDS[:4])
+def test_the_kernels_own_draws_pick_what_the_interfaces_defaults_pick(name: str, make: Any, starts: Any,
+                                                                      binding: str) -> None:
+    """Pig's `random_move` and `random_outcome` and EinStein's `random_outcome` build no list; for every draw at
+    the edges of a share, and random ones, along random games, they pick what `api`'s definitions pick."""
+    game = make()
+    rules = functions(game, binding)
+    own = {name: getattr(rules, name) for name in ("random_move", "random_outcome") if name in vars(
+        game.kernel.rules.module)}
+    assert own
+    rng = random.Random(name)
+    checked = 0
+    for start in starts(game) * 4:
+        state = to_kernel(game, binding, start)
+        while rules.to_move(state) == CHANCE or rules.outcome(state, 0, 0) == api.ONGOING:
+            chance = rules.to_move(state) == CHANCE
+            mine = own.get("random_outcome" if chance else "random_move")
+            if mine is not None:
+                theirs = default(rules, "random_outcome" if chance else "random_move")
+                for draw in EDGE_DRAWS + [rng.getrandbits(32) for _ in range(20)]:
+                    assert mine(state, draw) == theirs(state, draw), (state, draw)
+                    checked += 1
+            state = rules.apply_move(state, rng.choice(list(rules.legal_moves(state))))
+    assert checked > 1000
 
 
 @pytest.mark.parametrize("binding", ["interpreted", pytest.param("compiled", marks=compiled_only)])
