@@ -21,6 +21,9 @@ FACES = 6
 LOW_CELLS = 13
 #: A cube's move id: FIRST_STEP + 32 * from + to (above every face of the die).
 FIRST_STEP = 32
+#: Bit 0 of each cell's nibble in the first word (cells 0-12) and the second (13-24).
+LOW_ONES = sum(1 << 4 * at for at in range(LOW_CELLS))
+HIGH_ONES = sum(1 << 4 * at for at in range(CELLS - LOW_CELLS))
 #: Each player's goal corner (einstein.TARGET).
 TARGET = (CELLS - 1, 0)
 #: STEP_CELLS[player][cell]: the cells a cube of `player` on `cell` can move to, in einstein.STEPS' order, -1 padded.
@@ -46,15 +49,20 @@ def with_cell(low: int, high: int, at: int, piece: int) -> tuple[int, int]:
     return low, (high & ~(15 << shift)) | piece << shift
 
 
+def has_cubes(word: int, ones: int) -> tuple[bool, bool]:
+    """Whether the cells of a word (`ones`: bit 0 of each of its nibbles) hold a Red cube (1-6) and a Blue one
+    (7-12), all nibbles at once: a nibble plus one reaches 8 (its bit 3) exactly when it is Blue's (no carry: 13
+    at most), and a nonzero nibble has a bit among its four."""
+    blue = (word + ones) >> 3 & ones
+    occupied = (word | word >> 1 | word >> 2 | word >> 3) & ones
+    return occupied & ~blue != 0, blue != 0
+
+
 def winner(state) -> int:
     """The player who has won (0 Red, 1 Blue), or -1 (einstein.winner)."""
-    red = blue = False
-    for at in range(CELLS):
-        piece = cell(state, at)
-        if piece > FACES:
-            blue = True
-        elif piece:
-            red = True
+    red_low, blue_low = has_cubes(state[0], LOW_ONES)
+    red_high, blue_high = has_cubes(state[1], HIGH_ONES)
+    red, blue = red_low or red_high, blue_low or blue_high
     corner = cell(state, TARGET[0])
     if (corner and corner <= FACES) or not blue:
         return 0
@@ -69,23 +77,32 @@ def to_move(state) -> int:
     return state[2]
 
 
+def cube_cell(state, piece: int) -> int:
+    """The cell holding `piece` (1-12), or -1: the nibbles equal to it are those the XOR with it leaves zero."""
+    for word, ones, first in ((state[0], LOW_ONES, 0), (state[1], HIGH_ONES, LOW_CELLS)):
+        rest = word ^ piece * ones
+        equal = ~(rest | rest >> 1 | rest >> 2 | rest >> 3) & ones
+        if equal:
+            return first + (equal.bit_length() - 1) // 4     # one cube of each number: one nibble at most
+    return -1
+
+
 def movable_cells(state) -> tuple[int, int]:
     """The cells of the cubes the roll lets the mover move (einstein.movable): the cube rolled, else the nearest
     lower then the nearest higher; -1 for none."""
     die, base = state[3], FACES * state[2]
+    rolled = cube_cell(state, base + die)
+    if rolled >= 0:
+        return rolled, -1
     lower_cell = higher_cell = -1
-    lower, higher = 0, FACES + 1
-    for at in range(CELLS):
-        piece = cell(state, at)
-        number = piece - base
-        if piece == 0 or not 1 <= number <= FACES:
-            continue
-        if number == die:
-            return at, -1
-        if lower < number < die:
-            lower, lower_cell = number, at
-        elif die < number < higher:
-            higher, higher_cell = number, at
+    for number in range(die - 1, 0, -1):
+        lower_cell = cube_cell(state, base + number)
+        if lower_cell >= 0:
+            break
+    for number in range(die + 1, FACES + 1):
+        higher_cell = cube_cell(state, base + number)
+        if higher_cell >= 0:
+            break
     return lower_cell, higher_cell
 
 
