@@ -103,7 +103,8 @@ def engine_line(played: Any) -> str:
     if e is None:
         return ""
     pv = " ".join(e.pv)
-    return (f'<span class="stats">depth {e.depth} · nodes {e.nodes:,} · {e.wall_time:.2f}s · score '
+    took = f"{e.wall_time * 1000:.1f} ms" if e.wall_time < 0.1 else f"{e.wall_time:.2f}s"   # a fast search is not 0.00s
+    return (f'<span class="stats">depth {e.depth} · nodes {e.nodes:,} · {took} · score '
             f'{escape(format_score(e.score))}{" · pv " + escape(pv) if pv else ""}</span>')
 
 

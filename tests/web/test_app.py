@@ -145,7 +145,8 @@ def test_an_engine_move_shows_its_figures_and_the_coach_its_verdict(client):
     response = client.post(url + "/move", data={"move": "b2"})
     assert "coach: b2: optimal — the position was a draw and stays one" in response.text
     response = client.post(url + "/engine")
-    assert re.search(r"depth \d+ · nodes [\d,]+ · \d+\.\d\ds · score 0 · pv [a-c][1-3]( [a-c][1-3])+", response.text)
+    assert re.search(r"depth \d+ · nodes [\d,]+ · (\d+\.\d ms|\d+\.\d\ds) · score 0 · pv [a-c][1-3]( [a-c][1-3])+",
+                     response.text)
 
 
 def test_a_coach_that_crashes_gives_no_verdict_and_the_game_goes_on(client):
@@ -334,3 +335,14 @@ def test_each_search_gets_the_same_headroom_and_the_agent_stays_built():
             last = json.loads(re.search(r'id="legal">(.*?)</script>', answer.text, re.DOTALL)[1])[-1][0]
             assert c.post(url + "/move", data={"move": last}).status_code == 200
         assert c.get(url).text.count("nodes 256 ·") == 3   # each of its searches mapped its 256 MiB
+
+
+@pytest.mark.parametrize(("seconds", "shown"),
+                         [(0.0042, "4.2 ms"), (0.0999, "99.9 ms"), (0.1, "0.10s"), (2.345, "2.35s")])
+def test_an_engine_move_shows_a_fast_search_in_milliseconds(seconds, shown):
+    """A compiled search of a few thousand nodes takes milliseconds: the move list says so, not "0.00s"."""
+    from types import SimpleNamespace
+
+    from framework.web.pages import engine_line
+    engine = SimpleNamespace(depth=2, nodes=8000, wall_time=seconds, score=0.5, pv=("e8",))
+    assert f"nodes 8,000 · {shown} · score" in engine_line(SimpleNamespace(engine=engine))

@@ -46,8 +46,8 @@ def test_a_full_tictactoe_game_by_clicks_against_alphabeta_ends_with_the_right_r
     assert page.locator("#result").text_content().startswith(expected)
     # every engine move shows its search figures, rounded
     stats = page.locator("#moves .stats").all_text_contents()
-    assert stats and all(re.search(r"depth \d+ · nodes [\d,]+ · \d+\.\d\ds · score (win|loss|-?\d+(\.\d+)?)", s)
-                         for s in stats)
+    figures = r"depth \d+ · nodes [\d,]+ · (\d+\.\d ms|\d+\.\d\ds) · score (win|loss|-?\d+(\.\d+)?)"
+    assert stats and all(re.search(figures, s) for s in stats)
     page.screenshot(path=tmp_path / "tictactoe.png")
     assert_not_blank(tmp_path / "tictactoe.png")
 
