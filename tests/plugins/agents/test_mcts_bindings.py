@@ -18,6 +18,13 @@ from tests.framework.test_binding import ThreeSeatLOA
 from tests.framework.test_search_reload import DiceRace, LeadHeuristic, _rolled
 
 
+@pytest.fixture(autouse=True)
+def compiled_kernels_on(monkeypatch):
+    """The compiled binding is under test here, also where the environment turns compiled kernels off
+    (`PLYGROUND_JIT=0`), as the agents' `binding` fixture does."""
+    monkeypatch.setenv("PLYGROUND_JIT", "1")
+
+
 def figures(agent: Any, game: Any, state: Any, budget: Budget = UNLIMITED) -> tuple[Any, ...]:
     stats = agent.select_move(game, state, budget).stats
     return (stats.pv, stats.nodes, stats.score, stats.peak_entries, stats.extra["iterations"],
