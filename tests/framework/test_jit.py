@@ -32,6 +32,7 @@ def test_asking_for_a_function_the_module_lacks_names_it():
 
 
 def test_the_environment_switch(monkeypatch):
+    monkeypatch.setenv("PLYGROUND_JIT", "1")
     assert numba_backend.enabled()
     monkeypatch.setenv("PLYGROUND_JIT", "0")
     assert not numba_backend.enabled()
