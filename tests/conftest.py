@@ -29,6 +29,13 @@ WALL_BOUND_FACTOR = 5
 
 
 @pytest.fixture
+def compiled_kernels_on(monkeypatch):
+    """Compiled kernels switched on for a test of the compiled binding, also where the environment turns them
+    off (`PLYGROUND_JIT=0`, which runs the rest of the suite interpreted); its subprocesses inherit it."""
+    monkeypatch.setenv("PLYGROUND_JIT", "1")
+
+
+@pytest.fixture
 def keeps_time_budget():
     """`keeps_time_budget(search, seconds)`: the issue's "time budgets are respected within 10%", as a
     property that holds on any CPU and under any load.

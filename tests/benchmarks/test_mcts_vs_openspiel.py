@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.usefixtures("compiled_kernels_on")
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "mcts_vs_openspiel.py"
 spec = importlib.util.spec_from_file_location("mcts_vs_openspiel", SCRIPT)
 bench = importlib.util.module_from_spec(spec)

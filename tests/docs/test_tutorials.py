@@ -77,6 +77,7 @@ def test_the_race_game_plays_counts_and_passes_its_conformance_suite(site, tmp_p
     assert done.returncode == 0 and "7 passed" in done.stdout, done.stdout + done.stderr
 
 
+@pytest.mark.usefixtures("compiled_kernels_on")
 def test_the_race_with_a_kernel_runs_alphabeta_and_expectiminimax_compiled_as_through_the_adapter(site, tmp_path):
     """The kernel tutorial's script, as the page shows it: both searches record the compiled binding, and
     visit the nodes and choose the move the adapter does (over the plain rules)."""

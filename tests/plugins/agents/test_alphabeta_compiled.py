@@ -22,6 +22,8 @@ from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 from plugins.games.loa.heuristics import ConcentrationHeuristic, GroupsHeuristic, MobilityHeuristic
 from plugins.games.tictactoe import TicTacToe
 
+pytestmark = pytest.mark.usefixtures("compiled_kernels_on")
+
 GAME = LinesOfAction()
 NO_WEIGHTS = ()
 MOVER_WINS = LinesOfAction(simultaneous="mover_wins")

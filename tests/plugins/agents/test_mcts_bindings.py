@@ -17,12 +17,7 @@ from plugins.agents.mcts import MCTSAgent
 from tests.framework.test_binding import ThreeSeatLOA
 from tests.framework.test_search_reload import DiceRace, LeadHeuristic, _rolled
 
-
-@pytest.fixture(autouse=True)
-def compiled_kernels_on(monkeypatch):
-    """The compiled binding is under test here, also where the environment turns compiled kernels off
-    (`PLYGROUND_JIT=0`), as the agents' `binding` fixture does."""
-    monkeypatch.setenv("PLYGROUND_JIT", "1")
+pytestmark = pytest.mark.usefixtures("compiled_kernels_on")
 
 
 def figures(agent: Any, game: Any, state: Any, budget: Budget = UNLIMITED) -> tuple[Any, ...]:
