@@ -49,13 +49,16 @@ def with_cell(low: int, high: int, at: int, piece: int) -> tuple[int, int]:
     return low, (high & ~(15 << shift)) | piece << shift
 
 
+def nonzero_cells(word: int, ones: int) -> int:
+    """Bit 0 of each nibble of `word` that is not zero (`ones`: bit 0 of each of its nibbles), all at once."""
+    return (word | word >> 1 | word >> 2 | word >> 3) & ones
+
+
 def has_cubes(word: int, ones: int) -> tuple[bool, bool]:
-    """Whether the cells of a word (`ones`: bit 0 of each of its nibbles) hold a Red cube (1-6) and a Blue one
-    (7-12), all nibbles at once: a nibble plus one reaches 8 (its bit 3) exactly when it is Blue's (no carry: 13
-    at most), and a nonzero nibble has a bit among its four."""
+    """Whether the cells of a word hold a Red cube (1-6) and a Blue one (7-12): a nibble plus one reaches 8 (its
+    bit 3) exactly when it is Blue's (no carry: 13 at most)."""
     blue = (word + ones) >> 3 & ones
-    occupied = (word | word >> 1 | word >> 2 | word >> 3) & ones
-    return occupied & ~blue != 0, blue != 0
+    return nonzero_cells(word, ones) & ~blue != 0, blue != 0
 
 
 def winner(state) -> int:
@@ -80,8 +83,7 @@ def to_move(state) -> int:
 def cube_cell(state, piece: int) -> int:
     """The cell holding `piece` (1-12), or -1: the nibbles equal to it are those the XOR with it leaves zero."""
     for word, ones, first in ((state[0], LOW_ONES, 0), (state[1], HIGH_ONES, LOW_CELLS)):
-        rest = word ^ piece * ones
-        equal = ~(rest | rest >> 1 | rest >> 2 | rest >> 3) & ones
+        equal = ones & ~nonzero_cells(word ^ piece * ones, ones)
         if equal:
             return first + (equal.bit_length() - 1) // 4     # one cube of each number: one nibble at most
     return -1
