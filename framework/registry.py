@@ -312,6 +312,37 @@ class Registry:
                                                        f"{context}: '{param.name}'", _nesting)
         return spec.factory(game=game, seed=seed, **resolved)
 
+    def check_agent(self, name: str, game: Game, params: Mapping[str, Any] | None = None, where: str = "agent",
+                    _nesting: int = 0) -> AgentSpec:
+        """Check, without building anything, what `create_agent` would: the agent plays `game`, its parameters
+        fit what it declares, its heuristics and the agents it names exist (and those agents' parameters fit).
+        An agent's constructor is an engine's code: it runs in the agent's engine process, never here."""
+        spec = self.agent_spec(name)
+        context = f"{where} '{name}'"
+        self.check_plays(spec, game, context)
+        resolved = resolve_params(spec.params, params or {}, context)
+        for param in spec.params:
+            value = resolved[param.name]
+            if param.type is HeuristicRef and value is not None:
+                try:
+                    self.heuristic_spec(game.name, str(heuristic_choice(value)[0]))
+                except PluginError as exc:
+                    raise ConfigError(f"{context}: '{param.name}': heuristic: {exc}") from None
+            elif param.type is AgentRef and value is not None:
+                if _nesting >= MAX_AGENT_NESTING:
+                    raise ConfigError(f"{context}: '{param.name}': agents naming agents nest more than "
+                                      f"{MAX_AGENT_NESTING} deep; is there a cycle?")
+                if isinstance(value, str):
+                    inner, inner_params = parse_agent_spec(value, f"{context}: '{param.name}'")
+                else:
+                    inner_params = dict(value)
+                    inner = inner_params.pop("agent")
+                try:
+                    self.check_agent(inner, game, inner_params, f"{context}: '{param.name}'", _nesting + 1)
+                except PluginError as exc:
+                    raise ConfigError(f"{context}: '{param.name}': {exc}") from None
+        return spec
+
     def plays(self, spec: AgentSpec, game: Game) -> bool:
         """Whether the agent of `spec` plays `game` (`check_plays` finds nothing to refuse)."""
         try:

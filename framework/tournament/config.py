@@ -528,7 +528,8 @@ def _participants(r: _Reader, entries: Any, registry: Registry, games: list[tupl
 
 def participant(r: _Reader, entry: Any, registry: Registry, games: list[tuple[str, Any]], key: str, *,
                 taken: Collection[str] = (), solver: bool = False, default_id: str | None = None) -> Participant:
-    """One `{id, agent, params, budget}` entry at the key path `key`, its agent built for every game to check it."""
+    """One `{id, agent, params, budget}` entry at the key path `key`, its agent checked for every game (its
+    parameters against what it declares; nothing is built)."""
     entry = r.mapping(entry, key, {"agent": 1, "params": 1, "budget": 1} if default_id else
                       {"id": 1, "agent": 1, "params": 1, "budget": 1})
     agent = r.string(entry.get("agent"), f"{key}.agent")
@@ -554,14 +555,11 @@ def participant(r: _Reader, entry: Any, registry: Registry, games: list[tuple[st
                 except PluginError as exc:
                     raise r.fail(f"{key}.params.{param.name}", str(exc)) from None
         try:
-            built = registry.create_agent(agent, game, params, where=key)
+            registry.check_agent(agent, game, params, where=key)   # builds nothing: constructors run in engines
         except PlygroundError as exc:
             raise r.fail(key, str(exc)) from None
-        except Exception as exc:   # the agent's constructor raised: name the participant, in one line
-            raise r.fail(key, f"participant '{pid}' (agent '{agent}') could not be built for game "
-                              f"'{game_name}': {one_line(exc)}") from None
     budget = _budget(r, entry.get("budget"), f"{key}.budget")
-    if solver and not callable(getattr(built, "solve", None)):
+    if solver and not callable(getattr(spec.factory, "solve", None)):
         able = sorted(n for n, reg in registry.agents.items() if callable(getattr(reg.spec.factory, "solve", None)))
         raise r.fail(f"{key}.agent", f"agent '{agent}' cannot solve positions (it has no solve method); "
                                      f"agents that can: {', '.join(able) or 'none'}")

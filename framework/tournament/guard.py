@@ -51,19 +51,21 @@ CLOSE_GRACE = 2.0
 _spawner: ThreadPoolExecutor | None = None
 
 
-def spawn(command: list[str], pass_fds: tuple[int, ...]) -> subprocess.Popen:
+def spawn(command: list[str], pass_fds: tuple[int, ...], **options: Any) -> subprocess.Popen:
     """Start a worker process from this process's one spawner thread.
 
     A worker asks Linux to kill it when its parent ends (PR_SET_PDEATHSIG, worker.py), but the kernel
     sends that signal when the *thread* that forked the worker ends. Dask and the web server supervise
     workers from pool threads that come and go, so workers are forked by a thread that lives as long as
-    the process: a worker then dies with the process, never with a retiring thread in mid-move.
+    the process: a worker then dies with the process, never with a retiring thread in mid-move. Engines
+    (framework/engine/client.py) are started here too; `options` go to Popen.
     """
     global _spawner
     if _spawner is None:
         _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="plyground-spawner")
-    return _spawner.submit(subprocess.Popen, command, pass_fds=pass_fds, stdin=subprocess.DEVNULL,
-                           stdout=subprocess.DEVNULL, start_new_session=True).result()
+    settings: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, **options}
+    return _spawner.submit(subprocess.Popen, command, pass_fds=pass_fds, start_new_session=True,
+                           **settings).result()
 
 
 class Cancelled(Exception):
@@ -325,7 +327,7 @@ class GuardedWorker:
             if self.loading is not None:
                 raise WorkerError(f"a worker process {Death(death)} while loading the plugins {self.loading} "
                                   "(a plugin ended it at import?)")
-            death = Death(death, outside=True if task.isolated else None)
+            death = Death(death, outside=True)   # no agent runs in a worker: it runs referees and loads plugins
         beats.read()
         progress = beats.steps
         result = task.died(progress, death)

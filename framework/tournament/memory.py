@@ -22,8 +22,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-STATUS = Path("/proc/self/status")
-CLEAR_REFS = Path("/proc/self/clear_refs")
 RESET_PEAK = b"5"
 
 
@@ -41,19 +39,33 @@ _open: dict[tuple[int, Path, int], int] = {}
 
 
 def _fd(path: Path, flags: int) -> int:
-    """A descriptor of `path` opened by this process, kept for the next call (raises OSError)."""
+    """A descriptor of `path` opened by this process, kept for the next call when it is this process's own file
+    (raises OSError); the caller closes one of another process's (`_done`)."""
+    if "/self/" not in str(path):
+        return os.open(path, flags | os.O_CLOEXEC)
     key = (os.getpid(), path, flags)
     if key not in _open:
         _open[key] = os.open(path, flags | os.O_CLOEXEC)
     return _open[key]
 
 
-def _status() -> bytes:
-    """The text of /proc/self/status, empty where there is no such file."""
+def _status(pid: str) -> bytes:
+    """The text of /proc/PID/status, empty where there is no such file."""
     try:
-        return os.pread(_fd(STATUS, os.O_RDONLY), 1 << 16, 0)
+        fd = _fd(Path(f"/proc/{pid}/status"), os.O_RDONLY)
     except OSError:
         return b""
+    try:
+        return os.pread(fd, 1 << 16, 0)
+    except OSError:
+        return b""
+    finally:
+        _done(pid, fd)
+
+
+def _done(pid: str, fd: int) -> None:
+    if pid != "self":
+        os.close(fd)
 
 
 def _status_bytes(status: bytes, field: bytes) -> int | None:
@@ -75,22 +87,28 @@ def _lifetime_peak() -> int | None:
 
 
 class PeakMeter:
-    """Started at a task's start (resetting the high-water mark if it can); `read()` at its end."""
+    """Started at a task's start (resetting the high-water mark if it can); `read()` at its end. `pid`: the
+    process measured ("self", or an engine's process number, which the referee may reset and read)."""
 
-    def __init__(self) -> None:
+    def __init__(self, pid: str = "self") -> None:
+        self.pid = pid
         try:
-            os.write(_fd(CLEAR_REFS, os.O_WRONLY), RESET_PEAK)
+            fd = _fd(Path(f"/proc/{pid}/clear_refs"), os.O_WRONLY)
+            try:
+                os.write(fd, RESET_PEAK)
+            finally:
+                _done(pid, fd)
             self.scope = "task"
         except OSError:
             self.scope = "process"
-        status = _status()
+        status = _status(pid)
         self.start = _status_bytes(status, b"VmRSS")
         if self.scope == "task" and _status_bytes(status, b"VmHWM") is None:
             self.scope = "process"
 
     def read(self) -> TaskMemory:
-        peak = _status_bytes(_status(), b"VmHWM") if self.scope == "task" else None
-        if peak is None:
+        peak = _status_bytes(_status(self.pid), b"VmHWM") if self.scope == "task" else None
+        if peak is None and self.pid == "self":
             peak = _lifetime_peak()
         if peak is not None and self.start is not None:
             peak = max(peak, self.start)

@@ -6,17 +6,17 @@ calls `beat(limit, progress)` to say "the next step may take at most `limit` sec
 the supervisor has to stop a step, or the worker dies, it asks the task to turn the last
 progress into a result (`timed_out`, `died`), so a hung or crashing agent costs one task.
 
-Blame: a game's beats say whose code runs — agent i being built, or agent i choosing a move (up to
-the next beat, which includes checking what it returned and applying its move). A worker that
-exits (`os._exit`, an exit status) or faults (`Death.fault`: SIGSEGV, SIGABRT...) while an agent's
-code runs is that agent's crash. A death from outside (killed by SIGKILL, SIGTERM...: `kill -9`, the
-kernel's OOM killer) or with no agent's code running is no result: `died` returns None, and the
-supervisor replays the task (guard.RETRIES times) and then stores it as `void`, a game that
+Blame: a task runs the referee (framework/engine/referee.py) in the worker; every agent runs in an engine
+process of its own, which the referee stops and judges itself (an engine's death, hang, protocol breach or
+illegal move is its forfeit; an OOM kill the kernel reports is no one's). The beats say whose engine the
+referee waits for (the live page shows it), with limits past the referee's own, so the supervisor steps in
+only when the referee itself fails: that, an exception of the referee, or its worker's death is no
+agent's doing, and the task is replayed (guard.RETRIES times) and then stored as `void`, a game that
 standings ignore.
 
-`GameTask` plays one game; `SolveTask` runs one solver on one position. Both measure the
-worker's resident memory (`memory.PeakMeter`): a game from its start, a solve from the moment
-its solver is built, so the figure is the search's and not the loading of compiled code.
+`GameTask` plays one game; `SolveTask` runs one solver on one position. Both measure the resident memory
+of the engines (`memory.PeakMeter` on the engine's process): from the game's or the solve's start, after
+the engine loaded and warmed up, so the figure is the search's and not the loading of compiled code.
 """
 
 from __future__ import annotations
@@ -25,29 +25,26 @@ import hashlib
 import math
 import random
 import signal
-import traceback
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 from framework.adjudication import Adjudication
-from framework.capabilities import capabilities
+from framework.engine.client import BUILD_LIMIT, STARTUP_LIMIT, Engine, EngineFailure, EngineSpec, wall_bound
+from framework.engine.referee import EnginePlayer, EnginePool, solve_with
 from framework.errors import PluginError
 from framework.match import (
+    Forfeit,
     GameRecord,
-    InvalidOutput,
     MoveRecord,
     Termination,
     check_stats,
-    crash_reason,
     forfeit_result,
-    legal_equal,
     play_game,
     quote,
 )
-from framework.protocols import CHANCE, Budget, Proof, Solver, SolveResult
+from framework.protocols import CHANCE, Budget, Proof
 from framework.registry import Registry
-from framework.search import Stopwatch
 from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
 from framework.tournament.config import Participant, load_plugin_file
 from framework.tournament.memory import PeakMeter, TaskMemory
@@ -125,20 +122,16 @@ class WorkerRegistry(Registry):
         return super().heuristics_for(game)
 
 
-#: The distribution whose agents a warm parent builds before forking games (`WorkerContext.warm_agents`).
-TRUSTED = "plyground"
-
-
 class WorkerContext:
-    """What a worker process keeps between tasks: a registry per (plugin files, entry points), warm games, and
-    agents that answer one move per task (engine.py), by key. `on_load(what)` is called before a registry's
-    plugins are imported, so a plugin that kills the process at import is named (guard.py)."""
+    """What a worker process keeps between tasks: a registry per (plugin files, entry points), the referee's
+    games, and the engines of the participants (`engines`: kept between games, framework/engine/referee.py).
+    `on_load(what)` is called before a registry's plugins are imported, so a plugin that kills the process at
+    import is named (guard.py)."""
 
     def __init__(self, on_load: Callable[[str], None] = lambda what: None) -> None:
         self._registries: dict[tuple, Registry] = {}
         self._games: dict[tuple, Any] = {}
-        self.agents: dict[str, Any] = {}
-        self._warm: set[tuple] = set()
+        self.engines = EnginePool()
         self.on_load = on_load
         self.loads = 0   # registries made so far
 
@@ -156,33 +149,11 @@ class WorkerContext:
 
     def game(self, plugins: tuple[str, ...], name: str, options: Mapping[str, Any],
              entry_points: tuple[str, ...] | None = None) -> Any:
-        """The game, built once per process with its compiled kernels warm (`warmup`): what games are forked from."""
+        """The game, built once per process (its rules loaded): what the referee's game objects are made after."""
         key = (plugins, entry_points, name, tuple(sorted(options.items())))
         if key not in self._games:
-            game = self.registry(plugins, entry_points).create_game(name, options)
-            warmup = capabilities(game).warmup
-            if warmup is not None:
-                warmup()
-            self._games[key] = game
+            self._games[key] = self.registry(plugins, entry_points).create_game(name, options)
         return self._games[key]
-
-    def warm_agents(self, plugins: tuple[str, ...], name: str, options: Mapping[str, Any],
-                    entry_points: tuple[str, ...] | None, participants: tuple[Participant, ...]) -> None:
-        """Build once, here, each participant whose agent this distribution provides (TRUSTED: its own code), so a
-        game's process forked from here finds its compiled search loaded; other plugins' agents are built only
-        in their games' processes. A build that fails is left to the game, which reports it."""
-        registry = self.registry(plugins, entry_points)
-        for p in participants:
-            key = (plugins, entry_points, name, tuple(sorted(options.items())), p.agent, repr(sorted(p.params.items())))
-            if key in self._warm:
-                continue
-            self._warm.add(key)
-            try:
-                registry.agent_spec(p.agent)
-                if registry.agents[p.agent].provenance.distribution == TRUSTED:
-                    registry.create_agent(p.agent, self.game(plugins, name, options, entry_points), p.params, seed=0)
-            except Exception:
-                pass
 
     def fresh_game(self, plugins: tuple[str, ...], name: str, options: Mapping[str, Any],
                    entry_points: tuple[str, ...] | None = None) -> Any:
@@ -251,22 +222,19 @@ class Task(Protocol):
     def void(self, progress: list, reason: str) -> Any: ...
 
 
-#: Seconds an agent may take to be built: building may compile its search (never charged to a move's clock).
-BUILD_LIMIT = 300.0
-#: A hard limit is judged on the CPU time of the game's process; a step that sleeps, waits or is starved is
-#: stopped only after this many times its limit plus WALL_EXTRA seconds of wall time.
-WALL_FACTOR = 3.0
-WALL_EXTRA = 5.0
+#: Seconds the supervisor adds to a referee's step beyond the engine's own wall bound: the referee stops an
+#: engine itself, so the supervisor steps in only when the referee fails.
+REFEREE_MARGIN = 10.0
+
+
+def referee_limit(limit: float) -> float:
+    """The limit a referee announces for a step whose engine it stops after `limit` seconds of CPU time."""
+    return wall_bound(limit) + REFEREE_MARGIN if math.isfinite(limit) else limit
 
 
 def hard(measure: str) -> str:
     """How a stopped step's limit reads: "hard time limit" (of CPU time), or the wall bound of a step that waited."""
     return "hard time limit" if measure == "CPU" else "hard time limit of wall time: it waited or was starved"
-
-
-def wall_bound(limit: float) -> float:
-    """The wall time after which a step with a CPU-time `limit` is stopped whatever CPU it used."""
-    return WALL_FACTOR * limit + WALL_EXTRA
 
 
 def cap_text(text: str, limit: int = 1 << 16) -> str:
@@ -322,13 +290,10 @@ class GameTask:
     random_plies: int = 0  # random moves played from `start` before the game, chosen by `opening_seed`
     opening_seed: int = 0
     others: tuple[Participant, ...] = ()
-    memory_limit_mb: int | None = None   # address space the game's process may add to its warm parent's
+    memory_limit_mb: int | None = None   # address space each engine may map beyond what it loaded
 
-    isolated = True
-
-    @property
-    def memory_limit(self) -> int | None:
-        return None if self.memory_limit_mb is None else self.memory_limit_mb << 20
+    isolated = False   # the referee runs in the worker; the agents run in their engines
+    memory_limit = None
 
     @property
     def players(self) -> tuple[Participant, ...]:
@@ -342,41 +307,61 @@ class GameTask:
         return min(self.hard_limit(i) for i in range(len(self.players)))
 
     def prepare(self, context: WorkerContext) -> None:
-        """Import the plugins, warm the game's kernels and the built-in agents' searches in the warm parent, before
-        any clock runs."""
-        context.warm_agents(self.plugins, self.game, self.game_options, self.entry_points, self.players)
+        """Nothing: the referee runs in the worker, and each engine loads and warms up before its game's clock."""
+
+    def engine_spec(self, participant: Participant) -> EngineSpec:
+        return EngineSpec(participant.id, participant.agent, dict(participant.params), self.plugins,
+                          self.entry_points, memory_limit_mb=self.memory_limit_mb)
 
     def run(self, context: WorkerContext, beat: Beat) -> GameResult:
-        registry = context.registry(self.plugins, self.entry_points)
+        """Referee one game: each seat's engine from the worker's pool, set up for this game before any clock
+        runs, then asked move by move (framework/engine/referee.py)."""
         game = context.fresh_game(self.plugins, self.game, self.game_options, self.entry_points)
-        meter = PeakMeter()   # after loading plugins (in the warm parent), before building the agents
         state = game.from_text(self.start) if self.start is not None else game.initial_state()
         state = random_opening(game, state, self.random_plies, self.opening_seed)
         ids = tuple(p.id for p in self.players)
+        history: list[str] = []
 
         def announce(position: Any, record: MoveRecord | None) -> None:
+            if record is not None:
+                history.append(record.move)
             mover = game.to_move(position)
-            if mover == CHANCE:    # the runner rolls at once: no agent's clock runs
+            if mover == CHANCE:    # the referee rolls at once: no engine's clock runs
                 return
-            beat(self.hard_limit(mover), Progress(record, game.to_text(position), mover, game.player_names[mover]))
+            beat(referee_limit(self.hard_limit(mover)),
+                 Progress(record, game.to_text(position), mover, game.player_names[mover]))
 
-        agents = []
-        views = []   # each agent its own game object: what it does to it reaches neither the referee nor the others
-        for i, p in enumerate(self.players):
-            beat(max(BUILD_LIMIT, self.hard_limit(i)),
-                 Progress(None, game.to_text(state), i, game.player_names[i], building=True))
-            try:
-                views.append(context.fresh_game(self.plugins, self.game, self.game_options, self.entry_points))
-                agents.append(registry.create_agent(p.agent, views[i], p.params, seed=derive_seed(self.seed, i)))
-            except (Exception, SystemExit) as exc:  # a constructor that raises forfeits like a crash in a move
-                reason = f"{game.player_names[i]} ({p.id}) crashed when created: {crash_reason(exc)}"
-                return self._forfeit(i, game.to_text(state), Termination.CRASH, reason, [], traceback.format_exc())
-        announce(state, None)
-        record = play_game(game, agents, budgets=tuple(p.budget for p in self.players), start=state,
-                           players=ids, max_plies=self.max_plies, adjudication=self.adjudication,
-                           on_move=lambda before, move, after: announce(after, move),
-                           seed=derive_seed(self.seed, "chance"), views=views)
-        return GameResult(self, record, meter.read())
+        engines: list[Engine] = []
+        meters: list[PeakMeter] = []
+        players: list[EnginePlayer] = []
+        try:
+            for i, p in enumerate(self.players):
+                beat(referee_limit(STARTUP_LIMIT + BUILD_LIMIT),
+                     Progress(None, game.to_text(state), i, game.player_names[i], building=True))
+                try:
+                    engine = context.engines.take(self.engine_spec(p))
+                    engines.append(engine)
+                    engine.new_game(self.game, self.game_options, i, derive_seed(self.seed, i), game.to_text(state))
+                except EngineFailure as failure:
+                    name = f"{game.player_names[i]} ({p.id})"
+                    if failure.termination is Termination.VOID:
+                        return self.void([], f"{name} {failure.reason}")
+                    reason = failure.reason.replace("crashed: ", "crashed when created: ", 1) \
+                        if failure.reason.startswith("crashed: ") else failure.reason
+                    return self._forfeit(i, game.to_text(state), failure.termination, f"{name} {reason}", [],
+                                         failure.details)
+                meters.append(PeakMeter(str(engine.pid)))
+                players.append(EnginePlayer(engine, history, lambda budget, i=i: self.hard_limit(i)))
+            announce(state, None)
+            record = play_game(game, players, budgets=tuple(p.budget for p in self.players), start=state,
+                               players=ids, max_plies=self.max_plies, adjudication=self.adjudication,
+                               on_move=lambda before, move, after: announce(after, move),
+                               seed=derive_seed(self.seed, "chance"))
+            memory = max((meter.read() for meter in meters), key=lambda m: m.peak or 0, default=None)
+            return GameResult(self, record, memory)
+        finally:
+            for j, engine in enumerate(engines):
+                context.engines.give_back(engine, healthy=j < len(players) and not players[j].failed)
 
     def vet(self, result: Any) -> str | None:
         """What makes `result`, as the game's process sent it, unfit to store (None: nothing)."""
@@ -404,30 +389,18 @@ class GameTask:
         return f"{last.name} ({self.players[last.running].id})"
 
     def timed_out(self, progress: list[Progress], limit: float, measure: str) -> GameResult:
-        last = progress[-1]
-        step = "when created" if last.building else "on one move"
-        reason = f"{self._culprit(last)} was stopped after {limit:g}s {step} ({hard(measure)})"
-        return self._forfeit(last.running, last.position, Termination.TIME, reason, progress)
+        """The supervisor stopped the referee itself (it stops engines before this): no agent's doing."""
+        return self.void(progress, f"the referee did not finish a step within {limit:g}s ({hard(measure)})")
 
-    def failed(self, progress: list[Progress], details: str) -> GameResult | None:
-        """The crash of the agent whose code ran when the game's process raised outside the agents' calls
-        (what the agent broke: a descriptor it closed, memory it exhausted); None before any agent ran."""
-        if not progress:
-            return None
-        last = progress[-1]
+    def failed(self, progress: list[Progress], details: str) -> GameResult:
+        """The referee raised: its own failure, never an engine's (engines fail through the protocol)."""
         error = details.rstrip().rsplit("\n", 1)[-1]
-        reason = (f"{self._culprit(last)} crashed: its game's process failed while "
-                  f"{'it was being built' if last.building else 'it was choosing a move'} ({quote(error, str)})")
-        return self._forfeit(last.running, last.position, Termination.CRASH, reason, progress, details)
+        result = self.void(progress, f"the referee failed ({quote(error, str)})")
+        return replace(result, record=replace(result.record, traceback=cap_text(details)))
 
-    def died(self, progress: list[Progress], death: Death) -> GameResult | None:
-        """The crash of the agent whose code ran when the worker died by its own doing; None otherwise."""
-        if not progress or not death.by_agent:
-            return None
-        last = progress[-1]
-        reason = (f"{self._culprit(last)} crashed: the worker process {death} while "
-                  f"{'it was being built' if last.building else 'it was choosing a move'}")
-        return self._forfeit(last.running, last.position, Termination.CRASH, reason, progress)
+    def died(self, progress: list[Progress], death: Death) -> None:
+        """The referee's process died: no engine runs in it, so the game is replayed (then void)."""
+        return None
 
     def void(self, progress: list[Progress], reason: str) -> GameResult:
         """No result: both agents score nothing and the moves played are not kept."""
@@ -489,51 +462,53 @@ class SolveTask:
     game_options: Mapping[str, Any] = field(default_factory=dict)
     plugins: tuple[str, ...] = ()
     entry_points: tuple[str, ...] | None = None  # the plugins the worker loads first (WorkerRegistry); None: all
-    memory_limit_mb: int | None = None   # address space the solve's process may add to its warm parent's
+    memory_limit_mb: int | None = None   # address space the solver's engine may map beyond what it loaded
 
-    isolated = True
-
-    @property
-    def memory_limit(self) -> int | None:
-        return None if self.memory_limit_mb is None else self.memory_limit_mb << 20
+    isolated = False   # the referee runs in the worker; the solver runs in its engine
+    memory_limit = None
 
     @property
     def floor(self) -> float:
         return hard_limit(self.solver.budget, self.move_time_limit)
 
     def prepare(self, context: WorkerContext) -> None:
-        """Import the plugins, warm the game's kernels and a built-in solver's search in the warm parent, before
-        any clock runs."""
-        context.warm_agents(self.plugins, self.game, self.game_options, self.entry_points, (self.solver,))
+        """Nothing: the solver's engine loads and warms up before the solve's clock."""
 
     def run(self, context: WorkerContext, beat: Beat) -> SolveOutcome:
-        registry = context.registry(self.plugins, self.entry_points)
+        """Ask the solver's engine (from the worker's pool, set up at the position) to solve it."""
         game = context.fresh_game(self.plugins, self.game, self.game_options, self.entry_points)
         state = game.from_text(self.position)
-        beat(max(BUILD_LIMIT, hard_limit(self.solver.budget, self.move_time_limit)), "building")
+        limit = hard_limit(self.solver.budget, self.move_time_limit)
+        beat(referee_limit(STARTUP_LIMIT + BUILD_LIMIT), "building")
+        spec = EngineSpec(self.solver.id, self.solver.agent, dict(self.solver.params), self.plugins,
+                          self.entry_points, memory_limit_mb=self.memory_limit_mb, solver=True)
+        healthy = False
+        engine: Engine | None = None
         try:
-            agent = registry.create_agent(self.solver.agent, game, self.solver.params, seed=derive_seed(self.seed, 0))
-        except (Exception, SystemExit) as exc:  # a crashing solver costs this position only
-            return self._crashed(f"crashed: {crash_reason(exc)}")
-        beat(hard_limit(self.solver.budget, self.move_time_limit), "solving")
-        watch = Stopwatch()
-        try:
-            meter = PeakMeter()
-            result = cast(Solver, agent).solve(game, state, self.solver.budget)  # config.py checked it solves
+            engine = context.engines.take(spec)
+            engine.new_game(self.game, self.game_options, 0, derive_seed(self.seed, 0), self.position)
+            beat(referee_limit(limit), "solving")
+            meter = PeakMeter(str(engine.pid))
+            result = solve_with(engine, game, state, self.solver.budget, limit)
             memory = meter.read()
-        except (Exception, SystemExit) as exc:  # a crashing solver costs this position only
-            return self._crashed(f"crashed: {crash_reason(exc)}")
-        try:
-            if not isinstance(result, SolveResult) or not isinstance(result.value, Proof):
-                raise InvalidOutput(f"returned {quote(result)} instead of a SolveResult with a Proof value")
             stats = check_stats(result.stats)
-            legal = None if result.move is None else legal_equal(game.legal_moves(state), result.move)
-        except InvalidOutput as exc:
-            return self._crashed(exc.reason)
-        move = None if legal is None else game.format_move(state, legal)
+            healthy = True
+        except EngineFailure as failure:
+            if failure.termination is Termination.TIME:
+                return SolveOutcome(self, "unknown", None, 0, 0, limit, 0.0, "time",
+                                    f"{self.solver.id} {failure.reason}")
+            if failure.termination is Termination.VOID:
+                return self.void([], failure.reason)
+            return self._crashed(failure.reason)
+        except Forfeit as forfeit:
+            return self._crashed(forfeit.reason)
+        finally:
+            if engine is not None:
+                context.engines.give_back(engine, healthy)
+        move = None if result.move is None else game.format_move(state, result.move)
         solved = result.value in (Proof.WIN, Proof.LOSS, Proof.DRAW)
         extra = {k: v for k, v in stats.extra.items() if isinstance(v, (int, float, str, bool, type(None)))}
-        return SolveOutcome(self, result.value.value, move, stats.nodes, stats.depth, watch.wall(), watch.cpu(),
+        return SolveOutcome(self, result.value.value, move, stats.nodes, stats.depth, stats.wall_time, stats.cpu_time,
                             "solved" if solved else "unknown", extra=extra, peak_entries=stats.peak_entries,
                             memory=memory)
 
@@ -546,19 +521,16 @@ class SolveTask:
         return None
 
     def timed_out(self, progress: list, limit: float, measure: str) -> SolveOutcome:
-        return SolveOutcome(self, "unknown", None, 0, 0, limit, 0.0, "time",
-                            f"{self.solver.id} was stopped after {limit:g}s ({hard(measure)})")
+        """The supervisor stopped the referee itself (it stops engines before this): no solver's doing."""
+        return self.void(progress, f"the referee did not finish a step within {limit:g}s ({hard(measure)})")
 
-    def failed(self, progress: list, details: str) -> SolveOutcome | None:
-        """The solver's crash when its process raised outside its calls after it began; None before."""
-        if not progress:
-            return None
-        error = details.rstrip().rsplit("\n", 1)[-1]
-        return self._crashed(f"crashed: its process failed ({quote(error, str)})")
+    def failed(self, progress: list, details: str) -> SolveOutcome:
+        """The referee raised: its own failure, never the solver's."""
+        return self.void(progress, f"the referee failed ({quote(details.rstrip().rsplit(chr(10), 1)[-1], str)})")
 
-    def died(self, progress: list, death: Death) -> SolveOutcome | None:
-        """The solver's crash when the worker died by its own doing after the solve began; None otherwise."""
-        return self._crashed(f"crashed: the worker process {death}") if progress and death.by_agent else None
+    def died(self, progress: list, death: Death) -> None:
+        """The referee's process died: no solver runs in it, so the solve is replayed (then void)."""
+        return None
 
     def void(self, progress: list, reason: str) -> SolveOutcome:
         return SolveOutcome(self, "unknown", None, 0, 0, 0.0, 0.0, "void", f"no result: {reason}")

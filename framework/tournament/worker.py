@@ -67,6 +67,7 @@ def serve(inbox: Connection, outbox: Connection, beat_fds: list[int]) -> int:
         try:
             task, slot = inbox.recv()
         except EOFError:
+            context.engines.close()
             sweep()
             return 0
         beat = writers[slot]

@@ -1,0 +1,332 @@
+"""The referee's side of one engine: start it confined, hand-shake, set up games, ask for moves, time it.
+
+The referee trusts nothing the engine says about itself: a move is parsed by the referee's own game object
+(an unparsable one is illegal), its time is measured here (CPU of the engine's whole control group, every
+thread and child, or of its process where no group could be made; wall time around the exchange), and a
+step is stopped at its hard limit of CPU time or at its wall bound. Blame follows the act: an engine that
+dies, hangs, breaks the protocol or answers with an error forfeits (`EngineFailure` with the termination);
+a death the kernel's OOM killer caused is no one's (VOID).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from framework.engine import sandbox
+from framework.engine.protocol import (
+    ENGINE_MESSAGES,
+    MAX_INFO,
+    MAX_LINE,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    decode,
+    encode,
+)
+from framework.match import Termination
+
+#: Seconds an engine may take to start and answer `hello`, and to load and warm up for a game (`isready`).
+STARTUP_LIMIT = 120.0
+BUILD_LIMIT = 300.0
+#: A step whose engine uses its limit in CPU time is stopped; one that waits, after this wall bound.
+WALL_FACTOR = 3.0
+WALL_EXTRA = 5.0
+#: Characters of an engine's standard error quoted with its forfeit (its last lines say most).
+STDERR_TAIL = 4000
+#: Seconds a quitting engine gets before it is killed.
+QUIT_GRACE = 0.5
+#: Where engines keep compiled code (numba's cache): theirs alone, so the runner never loads what an engine wrote.
+ENGINE_CACHE = Path(os.environ.get("PLYGROUND_ENGINE_CACHE", Path.home() / ".cache" / "plyground" / "engines"))
+
+
+def wall_bound(limit: float) -> float:
+    """The wall time after which a step with a CPU-time `limit` is stopped whatever CPU it used."""
+    return WALL_FACTOR * limit + WALL_EXTRA
+
+
+class EngineFailure(Exception):
+    """An engine failed a step: `termination` says how it is judged (CRASH, TIME, INVALID_OUTPUT, or VOID when
+    the cause came from outside it), `reason` says what happened, `details` holds its last lines of stderr."""
+
+    def __init__(self, termination: Termination, reason: str, details: str = "") -> None:
+        super().__init__(reason)
+        self.termination = termination
+        self.reason = reason
+        self.details = details
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """What starts one engine: a Python agent in an engine host (`agent`, `params`, the plugins that provide it),
+    or a program (`command`). `label` names it in reasons; `memory_limit_mb` caps its address space."""
+
+    label: str
+    agent: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    plugins: tuple[str, ...] = ()
+    entry_points: tuple[str, ...] | None = None
+    command: tuple[str, ...] | None = None
+    memory_limit_mb: int | None = None
+    solver: bool = False
+    where: str = "agent"
+
+    @property
+    def key(self) -> str:
+        """Engines with equal keys are interchangeable between games."""
+        return json.dumps([self.agent, self.params, self.plugins, self.entry_points, self.command,
+                           self.memory_limit_mb, self.solver, self.where], sort_keys=True, default=repr)
+
+    def argv(self) -> list[str]:
+        if self.command is not None:
+            return list(self.command)
+        spec = {"agent": self.agent, "params": dict(self.params), "plugins": list(self.plugins),
+                "entry_points": None if self.entry_points is None else list(self.entry_points),
+                "solver": self.solver, "where": self.where, "memory_limit_mb": self.memory_limit_mb}
+        return [sys.executable, "-m", "framework.engine.host", json.dumps(spec, default=repr)]
+
+    def readable(self) -> tuple[str, ...]:
+        """Folders the engine must read beyond the system's: the packages of this framework and its plugins'."""
+        import framework
+        import plugins
+
+        folders = {str(Path(framework.__file__).resolve().parent), str(Path(plugins.__file__).resolve().parent)}
+        folders.update(str(Path(file).resolve().parent) for file in self.plugins)
+        if self.command is not None:
+            folders.add(str(Path(self.command[0]).resolve().parent))
+        # the folders Python searches, so imports see the same packages as the runner (never its cwd)
+        folders.update(entry for entry in sys.path if entry and os.path.isdir(entry)
+                       and not any(Path(entry).resolve() == Path(p).resolve() for p in ("/", os.getcwd())))
+        return tuple(sorted(folders))
+
+
+_serial = itertools.count(1)
+
+
+def _oom_kills() -> int:
+    try:
+        for line in Path("/proc/vmstat").read_text().splitlines():
+            if line.startswith("oom_kill "):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+class Engine:
+    """One engine process, started confined and hand-shaken (`hello`)."""
+
+    def __init__(self, spec: EngineSpec) -> None:
+        self.spec = spec
+        self.name = spec.label
+        self.version = ""
+        self.params: dict[str, Any] = {}
+        self.private = tempfile.mkdtemp(prefix="plyground-engine-")
+        group = f"{os.getpid()}-{next(_serial)}"
+        self.pids_group, self.cpu_group = sandbox.make_groups(group)
+        # a host caps itself once loaded (what it maps then plus the limit); a program is capped from its start
+        memory = None if spec.memory_limit_mb is None or spec.command is None else \
+            (spec.memory_limit_mb + BASE_MEMORY_MB) << 20
+        confinement = sandbox.Confinement(self.private, spec.readable(), (str(ENGINE_CACHE),), memory,
+                                          self.pids_group, self.cpu_group)
+        ENGINE_CACHE.mkdir(parents=True, exist_ok=True)
+        self.stderr_path = Path(self.private, "stderr.log")
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(ENGINE_CACHE), TMPDIR=self.private, PYTHONDONTWRITEBYTECODE="1",
+                   PYTHONPATH=os.pathsep.join(p for p in sys.path if p and os.path.isdir(p)))
+        from framework.tournament.guard import spawn  # engines are forked by one long-lived thread (see spawn)
+
+        with open(self.stderr_path, "wb") as stderr:
+            self.proc = spawn(sandbox.launch_command(confinement, spec.argv()), (), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=stderr, env=env)
+        self.buffer = b""
+        self.oom = _oom_kills()
+        self.closed = False
+        self.used = self.wall = 0.0
+        try:
+            hello = self.request({"type": "hello", "protocol": PROTOCOL_VERSION}, STARTUP_LIMIT, ("hello",),
+                                 step="starting")
+        except EngineFailure:
+            self.close()
+            raise
+        if hello.get("protocol") != PROTOCOL_VERSION:
+            self.close()
+            raise EngineFailure(Termination.CRASH, f"speaks protocol {hello.get('protocol')!r}, the referee "
+                                                   f"speaks {PROTOCOL_VERSION}")
+        self.name = str(hello.get("engine", spec.label))[:200]
+        self.version = str(hello.get("version", ""))[:200]
+        params = hello.get("params")
+        self.params = params if isinstance(params, dict) else {}
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    @property
+    def alive(self) -> bool:
+        return not self.closed and self.proc.poll() is None
+
+    def cpu(self) -> float:
+        """CPU seconds the engine has used so far: its whole group's, else its process's (all threads, waited
+        children)."""
+        if self.cpu_group is not None:
+            used = sandbox.cpu_seconds(self.cpu_group)
+            if used is not None:
+                return used
+        try:
+            fields = Path(f"/proc/{self.pid}/stat").read_bytes().rsplit(b")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return sum(int(f) for f in fields[11:15]) / TICKS
+
+    def stderr_tail(self) -> str:
+        try:
+            with open(self.stderr_path, "rb") as file:
+                file.seek(max(0, file.seek(0, os.SEEK_END) - STDERR_TAIL))
+                return file.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def _failure(self, termination: Termination, reason: str) -> EngineFailure:
+        details = self.stderr_tail()
+        self.close()
+        return EngineFailure(termination, reason, details)
+
+    def _died(self, step: str) -> EngineFailure:
+        try:
+            code = self.proc.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            code = None
+        if _oom_kills() > self.oom:
+            return self._failure(Termination.VOID, f"its engine was killed by the kernel's OOM killer while {step}")
+        if code is None:
+            how = "closed its output"
+        elif code >= 0:
+            how = f"exited with code {code}"
+        else:
+            how = f"was killed by signal {signal.Signals(-code).name}"
+        return self._failure(Termination.CRASH, f"crashed: its engine {how} while {step}")
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(encode(message))
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self._died("it was sent a message") from None
+
+    def request(self, message: Mapping[str, Any], limit: float, expect: Sequence[str],
+                step: str = "choosing a move") -> dict[str, Any]:
+        """Send `message` and return the answer of a type in `expect` (`info` lines are skipped), within `limit`
+        seconds of the engine's CPU time and its wall bound; EngineFailure otherwise. `self.used` and
+        `self.wall` hold what the step cost."""
+        if self.closed:
+            raise EngineFailure(Termination.CRASH, "crashed: its engine was already stopped")
+        cpu0, wall0 = self.cpu(), time.perf_counter()
+        self.send(message)
+        fd = self.proc.stdout.fileno()   # type: ignore[union-attr]
+        infos = 0
+        bound = wall_bound(limit) if math.isfinite(limit) else math.inf
+        while True:
+            line = self._line()
+            while line is None:
+                now = time.perf_counter()
+                used = self.cpu() - cpu0
+                if used >= limit or now - wall0 >= bound:
+                    measure = "hard time limit" if used >= limit else \
+                        "hard time limit of wall time: it waited or was starved"
+                    raise self._failure(Termination.TIME, f"was stopped after {limit:g}s {_on(step)} ({measure})")
+                wait = min(bound - (now - wall0), max(limit - used, 0.005), 1.0)
+                readable, _, _ = select.select([fd], [], [], wait)
+                if readable:
+                    chunk = os.read(fd, 1 << 16)
+                    if not chunk:
+                        raise self._died(step)
+                    self.buffer += chunk
+                    if len(self.buffer) > MAX_LINE and b"\n" not in self.buffer:
+                        raise self._failure(Termination.INVALID_OUTPUT, f"sent a line longer than {MAX_LINE:,} bytes "
+                                                                        f"while {step}")
+                line = self._line()
+            try:
+                answer = decode(line, ENGINE_MESSAGES)
+            except ProtocolError as exc:
+                raise self._failure(Termination.INVALID_OUTPUT, f"broke the protocol while {step}: {exc}") from None
+            kind = answer["type"]
+            if kind == "info":
+                infos += 1
+                if infos > MAX_INFO:
+                    raise self._failure(Termination.INVALID_OUTPUT, f"sent more than {MAX_INFO:,} info lines while "
+                                                                    f"{step}")
+                continue
+            if kind == "error":
+                text = str(answer.get("message", ""))[:2000]
+                failure = self._failure(Termination.CRASH, f"crashed: {text}")
+                failure.details = str(answer.get("traceback", ""))[-STDERR_TAIL:] or failure.details
+                raise failure
+            if kind not in expect:
+                raise self._failure(Termination.INVALID_OUTPUT, f"answered {kind!r} while {step}, expected "
+                                                                f"{' or '.join(map(repr, expect))}")
+            self.used, self.wall = max(self.cpu() - cpu0, 0.0), time.perf_counter() - wall0
+            return answer
+
+    def _line(self) -> bytes | None:
+        at = self.buffer.find(b"\n")
+        if at < 0:
+            return None
+        line, self.buffer = self.buffer[:at + 1], self.buffer[at + 1:]
+        return line
+
+    def new_game(self, game: str, options: Mapping[str, Any], seat: int, seed: int, start: str | None) -> None:
+        """Set the engine up for a game and wait until it is ready (loading and warm-up happen here, before any
+        clock runs)."""
+        self.send({"type": "new", "game": game, "options": dict(options), "seat": seat, "seed": seed,
+                   "start": start})
+        self.request({"type": "isready"}, BUILD_LIMIT, ("readyok",), step="getting ready for a game")
+
+    def close(self) -> None:
+        """Stop the engine and everything it started; remove its groups and its private folder."""
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            if self.proc.poll() is None and self.proc.stdin is not None:
+                self.proc.stdin.write(encode({"type": "quit"}))
+                self.proc.stdin.flush()
+                self.proc.wait(QUIT_GRACE)
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        sandbox.remove_group(self.pids_group)
+        sandbox.remove_group(self.cpu_group)
+        shutil.rmtree(self.private, ignore_errors=True)
+
+
+#: Address space a program engine gets beyond its `memory_limit_mb` (its runtime's own mappings).
+BASE_MEMORY_MB = 1024
+#: Clock ticks per second of /proc/PID/stat's CPU times.
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _on(step: str) -> str:
+    return "on one move" if step == "choosing a move" else f"while {step}"

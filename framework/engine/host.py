@@ -1,0 +1,217 @@
+"""The engine host: a Python agent plugin as an engine (`python -m framework.engine.host SPEC_JSON`).
+
+It speaks the engine protocol (protocol.py) on its standard input and output for the plugin's author, whose
+agent API stays as it is: `select_move`, `solve`, a coach's verdict. SPEC_JSON names the agent, its parameters,
+and the plugins to load (entry points, plugin files). Anything the agent prints goes to standard error, never
+into the protocol.
+
+Each `new` builds a fresh agent with that game's seed (a per-game reset: the same seed plays the same moves as
+in a clean process) on a game object of the host's own; the game, its compiled kernels and the agent's compiled
+search are loaded once per process. The first `isready` for a game also runs one small throwaway search, so no
+move of a game pays for loading or compiling inside its clock.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from collections.abc import Mapping
+from typing import IO, Any, cast
+
+from framework.capabilities import capabilities
+from framework.coach import coach_move
+from framework.engine.protocol import PROTOCOL_VERSION, REFEREE_MESSAGES, ProtocolError, decode, encode
+from framework.match import crash_reason, pv_notation
+from framework.protocols import CHANCE, Budget, Decision, Game, Proof, SearchStats, Solver, SolveResult, State
+from framework.registry import Registry
+from framework.tournament.worker import limit_memory
+
+#: The budget of the throwaway search that loads an agent's search before its first clock runs.
+WARMUP_BUDGET = Budget(nodes=64)
+
+
+def stats_message(game: Game, state: State, stats: Any) -> dict[str, Any]:
+    """A search's statistics as the protocol carries them (what cannot be carried is left out)."""
+    if not isinstance(stats, SearchStats):
+        return {}
+    extra = {k: v for k, v in dict(stats.extra).items()
+             if isinstance(k, str) and isinstance(v, (int, float, str, bool, type(None)))}
+    try:
+        pv = list(pv_notation(game, state, stats.pv))
+    except Exception:
+        pv = []
+    return {"nodes": stats.nodes, "depth": stats.depth, "score": stats.score, "pv": pv,
+            "wall_time": stats.wall_time, "cpu_time": stats.cpu_time, "peak_entries": stats.peak_entries,
+            "extra": extra}
+
+
+class Host:
+    """One agent's engine: the registry, the games built so far, the agent of the game being played."""
+
+    def __init__(self, spec: Mapping[str, Any]) -> None:
+        from framework.tournament.config import load_plugin_file
+        from framework.tournament.tasks import WorkerRegistry  # one registry rule for workers and engines
+
+        self.spec = spec
+        entry_points = spec.get("entry_points")
+        self.registry: Registry = Registry() if entry_points is None else WorkerRegistry(tuple(entry_points))
+        for file in spec.get("plugins", ()):
+            load_plugin_file(self.registry, file)
+        self.games: dict[str, Game] = {}
+        self.warm: set[str] = set()
+        self.game: Game | None = None
+        self.key = ""
+        self.agent: Any = None
+        self.start: State = None
+        self.state: State = None
+        self.played: list[str] = []
+        self.capped = False
+
+    def hello(self) -> dict[str, Any]:
+        import importlib.metadata
+
+        try:
+            version = importlib.metadata.version("plyground")
+        except importlib.metadata.PackageNotFoundError:
+            version = "unknown"
+        return {"type": "hello", "protocol": PROTOCOL_VERSION, "engine": f"plyground-host {self.spec['agent']}",
+                "version": version, "params": self.spec.get("params", {})}
+
+    def new(self, message: Mapping[str, Any]) -> dict[str, Any] | None:
+        options = message.get("options") or {}
+        self.key = json.dumps([message["game"], options], sort_keys=True)
+        if self.key not in self.games:
+            game = self.registry.create_game(message["game"], options)
+            warmup = capabilities(game).warmup
+            if warmup is not None:
+                warmup()
+            self.games[self.key] = game
+        self.game = self.games[self.key]
+        self.agent = self.registry.create_agent(self.spec["agent"], self.game, dict(self.spec.get("params", {})),
+                                                seed=int(message.get("seed", 0)),
+                                                where=str(self.spec.get("where", "agent")))
+        start = message.get("start")
+        self.start = self.game.initial_state() if start is None else self.game.from_text(start)
+        self.state, self.played = self.start, []
+        return None
+
+    def ready(self) -> dict[str, Any]:
+        if self.game is not None and self.key not in self.warm:
+            self.warm.add(self.key)
+            self._warm_up()
+        limit = self.spec.get("memory_limit_mb")
+        if limit is not None and not self.capped:
+            self.capped = True
+            limit_memory(int(limit) << 20)   # what the loaded host maps, plus the limit
+        return {"type": "readyok"}
+
+    def _warm_up(self) -> None:
+        """One throwaway search with a copy of the agent, from the first position where a player moves."""
+        game = cast(Game, self.game)
+        state = self.start
+        while not game.is_terminal(state) and game.to_move(state) == CHANCE:
+            state = game.apply(state, game.chance_outcomes(state)[0][0])  # type: ignore[attr-defined]
+        if game.is_terminal(state):
+            return
+        try:
+            agent = self.registry.create_agent(self.spec["agent"], game, dict(self.spec.get("params", {})), seed=0)
+            if self.spec.get("solver") and isinstance(agent, Solver):
+                agent.solve(game, state, WARMUP_BUDGET)
+            else:
+                agent.select_move(game, state, WARMUP_BUDGET)
+        except Exception:
+            pass   # the game itself shows what fails
+
+    def _position(self, moves: list[str]) -> State:
+        game = cast(Game, self.game)
+        if moves[:len(self.played)] != self.played:
+            self.state, self.played = self.start, []
+        for text in moves[len(self.played):]:
+            self.state = game.apply(self.state, game.parse_move(self.state, text))
+            self.played.append(text)
+        return self.state
+
+    def go(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        game = cast(Game, self.game)
+        state = self._position(list(message.get("moves", [])))
+        budget = Budget(**(message.get("budget") or {}))
+        decision = self.agent.select_move(game, state, budget)
+        if not isinstance(decision, Decision):
+            return {"type": "error", "message": f"select_move returned {type(decision).__name__}, not a Decision"}
+        return {"type": "move", "move": game.format_move(state, decision.move),
+                "stats": stats_message(game, state, decision.stats)}
+
+    def solve(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        game = cast(Game, self.game)
+        state = self._position(list(message.get("moves", [])))
+        if not isinstance(self.agent, Solver):
+            return {"type": "error", "message": f"agent '{self.spec['agent']}' cannot solve positions"}
+        budget = Budget(**(message.get("budget") or {}))
+        result = self.agent.solve(game, state, budget)
+        if not isinstance(result, SolveResult) or not isinstance(result.value, Proof):
+            return {"type": "error", "message": f"solve returned {type(result).__name__}, not a SolveResult"}
+        move = None if result.move is None else game.format_move(state, result.move)
+        return {"type": "solved", "value": result.value.value, "move": move,
+                "stats": stats_message(game, state, result.stats)}
+
+    def judge(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        game = cast(Game, self.game)
+        state = self._position(list(message.get("moves", [])))
+        budget = Budget(**(message.get("budget") or {}))
+        verdict = coach_move(game, state, game.parse_move(state, str(message["move"])), self.agent, budget)
+        return {"type": "verdict", "text": verdict.describe(game, state)}
+
+    def answer(self, message: Mapping[str, Any]) -> dict[str, Any] | None:
+        kind = message["type"]
+        if kind == "hello":
+            return self.hello()
+        if kind == "isready":
+            return self.ready()
+        if kind == "new":
+            return self.new(message)
+        if self.game is None:
+            return {"type": "error", "message": f"'{kind}' before any 'new'"}
+        return {"go": self.go, "solve": self.solve, "judge": self.judge}[kind](message)
+
+
+def serve(inbox: IO[bytes], outbox: IO[bytes], spec: Mapping[str, Any]) -> int:
+    """Answer the referee's messages until `quit` or the end of the input."""
+    host: Host | None = None
+    while True:
+        line = inbox.readline()
+        if not line:
+            return 0
+        try:
+            message = decode(line, REFEREE_MESSAGES)
+        except ProtocolError as exc:
+            reply: dict[str, Any] | None = {"type": "error", "message": f"protocol: {exc}"}
+        else:
+            if message["type"] == "quit":
+                return 0
+            try:
+                if host is None:
+                    host = Host(spec)
+                reply = host.answer(message)
+            except (Exception, SystemExit) as exc:
+                traceback.print_exc()
+                reply = {"type": "error", "message": crash_reason(exc), "traceback": traceback.format_exc()[-4000:]}
+        if reply is not None:
+            try:
+                outbox.write(encode(reply))
+            except (ProtocolError, ValueError) as exc:
+                outbox.write(encode({"type": "error", "message": f"its answer cannot be sent: {exc}"}))
+            outbox.flush()
+
+
+def main(argv: list[str]) -> int:
+    spec = json.loads(argv[1])
+    protocol_out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)   # what the agent prints goes to standard error, never into the protocol
+    sys.stdout = sys.stderr
+    return serve(sys.stdin.buffer, protocol_out, spec)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,99 @@
+"""The Plyground engine protocol, version 1: one JSON object per line, each with a `type`.
+
+The referee speaks first and the engine answers; every message is a single line of UTF-8 JSON of at most
+MAX_LINE bytes. A line that is not such an object, a message of an unknown type, or an answer out of turn is
+a protocol error: during a game, the engine's forfeit with the reason. The exchange (docs/guide/engine-protocol.md
+has a transcript):
+
+    referee -> engine                                   engine -> referee
+    {"type": "hello", "protocol": 1}                    {"type": "hello", "protocol": 1, "engine": NAME,
+                                                          "version": TEXT, "params": {...}}
+    {"type": "new", "game": NAME, "options": {...},     (nothing)
+     "seat": N, "seed": N, "start": TEXT}
+    {"type": "isready"}                                 {"type": "readyok"}       (after loading and warm-up)
+    {"type": "go", "moves": [NOTATION...],              {"type": "move", "move": NOTATION, "stats": {...}}
+     "budget": {"time": S, "nodes": N}, "clock": {...}}
+    {"type": "solve", "budget": {...}}                  {"type": "solved", "value": "win"|"loss"|"draw"|
+                                                          "unknown", "move": NOTATION|null, "stats": {...}}
+    {"type": "judge", "moves": [...], "move": NOTATION,  {"type": "verdict", "text": TEXT}
+     "budget": {...}}
+    {"type": "quit"}                                    (exits)
+
+`moves` are every ply since `start`, dice rolls included, in the game's notation: the engine replays them on its
+own game object. An engine may send {"type": "info", ...} lines while it searches (ignored, within bounds) and
+{"type": "error", "message": TEXT} instead of any answer when it cannot give one (it cannot play this game, its
+parameters are wrong): before a game that is a configuration error, during one its forfeit.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from typing import Any
+
+#: The protocol's version: the referee and the engine say theirs in `hello` and must agree.
+PROTOCOL_VERSION = 1
+#: The longest line either side may send (bytes, newline included).
+MAX_LINE = 1 << 20
+#: `info` lines an engine may send during one search before it is judged to flood the referee.
+MAX_INFO = 10_000
+#: Message types each side may send.
+REFEREE_MESSAGES = frozenset({"hello", "new", "isready", "go", "solve", "judge", "quit"})
+ENGINE_MESSAGES = frozenset({"hello", "readyok", "move", "solved", "verdict", "info", "error"})
+
+
+class ProtocolError(Exception):
+    """A line that breaks the protocol; the text says how, quoting the line."""
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One message as the line that carries it."""
+    line = json.dumps(message, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+    if len(line) > MAX_LINE:
+        raise ProtocolError(f"a {message.get('type')!r} message of {len(line):,} bytes is longer than "
+                            f"the {MAX_LINE:,} the protocol allows")
+    return line
+
+
+def decode(line: bytes, allowed: frozenset[str]) -> dict[str, Any]:
+    """The message a line carries; ProtocolError when it is none of `allowed`."""
+    if len(line) > MAX_LINE or not line.endswith(b"\n"):
+        raise ProtocolError(f"a line longer than {MAX_LINE:,} bytes" if len(line) > MAX_LINE
+                            else f"a line cut off before its end: {_quote(line)}")
+    try:
+        message = json.loads(line, parse_constant=_no_constant)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProtocolError(f"not a JSON line ({exc}): {_quote(line)}") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise ProtocolError(f"not a JSON object with a 'type': {_quote(line)}")
+    if message["type"] not in allowed:
+        raise ProtocolError(f"a message of unknown type {message['type']!r}: {_quote(line)}")
+    return message
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _quote(line: bytes, limit: int = 120) -> str:
+    text = line.decode("utf-8", "replace").rstrip("\n")
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def field(message: Mapping[str, Any], name: str, kind: type | tuple[type, ...], optional: bool = False) -> Any:
+    """`message[name]`, checked to be of `kind` (bool is never an int here); ProtocolError otherwise."""
+    value = message.get(name)
+    if value is None and optional:
+        return None
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool) and bool not in kinds:
+        value_ok = False
+    else:
+        value_ok = isinstance(value, kinds)
+    if not value_ok:
+        raise ProtocolError(f"its {message.get('type')!r} message has {name}={value!r}, expected "
+                            f"{' or '.join(k.__name__ for k in kinds)}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ProtocolError(f"its {message.get('type')!r} message has {name}={value!r}, not a finite number")
+    return value

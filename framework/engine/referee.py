@@ -1,0 +1,167 @@
+"""The referee: the runner's side of a game, which alone holds the board, the clocks and the result.
+
+Each participant plays from an engine process (client.py). The referee applies every move to its own game
+object through `match.play_game` (the checked path: legality, repetition, adjudication, the dice drawn from
+the game's seed), gives each engine the moves played so far with every `go`, measures each move's time
+itself, and derives the result from the moves alone. An engine never reports a result, and what one engine
+does cannot reach another's process or the store.
+
+`EnginePool` keeps engines between games (per process: a tournament worker, `play`, the workbench): an engine
+that played a game honestly is set up for the next one with `new` (a per-game reset); one that failed is
+stopped, and a fresh one is started when it is needed again.
+"""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from framework.engine.client import BUILD_LIMIT, Engine, EngineFailure, EngineSpec
+from framework.match import Forfeit, Relay, Termination, crash_reason
+from framework.protocols import Budget, Decision, Game, Proof, SearchStats, SolveResult, State
+
+#: Idle engines a pool keeps; past it the one idle longest is stopped.
+MAX_IDLE = 8
+
+
+def budget_message(budget: Budget) -> dict[str, Any]:
+    return {key: value for key, value in (("time", budget.time), ("nodes", budget.nodes)) if value is not None}
+
+
+def _moves(game: Game, state: State, notation: Sequence[Any]) -> tuple:
+    """The moves of a PV in notation, as far as they parse (a PV is shown, never judged)."""
+    moves = []
+    for text in notation:
+        try:
+            move = game.parse_move(state, str(text))
+            state = game.apply(state, move)
+        except Exception:
+            break
+        moves.append(move)
+    return tuple(moves)
+
+
+def _number(stats: Mapping[str, Any], name: str, kind: type, default: Any) -> Any:
+    value = stats.get(name, default)
+    if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)):
+        return kind(value) if value is not None and kind is int and isinstance(value, int) else value
+    raise Forfeit(Termination.INVALID_OUTPUT, f"sent stats with {name}={str(value)[:80]!r}, not a number")
+
+
+def search_stats(game: Game, state: State, stats: Any, used: float, wall: float) -> SearchStats:
+    """The statistics an engine sent, with the times the referee measured (never the engine's own)."""
+    if not isinstance(stats, dict):
+        stats = {}
+    extra = stats.get("extra")
+    extra = {str(k)[:100]: v for k, v in extra.items() if isinstance(v, (int, float, str, bool, type(None)))} \
+        if isinstance(extra, dict) else {}
+    pv = stats.get("pv")
+    return SearchStats(nodes=_number(stats, "nodes", int, 0), depth=_number(stats, "depth", int, 0),
+                       score=_number(stats, "score", float, None),
+                       pv=_moves(game, state, pv[:200]) if isinstance(pv, list) else (),
+                       wall_time=wall, cpu_time=used, extra=extra,
+                       peak_entries=_number(stats, "peak_entries", int, None))
+
+
+class EnginePlayer(Relay):
+    """One seat of a game played by an engine: `select_move` asks it with the moves played so far (`history`,
+    kept by the referee) and raises Forfeit with its verdict when it fails (a Relay: that verdict stands)."""
+
+    def __init__(self, engine: Engine, history: list[str], limit: Callable[[Budget], float]) -> None:
+        self.engine = engine
+        self.history = history
+        self.limit = limit
+        self.failed = False
+
+    def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
+        try:
+            answer = self.engine.request({"type": "go", "moves": list(self.history), "budget": budget_message(budget),
+                                          "clock": {}}, self.limit(budget), ("move",))
+        except EngineFailure as failure:
+            self.failed = True
+            raise Forfeit(failure.termination, failure.reason, failure.details) from None
+        text = answer.get("move")
+        if not isinstance(text, str):
+            self.failed = True
+            raise Forfeit(Termination.INVALID_OUTPUT, f"sent a move that is not text: {str(text)[:80]!r}")
+        try:
+            move = game.parse_move(state, text)
+        except Exception:
+            self.failed = True
+            raise Forfeit(Termination.ILLEGAL_MOVE, f"played an illegal move {text[:80]!r}") from None
+        try:
+            stats = search_stats(game, state, answer.get("stats"), self.engine.used, self.engine.wall)
+        except Forfeit:
+            self.failed = True
+            raise
+        return Decision(move, stats)
+
+
+class EnginePool:
+    """Engines kept between games in this process, by their spec's key."""
+
+    def __init__(self, max_idle: int = MAX_IDLE) -> None:
+        self.max_idle = max_idle
+        self.idle: list[Engine] = []
+        self.lock = threading.Lock()
+
+    def take(self, spec: EngineSpec) -> Engine:
+        """An idle engine of `spec`, else a new one (EngineFailure when it cannot start)."""
+        with self.lock:
+            for engine in reversed(self.idle):
+                if engine.spec.key == spec.key:
+                    self.idle.remove(engine)
+                    if engine.alive:
+                        return engine
+                    engine.close()
+                    break
+        return Engine(spec)
+
+    def give_back(self, engine: Engine, healthy: bool) -> None:
+        """An engine done with a game: kept for the next one when it played it honestly, else stopped."""
+        if not healthy or not engine.alive:
+            engine.close()
+            return
+        with self.lock:
+            self.idle.append(engine)
+            surplus = self.idle[:-self.max_idle] if len(self.idle) > self.max_idle else []
+            del self.idle[:len(surplus)]
+        for old in surplus:
+            old.close()
+
+    def close(self) -> None:
+        with self.lock:
+            engines, self.idle = self.idle, []
+        for engine in engines:
+            engine.close()
+
+
+def solve_with(engine: Engine, game: Game, state: State, budget: Budget, limit: float) -> SolveResult:
+    """Ask a solver's engine to solve `state` (set up with `new` at it); EngineFailure or Forfeit when it fails."""
+    answer = engine.request({"type": "solve", "moves": [], "budget": budget_message(budget)}, limit, ("solved",),
+                            step="solving")
+    try:
+        value = Proof(answer.get("value"))
+    except ValueError:
+        raise Forfeit(Termination.INVALID_OUTPUT, f"sent the value {str(answer.get('value'))[:80]!r}, none of "
+                                                  f"{', '.join(p.value for p in Proof)}") from None
+    text = answer.get("move")
+    move = None
+    if text is not None:
+        try:
+            move = game.parse_move(state, str(text))
+        except Exception:
+            raise Forfeit(Termination.ILLEGAL_MOVE, f"gave an illegal best move {str(text)[:80]!r}") from None
+    return SolveResult(value, move, search_stats(game, state, answer.get("stats"), engine.used, engine.wall))
+
+
+def setup_failure(label: str, exc: BaseException) -> tuple[Termination, str, str]:
+    """How an engine that could not be started or set up for a game is judged: its crash (or void)."""
+    if isinstance(exc, EngineFailure):
+        return exc.termination, exc.reason, exc.details
+    return Termination.CRASH, f"crashed: {crash_reason(exc)}", traceback.format_exc()
+
+
+__all__ = ["BUILD_LIMIT", "EnginePlayer", "EnginePool", "setup_failure", "solve_with"]
