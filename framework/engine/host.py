@@ -28,6 +28,8 @@ from framework.protocols import CHANCE, Budget, Decision, Game, Proof, SearchSta
 from framework.registry import Registry
 from framework.tournament.worker import limit_memory
 
+#: The distribution whose agents get a throwaway search before their first game (this project's own).
+WARMED = "plyground"
 #: The budget of the throwaway search that loads an agent's search before its first clock runs.
 WARMUP_BUDGET = Budget(nodes=64)
 
@@ -108,7 +110,11 @@ class Host:
         return {"type": "readyok"}
 
     def _warm_up(self) -> None:
-        """One throwaway search with a copy of the agent, from the first position where a player moves."""
+        """One throwaway search with a copy of the agent, from the first position where a player moves: for the
+        built-in agents (WARMED), whose searches load compiled code on their first call. Another plugin's agent
+        warms up in its constructor if it needs to (a throwaway search of an unknown agent may never end)."""
+        if self.registry.agents[self.spec["agent"]].provenance.distribution != WARMED:
+            return
         game = cast(Game, self.game)
         state = self.start
         while not game.is_terminal(state) and game.to_move(state) == CHANCE:
@@ -124,8 +130,14 @@ class Host:
         except Exception:
             pass   # the game itself shows what fails
 
-    def _position(self, moves: list[str]) -> State:
+    def _position(self, message: Mapping[str, Any]) -> State:
+        """The position `message` names: its `moves` played from the game's start, or from its own `start` when it
+        gives one (a door that keeps positions, not move lists: the agent is kept, its start is moved)."""
         game = cast(Game, self.game)
+        moves = [str(m) for m in message.get("moves", [])]
+        if message.get("start") is not None:
+            self.start = game.from_text(str(message["start"]))
+            self.state, self.played = self.start, []
         if moves[:len(self.played)] != self.played:
             self.state, self.played = self.start, []
         for text in moves[len(self.played):]:
@@ -135,7 +147,7 @@ class Host:
 
     def go(self, message: Mapping[str, Any]) -> dict[str, Any]:
         game = cast(Game, self.game)
-        state = self._position(list(message.get("moves", [])))
+        state = self._position(message)
         budget = Budget(**(message.get("budget") or {}))
         decision = self.agent.select_move(game, state, budget)
         if not isinstance(decision, Decision):
@@ -145,7 +157,7 @@ class Host:
 
     def solve(self, message: Mapping[str, Any]) -> dict[str, Any]:
         game = cast(Game, self.game)
-        state = self._position(list(message.get("moves", [])))
+        state = self._position(message)
         if not isinstance(self.agent, Solver):
             return {"type": "error", "message": f"agent '{self.spec['agent']}' cannot solve positions"}
         budget = Budget(**(message.get("budget") or {}))
@@ -158,7 +170,7 @@ class Host:
 
     def judge(self, message: Mapping[str, Any]) -> dict[str, Any]:
         game = cast(Game, self.game)
-        state = self._position(list(message.get("moves", [])))
+        state = self._position(message)
         budget = Budget(**(message.get("budget") or {}))
         verdict = coach_move(game, state, game.parse_move(state, str(message["move"])), self.agent, budget)
         return {"type": "verdict", "text": verdict.describe(game, state)}

@@ -19,6 +19,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from framework.capabilities import capabilities
+from framework.engine import sandbox
 from framework.errors import ConfigError
 from framework.match import Termination
 from framework.params import HeuristicRef, heuristic_choice
@@ -149,6 +150,10 @@ def _run(config: TournamentConfig, quiet: bool, registry: Registry | None,
         stored = sum(t.key in done for t in tasks)
         if not pending:
             return RunSummary(len(tasks), stored, 0, sprt=tuple(watch.lines()) if watch else ())
+        sandbox.sweep_orphans()   # engines a killed runner left (their groups name the runner's process)
+        confinement = sandbox.mechanisms()
+        if confinement.weaker and not quiet:
+            tqdm.write("engines are confined more weakly on this machine:\n  " + "\n  ".join(confinement.lines()))
         live = LiveFile(config.results)
         executor = (executor_factory or (lambda c: make_executor(c.executor, c.workers, live)))(config)
         bar = tqdm(total=len(tasks), initial=stored, desc=config.name,
