@@ -64,3 +64,11 @@ def one_line(exc: BaseException, limit: int = 200) -> str:
     """`Type: message` on one line and at most `limit` characters, for an error that wraps another."""
     text = " ".join(f"{type(exc).__name__}: {exc}"[:4 * limit].split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def cap_text(text: str, limit: int = 1 << 16) -> str:
+    """`text` cut to about `limit` characters, keeping its head and its tail (a traceback's last lines say most)."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}\n... [{len(text) - 2 * half:,} characters cut] ...\n{text[-half:]}"

@@ -23,8 +23,7 @@ from framework.capabilities import capabilities
 from framework.errors import ConfigError
 from framework.match import rolled
 from framework.protocols import CHANCE, WIN_SCORE
-from framework.registry import Registry
-from framework.tournament.config import load_plugin_file
+from framework.registry import Registry, load_plugin_file
 
 FORMATS = ("pgn", "pdn", "jsonl")
 #: How a chance ply's comment starts in PGN: `4 {chance: rolled 4}` (the dice moved; nobody chose it).

@@ -13,10 +13,12 @@ Environment variables (as pytest's PYTEST_DISABLE_PLUGIN_AUTOLOAD / PYTEST_PLUGI
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import os
 import re
 import warnings
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Generic, TypeVar
@@ -421,3 +423,62 @@ def _lookup(table: Mapping[str, Registered[T]], name: str, kind: str) -> Registe
         return table[name]
     known = ", ".join(sorted(table)) or "none"
     raise PluginError(f"unknown {kind} '{name}'; available {kind}s: {known}")
+
+
+def load_plugin_file(registry: Registry, file: str) -> None:
+    """Import a plugin module from a file and register it, once per registry (workers do this too)."""
+    name = f"plyground_local_{hashlib.sha1(file.encode()).hexdigest()[:10]}"
+    if name in registry.plugins:
+        return
+    spec = importlib.util.spec_from_file_location(name, file)
+    if spec is None or spec.loader is None:
+        raise ConfigError(f"plugin file '{file}' is not a Python module; a plugin file ends in .py")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        raise ConfigError(f"plugin file '{file}' failed to import: {type(exc).__name__}: {exc}") from None
+    registry.register(module, name=name)
+
+
+class WorkerRegistry(Registry):
+    """A worker's registry: only the named entry points at first, every other one when a name is missing.
+
+    Importing every installed plugin can cost a fresh worker process more than hundreds of fast
+    games; the supervisor names the plugins that provide the tournament's games, agents and
+    heuristics, and anything else (an agent that names another agent) still resolves, because a
+    lookup that fails loads the remaining entry points and looks again.
+    """
+
+    def __init__(self, entry_points: tuple[str, ...]) -> None:
+        super().__init__(autoload=False)
+        self.load_entry_points(entry_points)
+        self.complete = False
+
+    def _retry(self, lookup: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return lookup(*args)
+        except PluginError:
+            if self.complete:
+                raise
+        self.complete = True
+        self.load_entry_points()
+        return lookup(*args)
+
+    def game_spec(self, name: str) -> GameSpec:
+        return self._retry(super().game_spec, name)
+
+    def agent_spec(self, name: str) -> AgentSpec:
+        return self._retry(super().agent_spec, name)
+
+    def game_file_spec(self, name: str) -> GameFileSpec:
+        return self._retry(super().game_file_spec, name)
+
+    def heuristic_spec(self, game: str, name: str) -> HeuristicSpec:
+        return self._retry(super().heuristic_spec, game, name)
+
+    def heuristics_for(self, game: str) -> list[HeuristicSpec]:
+        if not self.complete:
+            self.complete = True
+            self.load_entry_points()
+        return super().heuristics_for(game)

@@ -16,8 +16,8 @@ from framework.errors import ConfigError, PlygroundError, one_line
 from framework.match import Termination, play_game, rolled
 from framework.params import resolve_params
 from framework.protocols import CHANCE, UNLIMITED, Agent, Budget, Game
-from framework.registry import Registry
-from framework.tournament.config import MAX_NODES, MAX_PLIES, MAX_SEED, load_plugin_file
+from framework.registry import Registry, load_plugin_file
+from framework.tournament.config import MAX_NODES, MAX_PLIES, MAX_SEED
 from framework.tournament.engine import GuardedAgent
 from framework.tournament.tasks import derive_seed
 

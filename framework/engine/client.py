@@ -36,6 +36,8 @@ from framework.engine.protocol import (
     decode,
     encode,
 )
+from framework.engine.spawn import spawn
+from framework.errors import cap_text
 from framework.match import Termination
 
 #: Seconds an engine may take to start and answer `hello`, and to load and warm up for a game (`isready`).
@@ -50,6 +52,10 @@ STDERR_TAIL = 4000
 QUIT_GRACE = 0.5
 #: Where engines keep compiled code (numba's cache): theirs alone, so the runner never loads what an engine wrote.
 ENGINE_CACHE = Path(os.environ.get("PLYGROUND_ENGINE_CACHE", Path.home() / ".cache" / "plyground" / "engines"))
+
+
+#: The kinds of forfeit an engine's `error` may name (a crash when it names none).
+OWN_FORFEITS = {t.value: t for t in (Termination.CRASH, Termination.ILLEGAL_MOVE, Termination.INVALID_OUTPUT)}
 
 
 def wall_bound(limit: float) -> float:
@@ -145,8 +151,6 @@ class Engine:
         self.stderr_path = Path(self.private, "stderr.log")
         env = dict(os.environ, NUMBA_CACHE_DIR=str(ENGINE_CACHE), TMPDIR=self.private, PYTHONDONTWRITEBYTECODE="1",
                    PYTHONPATH=os.pathsep.join(p for p in sys.path if p and os.path.isdir(p)))
-        from framework.tournament.guard import spawn  # engines are forked by one long-lived thread (see spawn)
-
         with open(self.stderr_path, "wb") as stderr:
             self.proc = spawn(sandbox.launch_command(confinement, spec.argv()), (), stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=stderr, env=env)
@@ -244,9 +248,9 @@ class Engine:
                 now = time.perf_counter()
                 used = self.cpu() - cpu0
                 if used >= limit or now - wall0 >= bound:
-                    measure = "hard time limit" if used >= limit else \
-                        "hard time limit of wall time: it waited or was starved"
-                    raise self._failure(Termination.TIME, f"was stopped after {limit:g}s {_on(step)} ({measure})")
+                    spent, measure = (limit, "hard time limit") if used >= limit else \
+                        (bound, "hard time limit of wall time: it waited or was starved")
+                    raise self._failure(Termination.TIME, f"was stopped after {spent:g}s{_on(step)} ({measure})")
                 wait = min(bound - (now - wall0), max(limit - used, 0.005), 1.0)
                 readable, _, _ = select.select([fd], [], [], wait)
                 if readable:
@@ -269,10 +273,11 @@ class Engine:
                     raise self._failure(Termination.INVALID_OUTPUT, f"sent more than {MAX_INFO:,} info lines while "
                                                                     f"{step}")
                 continue
-            if kind == "error":
+            if kind == "error":   # its own forfeit; it may say which kind (never void: that is no one's doing)
                 text = str(answer.get("message", ""))[:2000]
-                failure = self._failure(Termination.CRASH, f"crashed: {text}")
-                failure.details = str(answer.get("traceback", ""))[-STDERR_TAIL:] or failure.details
+                kind = OWN_FORFEITS.get(str(answer.get("termination", "crash")), Termination.CRASH)
+                failure = self._failure(kind, f"crashed: {text}" if kind is Termination.CRASH else text)
+                failure.details = cap_text(str(answer.get("traceback", ""))) or failure.details
                 raise failure
             if kind not in expect:
                 raise self._failure(Termination.INVALID_OUTPUT, f"answered {kind!r} while {step}, expected "
@@ -329,4 +334,5 @@ TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def _on(step: str) -> str:
-    return "on one move" if step == "choosing a move" else f"while {step}"
+    """How a stopped step reads after "was stopped after Ns"."""
+    return " on one move" if step == "choosing a move" else "" if step == "solving" else f" while {step}"

@@ -23,10 +23,11 @@ from typing import IO, Any, cast
 from framework.capabilities import capabilities
 from framework.coach import coach_move
 from framework.engine.protocol import PROTOCOL_VERSION, REFEREE_MESSAGES, ProtocolError, decode, encode
-from framework.match import crash_reason, pv_notation
-from framework.protocols import CHANCE, Budget, Decision, Game, Proof, SearchStats, Solver, SolveResult, State
-from framework.registry import Registry
-from framework.tournament.worker import limit_memory
+from framework.engine.sandbox import limit_memory
+from framework.errors import cap_text
+from framework.match import Forfeit, checked, crash_reason, pv_notation
+from framework.protocols import CHANCE, Budget, Game, Proof, SearchStats, Solver, SolveResult, State
+from framework.registry import Registry, WorkerRegistry, load_plugin_file
 
 #: The distribution whose agents get a throwaway search before their first game (this project's own).
 WARMED = "plyground"
@@ -53,9 +54,6 @@ class Host:
     """One agent's engine: the registry, the games built so far, the agent of the game being played."""
 
     def __init__(self, spec: Mapping[str, Any]) -> None:
-        from framework.tournament.config import load_plugin_file
-        from framework.tournament.tasks import WorkerRegistry  # one registry rule for workers and engines
-
         self.spec = spec
         entry_points = spec.get("entry_points")
         self.registry: Registry = Registry() if entry_points is None else WorkerRegistry(tuple(entry_points))
@@ -150,10 +148,11 @@ class Host:
         state = self._position(message)
         budget = Budget(**(message.get("budget") or {}))
         decision = self.agent.select_move(game, state, budget)
-        if not isinstance(decision, Decision):
-            return {"type": "error", "message": f"select_move returned {type(decision).__name__}, not a Decision"}
-        return {"type": "move", "move": game.format_move(state, decision.move),
-                "stats": stats_message(game, state, decision.stats)}
+        try:   # the checks the referee makes, here too, so the agent's author reads the same reasons
+            move, stats = checked(game.legal_moves(state), decision)
+        except Forfeit as forfeit:
+            return {"type": "error", "message": forfeit.reason, "termination": forfeit.termination.value}
+        return {"type": "move", "move": game.format_move(state, move), "stats": stats_message(game, state, stats)}
 
     def solve(self, message: Mapping[str, Any]) -> dict[str, Any]:
         game = cast(Game, self.game)
@@ -208,7 +207,7 @@ def serve(inbox: IO[bytes], outbox: IO[bytes], spec: Mapping[str, Any]) -> int:
                 reply = host.answer(message)
             except (Exception, SystemExit) as exc:
                 traceback.print_exc()
-                reply = {"type": "error", "message": crash_reason(exc), "traceback": traceback.format_exc()[-4000:]}
+                reply = {"type": "error", "message": crash_reason(exc), "traceback": cap_text(traceback.format_exc())}
         if reply is not None:
             try:
                 outbox.write(encode(reply))

@@ -153,6 +153,16 @@ def confine(confinement: Confinement) -> None:
         _landlock(confinement, abi)
 
 
+def limit_memory(extra: int) -> None:
+    """Cap this process's address space at what it maps now plus `extra` bytes (RLIMIT_AS; children inherit it)."""
+    mapped = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = mapped + extra
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
 def make_groups(name: str, max_processes: int = MAX_PROCESSES) -> tuple[str | None, str | None]:
     """A pids group (with `pids.max`) and a cpuacct group named `name`, each None where it cannot be made."""
     made: list[str | None] = []

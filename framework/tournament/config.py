@@ -10,7 +10,6 @@ a run that cannot finish, fill the memory or overflow the results store.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import math
 import os
@@ -25,7 +24,7 @@ from framework.capabilities import player_count
 from framework.errors import ConfigError, PluginError, PlygroundError, PositionError, one_line, quoted
 from framework.params import HeuristicRef, Param, heuristic_choice
 from framework.protocols import Budget
-from framework.registry import Registry
+from framework.registry import Registry, load_plugin_file
 from framework.safeyaml import MAX_BYTES, load_yaml, read_text
 from framework.sprt import MODELS as SPRT_MODELS
 from framework.sprt import Sprt
@@ -607,22 +606,6 @@ def _plugin_files(r: _Reader, entry: Any, base: Path) -> list[str]:
             raise r.fail(f"plugins[{i}]", f"'{item}' is not a Python file; a plugin file is a module ending in .py")
         out.append(str(file))
     return out
-
-
-def load_plugin_file(registry: Registry, file: str) -> None:
-    """Import a plugin module from a file and register it, once per registry (workers do this too)."""
-    name = f"plyground_local_{hashlib.sha1(file.encode()).hexdigest()[:10]}"
-    if name in registry.plugins:
-        return
-    spec = importlib.util.spec_from_file_location(name, file)
-    if spec is None or spec.loader is None:
-        raise ConfigError(f"plugin file '{file}' is not a Python module; a plugin file ends in .py")
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        raise ConfigError(f"plugin file '{file}' failed to import: {type(exc).__name__}: {exc}") from None
-    registry.register(module, name=name)
 
 
 def _positions(r: _Reader, key: str, entry: Any, base: Path, game: Any) -> list[tuple[str, str]]:

@@ -27,11 +27,11 @@ import subprocess
 import sys
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from multiprocessing.connection import Connection
 from typing import Any, cast
 
+from framework.engine.spawn import spawn
 from framework.errors import WorkerError
 from framework.tournament.beats import BeatLog, clock
 from framework.tournament.safepickle import safe_loads
@@ -46,26 +46,6 @@ RETRIES = 2
 SEND_AHEAD_BELOW = 0.05
 #: Seconds a closing worker gets to end what its games left running before its process group is killed.
 CLOSE_GRACE = 2.0
-
-
-_spawner: ThreadPoolExecutor | None = None
-
-
-def spawn(command: list[str], pass_fds: tuple[int, ...], **options: Any) -> subprocess.Popen:
-    """Start a worker process from this process's one spawner thread.
-
-    A worker asks Linux to kill it when its parent ends (PR_SET_PDEATHSIG, worker.py), but the kernel
-    sends that signal when the *thread* that forked the worker ends. Dask and the web server supervise
-    workers from pool threads that come and go, so workers are forked by a thread that lives as long as
-    the process: a worker then dies with the process, never with a retiring thread in mid-move. Engines
-    (framework/engine/client.py) are started here too; `options` go to Popen.
-    """
-    global _spawner
-    if _spawner is None:
-        _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="plyground-spawner")
-    settings: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, **options}
-    return _spawner.submit(subprocess.Popen, command, pass_fds=pass_fds, start_new_session=True,
-                           **settings).result()
 
 
 class Cancelled(Exception):

@@ -23,8 +23,8 @@ from framework.engine import sandbox
 from framework.errors import ConfigError
 from framework.match import Termination
 from framework.params import HeuristicRef, heuristic_choice
-from framework.registry import Provenance, Registry
-from framework.tournament.config import TournamentConfig, load_plugin_file
+from framework.registry import Provenance, Registry, load_plugin_file
+from framework.tournament.config import TournamentConfig
 from framework.tournament.executors import Executor, make_executor
 from framework.tournament.live import LiveFile
 from framework.tournament.scheduler import pairings, schedule

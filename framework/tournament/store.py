@@ -30,10 +30,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from framework.errors import ConfigError
+from framework.errors import ConfigError, cap_text
 from framework.protocols import CHANCE
 from framework.tournament.memory import TaskMemory
-from framework.tournament.tasks import GameResult, SolveOutcome, cap_text
+from framework.tournament.tasks import GameResult, SolveOutcome
 
 DATABASE = "results.sqlite"
 

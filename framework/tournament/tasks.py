@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from framework.adjudication import Adjudication
 from framework.engine.client import BUILD_LIMIT, STARTUP_LIMIT, Engine, EngineFailure, EngineSpec, wall_bound
 from framework.engine.referee import EnginePlayer, EnginePool, solve_with
-from framework.errors import PluginError
+from framework.errors import cap_text
 from framework.match import (
     Forfeit,
     GameRecord,
@@ -44,9 +44,8 @@ from framework.match import (
     quote,
 )
 from framework.protocols import CHANCE, Budget, Proof
-from framework.registry import Registry
-from framework.specs import AgentSpec, GameFileSpec, GameSpec, HeuristicSpec
-from framework.tournament.config import Participant, load_plugin_file
+from framework.registry import Registry, WorkerRegistry, load_plugin_file
+from framework.tournament.config import Participant
 from framework.tournament.memory import PeakMeter, TaskMemory
 
 Beat = Callable[[float, Any], None]
@@ -77,49 +76,6 @@ def random_opening(game: Any, state: Any, plies: int, seed: int) -> Any:
             break
         state = rng.choice(going_on)
     return state
-
-
-class WorkerRegistry(Registry):
-    """A worker's registry: only the named entry points at first, every other one when a name is missing.
-
-    Importing every installed plugin can cost a fresh worker process more than hundreds of fast
-    games; the supervisor names the plugins that provide the tournament's games, agents and
-    heuristics, and anything else (an agent that names another agent) still resolves, because a
-    lookup that fails loads the remaining entry points and looks again.
-    """
-
-    def __init__(self, entry_points: tuple[str, ...]) -> None:
-        super().__init__(autoload=False)
-        self.load_entry_points(entry_points)
-        self.complete = False
-
-    def _retry(self, lookup: Callable[..., Any], *args: Any) -> Any:
-        try:
-            return lookup(*args)
-        except PluginError:
-            if self.complete:
-                raise
-        self.complete = True
-        self.load_entry_points()
-        return lookup(*args)
-
-    def game_spec(self, name: str) -> GameSpec:
-        return self._retry(super().game_spec, name)
-
-    def agent_spec(self, name: str) -> AgentSpec:
-        return self._retry(super().agent_spec, name)
-
-    def game_file_spec(self, name: str) -> GameFileSpec:
-        return self._retry(super().game_file_spec, name)
-
-    def heuristic_spec(self, game: str, name: str) -> HeuristicSpec:
-        return self._retry(super().heuristic_spec, game, name)
-
-    def heuristics_for(self, game: str) -> list[HeuristicSpec]:
-        if not self.complete:
-            self.complete = True
-            self.load_entry_points()
-        return super().heuristics_for(game)
 
 
 class WorkerContext:
@@ -235,14 +191,6 @@ def referee_limit(limit: float) -> float:
 def hard(measure: str) -> str:
     """How a stopped step's limit reads: "hard time limit" (of CPU time), or the wall bound of a step that waited."""
     return "hard time limit" if measure == "CPU" else "hard time limit of wall time: it waited or was starved"
-
-
-def cap_text(text: str, limit: int = 1 << 16) -> str:
-    """`text` cut to about `limit` characters, keeping its head and its tail (a traceback's last lines say most)."""
-    if len(text) <= limit:
-        return text
-    half = limit // 2
-    return f"{text[:half]}\n... [{len(text) - 2 * half:,} characters cut] ...\n{text[-half:]}"
 
 
 @dataclass(frozen=True)

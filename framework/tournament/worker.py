@@ -20,18 +20,14 @@ from __future__ import annotations
 import ctypes
 import math
 import os
-import pickle
-import resource
 import select
 import signal
 import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
 
 from framework.tournament.beats import BeatWriter
 from framework.tournament.tasks import WorkerContext
@@ -71,117 +67,10 @@ def serve(inbox: Connection, outbox: Connection, beat_fds: list[int]) -> int:
             sweep()
             return 0
         beat = writers[slot]
-        if task.isolated:
-            loads = context.loads
-            try:
-                task.prepare(context)
-            except Exception:
-                outbox.send(("error", traceback.format_exc()))
-                continue
-            if context.loads != loads:
-                outbox.send(("loaded", None))   # the supervisor stops waiting on the import and watches the game
-            private = (inbox.fileno(), outbox.fileno(), *(fd for i, fd in enumerate(beat_fds) if i != slot))
-
-            def play(task: Any = task, beat: BeatWriter = beat) -> Any:
-                floor[0] = -math.inf   # no pipe to tell a floor through: the supervisor knows it (`task.floor`)
-                return task.run(context, beat)
-
-            outbox.send(("ended", run_isolated(play, task.memory_limit, private)))
-            continue
         try:
             outbox.send(("done", task.run(context, beat)))
         except Exception:
             outbox.send(("error", traceback.format_exc()))
-
-
-def run_isolated(run: Callable[[], Any], memory_limit: int | None, private: tuple[int, ...]) -> tuple[bytes, int, bool]:
-    """Fork a child that calls `run` and exits; (its pickled ("done", result) or ("error", traceback), however
-    much of it arrived, its exit status as subprocess gives it, whether the kernel's OOM killer struck meanwhile).
-    Every process the child left is killed before this returns. `private`: descriptors the child closes."""
-    oom_before = oom_kills()
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:   # the game's process: never returns
-        os.close(read_fd)
-        _child(run, write_fd, memory_limit, private)
-    os.close(write_fd)
-    answer = bytearray()
-    status = _collect(pid, read_fd, answer)
-    sweep()
-    os.set_blocking(read_fd, False)
-    _drain(read_fd, answer)   # what the child wrote last (its descendants, the other writers, are gone)
-    os.close(read_fd)
-    return bytes(answer), status, oom_kills() > oom_before
-
-
-def _child(run: Callable[[], Any], write_fd: int, memory_limit: int | None, private: tuple[int, ...]) -> None:
-    code = 70
-    try:
-        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        for fd in private:
-            os.close(fd)
-        if memory_limit is not None:
-            limit_memory(memory_limit)
-        try:
-            message: tuple[str, Any] = ("done", run())
-        except BaseException:   # the task's own failure (agents' exceptions are handled inside it)
-            message = ("error", traceback.format_exc())
-        try:
-            payload = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
-        except Exception:
-            payload = pickle.dumps(("error", traceback.format_exc()), pickle.HIGHEST_PROTOCOL)
-        view = memoryview(payload)
-        while view:
-            view = view[os.write(write_fd, view):]
-        code = 0
-    finally:
-        os._exit(code)
-
-
-def _collect(pid: int, read_fd: int, answer: bytearray) -> int:
-    """Read the child's answer while it runs (a long one fills the pipe); its exit status once it ended."""
-    os.set_blocking(read_fd, False)
-    try:
-        pidfd: int | None = os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        pidfd = None   # before Linux 5.3: look every few milliseconds
-    watch = select.poll()
-    watch.register(read_fd, select.POLLIN)
-    if pidfd is not None:
-        watch.register(pidfd, select.POLLIN)
-    try:
-        while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                return os.waitstatus_to_exitcode(status)
-            events = watch.poll(None if pidfd is not None else 5)
-            if any(fd == read_fd for fd, _ in events) and not _drain(read_fd, answer):
-                watch.unregister(read_fd)   # the pipe's end: only the exit is left to see
-    finally:
-        if pidfd is not None:
-            os.close(pidfd)
-
-
-def _drain(fd: int, answer: bytearray) -> bool:
-    """Append what `fd` holds now, up to MAX_ANSWER in all; False at its end (or past the limit)."""
-    while True:
-        try:
-            chunk = os.read(fd, 1 << 16)
-        except BlockingIOError:
-            return True
-        if not chunk or len(answer) + len(chunk) > MAX_ANSWER:
-            return False
-        answer += chunk
-
-
-def limit_memory(extra: int) -> None:
-    """Cap this process's address space at what it maps now plus `extra` bytes (RLIMIT_AS; children inherit it)."""
-    mapped = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = mapped + extra
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
 def oom_kills() -> int:

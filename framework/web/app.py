@@ -187,13 +187,19 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
     stopping = threading.Event()   # set on Ctrl-C: live feeds end, so the server need not wait for them
     suggested: list[str] = []   # game_names, listed on the first start page (a family may load a library for it)
 
+    admitted = [0]   # requests running or waiting for a search slot, counted in the event loop's own thread
+
     async def in_engine(work: Any, *args: Any) -> Any:
-        """Run `work` (which asks engines) in a thread once a search slot is free; Busy when too many wait."""
-        waiting = slots.statistics().tasks_waiting
-        if not slots.available_tokens and waiting >= WAITING_PER_ENGINE * engines:
-            raise Busy(f"the server is running {engines} searches and {waiting} more wait; try again in a moment "
-                       "(plyground serve --engines N allows more at once)")
-        return await anyio.to_thread.run_sync(work, *args, limiter=slots)
+        """Run `work` (which asks engines) in a thread once a search slot is free; Busy when too many wait. The
+        count is taken and raised before the first await, so a burst cannot pass the check together."""
+        if admitted[0] >= engines * (1 + WAITING_PER_ENGINE):
+            raise Busy(f"the server is running {engines} searches and {admitted[0] - engines} more wait; try again "
+                       "in a moment (plyground serve --engines N allows more at once)")
+        admitted[0] += 1
+        try:
+            return await anyio.to_thread.run_sync(work, *args, limiter=slots)
+        finally:
+            admitted[0] -= 1
 
     def session_of(request: Request) -> PlaySession:
         sid = request.path_params["sid"]

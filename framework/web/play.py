@@ -22,8 +22,7 @@ from framework.errors import ConfigError, PlygroundError
 from framework.match import Dice, Forfeit, MoveRecord, Termination, forfeit_result, seat_names
 from framework.protocols import CHANCE, Budget, Game, State
 from framework.records import Record, RecordMove, make_record
-from framework.registry import Registry
-from framework.tournament.config import load_plugin_file
+from framework.registry import Registry, load_plugin_file
 from framework.tournament.engine import EnginePool, GuardedAgent
 
 #: Engine seconds per move when the form leaves it empty; twice it plus a second stops a hung agent.

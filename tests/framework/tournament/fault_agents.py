@@ -5,7 +5,7 @@ raise, hang, illegal, non_move, bad_stats, unpicklable_stats, exit_init (os._exi
 sys_exit_init, exit_midgame (os._exit at its second move), sys_exit, segfault, memory (allocates past
 an address-space limit it sets itself: RLIMIT_AS), prints (prints to stdout, otherwise honest) and
 killed (SIGKILLs its own process: its own signal, so its forfeit, as the OOM killer's would not be).
-The constructor faults only in a worker process: `validate` builds every agent in the runner's process.
+The constructor faults only in an engine host (where agents are built; tests may build them in-process).
 """
 
 import ctypes
@@ -21,7 +21,7 @@ from framework import AgentSpec, Decision, Param, SearchStats, hookimpl
 
 KINDS = ("raise", "hang", "illegal", "non_move", "bad_stats", "unpicklable_stats", "exit_init", "sys_exit_init",
          "exit_midgame", "sys_exit", "segfault", "memory", "prints", "killed")
-IN_WORKER = getattr(sys.modules["__main__"].__spec__, "name", None) == "framework.tournament.worker"
+IN_WORKER = getattr(sys.modules["__main__"].__spec__, "name", None) == "framework.engine.host"   # in an engine
 #: Address space the memory hog may add to what its worker already maps.
 HOG_HEADROOM = 256 << 20
 

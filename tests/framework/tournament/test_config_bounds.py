@@ -94,8 +94,7 @@ def test_an_agent_constructor_that_raises_is_one_line_naming_the_participant(tmp
 
 
 def test_a_non_python_plugin_file_is_refused_by_the_loader_too(tmp_path):
-    from framework.registry import Registry
-    from framework.tournament.config import load_plugin_file
+    from framework.registry import Registry, load_plugin_file
     (tmp_path / "passwd").write_text("root:x:0:0\n")
     with pytest.raises(ConfigError, match="plugin file '.*passwd' is not a Python module"):
         load_plugin_file(Registry(autoload=False), str(tmp_path / "passwd"))

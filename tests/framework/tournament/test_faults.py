@@ -36,14 +36,14 @@ EXPECTED = {
     "non_move": ("invalid_output", "instead of a Decision"),
     "bad_stats": ("invalid_output", "SearchStats.depth must be an integer from -9223372036854775808 to 2**63-1"),
     "unpicklable_stats": ("invalid_output", "SearchStats.extra cannot be stored (TypeError: cannot pickle"),
-    "exit_init": ("crash", "crashed: the worker process exited with code 3 while it was being built"),
+    "exit_init": ("crash", "crashed when created: its engine exited with code 3 while getting ready for a game"),
     "sys_exit_init": ("crash", "crashed when created: it called sys.exit (exit code 4)"),
-    "exit_midgame": ("crash", "crashed: the worker process exited with code 5 while it was choosing a move"),
+    "exit_midgame": ("crash", "crashed: its engine exited with code 5 while choosing a move"),
     "sys_exit": ("crash", "crashed: it called sys.exit (exit code 3)"),
-    "segfault": ("crash", "crashed: the worker process was killed by signal SIGSEGV while it was choosing a move"),
+    "segfault": ("crash", "crashed: its engine was killed by signal SIGSEGV while choosing a move"),
     "memory": ("crash", "crashed: MemoryError"),
     "prints": None,
-    "killed": ("crash", "crashed: the worker process was killed by signal SIGKILL while it was choosing a move"),
+    "killed": ("crash", "crashed: its engine was killed by signal SIGKILL while choosing a move"),
 }
 
 

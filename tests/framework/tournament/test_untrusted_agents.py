@@ -10,6 +10,7 @@ faults are one line (D11, D12), tracebacks are stored capped (D14), and command-
 """
 
 import os
+import re
 import sqlite3
 import sys
 import textwrap
@@ -32,22 +33,32 @@ from untrusted_agents import ATTACKS  # noqa: E402
 #: attack -> (the terminations its own games may end with, text its forfeits' reasons contain: None for none)
 EXPECTED = {
     "time_bomb": ({"normal", "crash"}, None),
-    "mutate_game": ({"normal", "crash"}, None),
-    "buggy_cache": ({"normal", "crash"}, None),
+    "mutate_game": ({"normal", "crash", "illegal_move"}, None),   # it breaks its own engine's game object only
+    "buggy_cache": ({"normal", "crash", "illegal_move"}, None),
     "bogus_forfeit": ({"crash"}, "crashed: Forfeit: the opponent forfeits"),
     "fork": ({"normal"}, None),
     "double_fork": ({"normal"}, None),
-    "spin_threads": ({"normal"}, None),
+    "spin_threads": ({"normal", "time"}, None),   # the engine's whole CPU is its time: threads included
     "hog": ({"crash"}, "crashed: MemoryError"),
-    "self_term": ({"crash"}, "crashed: the worker process was killed by signal SIGTERM while it was choosing a move"),
+    "self_term": ({"crash"}, "crashed: its engine was killed by signal SIGTERM while choosing a move"),
     "self_stop": ({"normal"}, None),
     "slow_build": ({"normal"}, None),
     "void_forfeit": ({"crash"}, "crashed: Forfeit: the game must be void"),
     "take_back": ({"crash"}, "crashed: TakeBack"),
-    "float_move": ({"illegal_move"}, "played an illegal move"),
-    "equal_all": ({"illegal_move"}, "EqualsEverything object at"),
+    "float_move": ({"normal", "crash", "illegal_move"}, None),   # a move is its notation: 4.0 may name a legal one
+    "equal_all": ({"crash", "illegal_move"}, None),
     "huge_traceback": ({"crash"}, "crashed: RuntimeError: start of the message"),
-    "close_fds": ({"crash"}, "crashed: the worker process exited with code 70 while it was choosing a move"),
+    "close_fds": ({"crash"}, "crashed: its engine"),
+    "ctor_exit": ({"normal", "crash"}, None),   # its engine ends: its games at worst (it ended the run before)
+    "ctor_spin": ({"normal"}, None),
+    "patch_store": ({"normal"}, None),
+    "rewrite_store": ({"normal"}, None),
+    "forge_result": ({"invalid_output"}, "broke the protocol while choosing a move: a message of unknown type "
+                                         "'result'"),
+    "kill_others": ({"normal"}, None),
+    "fuse": ({"normal", "crash"}, None),
+    "busy_threads": ({"time"}, "(hard time limit)"),
+    "fork_bomb": ({"normal", "crash"}, None),
 }
 HONEST = "w1 vs w2"
 
@@ -93,6 +104,20 @@ def workers_of(pid: int) -> list[int]:
     return found
 
 
+def engines_of(pid: int) -> list[int]:
+    """Engine processes whose parent, or whose parent's parent, is `pid`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"framework.engine.host" in cmdline and b"untrusted_agents" in cmdline and alive(int(entry)):
+                found.append(int(entry))
+    return found
+
+
 def alive(pid: int) -> bool:
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
@@ -106,15 +131,16 @@ def attacked(tmp_path_factory):
     clean = tmp_path_factory.mktemp("clean")
     run_tournament(load_config(config_text(clean, ())), quiet=True)
     folder = tmp_path_factory.mktemp("attacked")
-    pids = folder / "pids"
-    pids.touch()
-    os.environ["PLYGROUND_TEST_PIDS"] = str(pids)
+    os.environ["PLYGROUND_TEST_RESULTS"] = str(folder / "out" / "results.sqlite")
     try:
         summary = run_tournament(load_config(config_text(folder, ATTACKS)), quiet=True)
     finally:
-        del os.environ["PLYGROUND_TEST_PIDS"]
+        del os.environ["PLYGROUND_TEST_RESULTS"]
     left = workers_of(os.getpid())
-    return summary, folder / "out", clean / "out", [int(line) for line in pids.read_text().split()], left
+    with sqlite3.connect(folder / "out" / "results.sqlite") as conn:
+        pids = [nodes for (nodes,) in conn.execute("SELECT nodes FROM moves WHERE participant IN ('fork', "
+                                                     "'double_fork') AND nodes > 1")]
+    return summary, folder / "out", clean / "out", pids, left
 
 
 def test_the_run_finishes_with_every_game_stored_once(attacked):
@@ -132,11 +158,34 @@ def test_the_honest_pairing_plays_exactly_as_without_any_rogue(attacked):
 
 
 def test_no_process_an_agent_started_outlives_the_run(attacked):
-    """D4: children and daemons in sessions of their own are gone, and so are the workers."""
+    """D4: children and daemons in sessions of their own are gone, and so are the workers and the engines (the
+    constructor threads of `ctor_spin` that never end, the children of `fork_bomb`)."""
     _, _, _, pids, left = attacked
     assert len(pids) >= 4   # `fork` and `double_fork`: one a move, two games each
     assert not [pid for pid in pids if alive(pid)]
     assert left == []
+    assert not engines_of(os.getpid())
+
+
+def test_no_engine_reaches_the_store_or_another_process(attacked):
+    """`rewrite_store` cannot open the results store (Landlock: no reads or writes there), `kill_others` cannot
+    signal another game's engine or a worker (Landlock's signal scope), `patch_store` patched the store of its
+    own process only: the runner's is untouched, and the honest games equal a clean run's (above)."""
+    _, out, _, _, _ = attacked
+    with sqlite3.connect(out / "results.sqlite") as conn:
+        assert conn.execute("SELECT count(*) FROM moves WHERE depth = -1").fetchone()[0] == 0
+    from framework.tournament import store
+    assert not hasattr(store, "PATCHED")
+    honest = Results(out).games.set_index("key").loc[["w1 vs w2 #0", "w1 vs w2 #1"]]
+    assert "rewrite_store" not in set(honest["winner"].dropna())
+
+
+def test_a_fork_bomb_is_held_at_the_engines_process_limit(attacked):
+    """A pids control group (256 processes, root included) stops the bomb; its children die with its engine."""
+    _, out, _, _, _ = attacked
+    with sqlite3.connect(out / "results.sqlite") as conn:
+        made = [n for (n,) in conn.execute("SELECT nodes FROM moves WHERE participant = 'fork_bomb' AND nodes > 1")]
+    assert made and all(n < 256 for n in made)
 
 
 @pytest.mark.parametrize("attack", ATTACKS)
@@ -308,14 +357,12 @@ def test_command_line_numbers_are_bounded_and_ascii(capsys, monkeypatch, argv, m
     assert message in capsys.readouterr().err
 
 
-def test_play_leaves_no_process_an_engine_started(tmp_path, monkeypatch, capsys):
-    """D4 for `plyground play`."""
-    pids = tmp_path / "pids"
-    pids.touch()
-    monkeypatch.setenv("PLYGROUND_TEST_PIDS", str(pids))
+def test_play_leaves_no_process_an_engine_started(capsys):
+    """D4 for `plyground play`: the children each move started (their pids shown as the move's nodes) are gone."""
     assert main(["play", "tictactoe", "--first", "rogue:attack=double_fork", "--second", "rogue:attack=fork",
                  "--plugin", str(AGENTS), "--time", "1"]) == 0
-    assert "Result:" in capsys.readouterr().out
-    started = [int(line) for line in pids.read_text().split()]
+    out = capsys.readouterr().out
+    assert "Result:" in out
+    started = [int(n) for n in re.findall(r"\(nodes (\d+),", out)]
     assert len(started) >= 2 and not [pid for pid in started if alive(pid)]
-    assert workers_of(os.getpid()) == []
+    assert workers_of(os.getpid()) == [] and not engines_of(os.getpid())

@@ -7,7 +7,7 @@ import pytest
 from framework.analysis.tables import Results
 from framework.cli import main
 from framework.errors import PluginError
-from framework.tournament.tasks import WorkerRegistry
+from framework.registry import WorkerRegistry
 
 
 def test_a_worker_registry_starts_with_the_named_plugins_and_loads_the_rest_when_a_name_is_missing():

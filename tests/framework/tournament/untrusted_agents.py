@@ -1,9 +1,10 @@
 """Malicious agents for the isolation suite (test_untrusted_agents.py), loaded through `plugins:`.
 
 `rogue` plays seeded random moves and, by its `attack` parameter, also does one thing an agent must not be
-able to get away with (the issue's D-items). Attacks that leave processes behind write their pids, one a
-line, to the file named by the PLYGROUND_TEST_PIDS environment variable. Its constructor attacks only in a
-worker process: `validate` builds every agent in the runner's process. `witness` is honest and reports, as its
+able to get away with (the issue's D-items). An engine may write nothing outside its private folder, so what an
+attack needs to tell the test goes out as its move's statistics: the pid of a process it left behind, how many
+processes a fork bomb made (as nodes), and a depth of -1 when an attack on the store or another process got
+through. Its constructor attacks only in an engine host (other tests build agents in-process). `witness` is honest and reports, as its
 nodes, how many threads its process runs when it moves (1: nothing of another agent's runs beside it).
 Importing this file in a worker with PLYGROUND_TEST_EXIT_AT_IMPORT set ends the worker (D19).
 """
@@ -20,20 +21,22 @@ from framework import AgentSpec, Decision, Param, SearchStats, hookimpl
 from framework.match import Forfeit, Termination
 from framework.protocols import TakeBack
 
-IN_WORKER = getattr(sys.modules["__main__"].__spec__, "name", None) == "framework.tournament.worker"
+#: Whether this runs where agents run: an engine host (or, before engines, a tournament worker).
+IN_WORKER = getattr(sys.modules["__main__"].__spec__, "name", None) in ("framework.tournament.worker",
+                                                                        "framework.engine.host")
 if IN_WORKER and os.environ.get("PLYGROUND_TEST_EXIT_AT_IMPORT"):
     os._exit(9)
 
 ATTACKS = ("time_bomb", "mutate_game", "buggy_cache", "bogus_forfeit", "fork", "double_fork", "spin_threads",
            "hog", "self_term", "self_stop", "slow_build", "void_forfeit", "take_back", "float_move", "equal_all",
-           "huge_traceback", "close_fds")
+           "huge_traceback", "close_fds", "ctor_exit", "ctor_spin", "patch_store", "rewrite_store", "forge_result",
+           "kill_others", "fuse", "busy_threads", "fork_bomb")
 #: Attacks played apart (they are slow on purpose): waits without using CPU until its wall bound.
 SLOW = ("sleep",)
 
 
-def note_pid(pid: int) -> None:
-    with open(os.environ["PLYGROUND_TEST_PIDS"], "a") as file:
-        file.write(f"{pid}\n")
+#: The depth a move reports when its attack got through (the test looks for it).
+BREACH = -1
 
 
 class EqualsEverything:
@@ -53,6 +56,18 @@ class Rogue:
             end = time.process_time() + 1.5
             while time.process_time() < end:
                 pass
+        if attack == "ctor_exit":   # a constructor's thread that ends whatever process it is in
+            threading.Thread(target=lambda: (time.sleep(0.2), os._exit(7)), daemon=True).start()
+        if attack == "ctor_spin":   # constructor threads that never end (not daemons: they keep a process alive)
+            for _ in range(2):
+                threading.Thread(target=_spin_slowly).start()
+        if attack == "patch_store":   # patches the store's save, where it is imported, to make its games wins
+            from framework.tournament import store
+
+            def save(self, result, _save=store.Store.save):
+                return _save(self, result)
+            store.Store.save = save
+            store.PATCHED = True
 
     def select_move(self, game, state, budget):
         self.moves += 1
@@ -71,6 +86,7 @@ class Rogue:
             time.sleep(0.3)
             os._exit(7)
         threading.Thread(target=bomb, daemon=True).start()
+        return None
 
     def mutate_game(self, game, state, move):   # D2: changes the game object it was handed for everyone after
         game.legal_moves = lambda s: []
@@ -90,11 +106,11 @@ class Rogue:
 
     def fork(self, game, state, move):   # D4: a child that would outlive the run
         child = subprocess.Popen(["sleep", "120"])
-        note_pid(child.pid)
+        return Decision(move, SearchStats(nodes=child.pid))
 
     def double_fork(self, game, state, move):   # D4: a daemon in a session of its own
         child = subprocess.Popen(["sleep", "120"], start_new_session=True)
-        note_pid(child.pid)
+        return Decision(move, SearchStats(nodes=child.pid))
 
     def spin_threads(self, game, state, move):   # D5: threads that compute forever
         def spin():
@@ -131,11 +147,81 @@ class Rogue:
     def huge_traceback(self, game, state, move):   # D14: a 2 MB traceback
         raise RuntimeError("start of the message " + "x" * (2 << 20) + " end of the message")
 
+    def rewrite_store(self, game, state, move):   # rewrites the honest games' winners in the results store
+        import sqlite3
+
+        try:
+            with sqlite3.connect(os.environ["PLYGROUND_TEST_RESULTS"], timeout=1) as conn:
+                conn.execute("UPDATE games SET winner = 'rewrite_store', termination = 'normal'")
+        except Exception:
+            return None
+        return Decision(move, SearchStats(nodes=1, depth=BREACH))
+
+    def forge_result(self, game, state, move):   # writes a forged result and a forged move to every descriptor
+        line = (b'{"type":"result","winner":"forge_result"}\n{"type":"move","move":"b2","stats":{}}\n'
+                b'{"type":"move","move":"b2","stats":{}}\n')
+        for fd in range(3, 64):
+            try:
+                os.write(fd, line)
+            except OSError:
+                pass
+
+    def kill_others(self, game, state, move):   # SIGKILL of every other game's engines and workers it can find
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit() or int(entry) == os.getpid():
+                continue
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as file:
+                    cmdline = file.read()
+            except OSError:
+                continue
+            if b"framework.engine.host" in cmdline or b"framework.tournament.worker" in cmdline:
+                try:
+                    os.kill(int(entry), signal.SIGKILL)
+                except OSError:
+                    continue
+                return Decision(move, SearchStats(nodes=1, depth=BREACH))
+        return None
+
+    def fuse(self, game, state, move):   # a thread that ends its process while the opponent moves
+        if self.moves == 1:
+            threading.Thread(target=lambda: (time.sleep(0.01), os._exit(5)), daemon=True).start()
+
+    def busy_threads(self, game, state, move):   # 8 threads that compute: the process's whole CPU is its time
+        if self.moves == 1:
+            for _ in range(8):
+                threading.Thread(target=_spin, daemon=True).start()
+        time.sleep(1.5)
+
+    def fork_bomb(self, game, state, move):   # as many processes as it can make
+        if self.moves > 1:
+            return None
+        made = 0
+        try:
+            for _ in range(3000):
+                if os.fork() == 0:
+                    time.sleep(120)
+                    os._exit(0)
+                made += 1
+        except OSError:
+            pass
+        return Decision(move, SearchStats(nodes=made))
+
     def sleep(self, game, state, move):   # D10: a move that waits (no CPU) is stopped at the wall bound
         time.sleep(3600)
 
     def close_fds(self, game, state, move):   # fd damage: closes every descriptor but the standard ones
         os.closerange(3, 1 << 16)
+
+
+def _spin():
+    while True:
+        pass
+
+
+def _spin_slowly():
+    while True:
+        time.sleep(0.01)
 
 
 class Witness:
