@@ -17,11 +17,13 @@ files stay open (per process: /proc/self names the process that opened it) and a
 
 from __future__ import annotations
 
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+#: The files read and written, for process PID ("self": this one).
+STATUS = "/proc/{pid}/status"
+CLEAR_REFS = "/proc/{pid}/clear_refs"
 RESET_PEAK = b"5"
 
 
@@ -35,37 +37,12 @@ class TaskMemory:
     scope: str
 
 
-_open: dict[tuple[int, Path, int], int] = {}
-
-
-def _fd(path: Path, flags: int) -> int:
-    """A descriptor of `path` opened by this process, kept for the next call when it is this process's own file
-    (raises OSError); the caller closes one of another process's (`_done`)."""
-    if "/self/" not in str(path):
-        return os.open(path, flags | os.O_CLOEXEC)
-    key = (os.getpid(), path, flags)
-    if key not in _open:
-        _open[key] = os.open(path, flags | os.O_CLOEXEC)
-    return _open[key]
-
-
 def _status(pid: str) -> bytes:
     """The text of /proc/PID/status, empty where there is no such file."""
     try:
-        fd = _fd(Path(f"/proc/{pid}/status"), os.O_RDONLY)
+        return Path(STATUS.format(pid=pid)).read_bytes()[:1 << 16]
     except OSError:
         return b""
-    try:
-        return os.pread(fd, 1 << 16, 0)
-    except OSError:
-        return b""
-    finally:
-        _done(pid, fd)
-
-
-def _done(pid: str, fd: int) -> None:
-    if pid != "self":
-        os.close(fd)
 
 
 def _status_bytes(status: bytes, field: bytes) -> int | None:
@@ -93,11 +70,7 @@ class PeakMeter:
     def __init__(self, pid: str = "self") -> None:
         self.pid = pid
         try:
-            fd = _fd(Path(f"/proc/{pid}/clear_refs"), os.O_WRONLY)
-            try:
-                os.write(fd, RESET_PEAK)
-            finally:
-                _done(pid, fd)
+            Path(CLEAR_REFS.format(pid=pid)).write_bytes(RESET_PEAK)
             self.scope = "task"
         except OSError:
             self.scope = "process"

@@ -340,8 +340,12 @@ class GameTask:
         """The supervisor stopped the referee itself (it stops engines before this): no agent's doing."""
         return self.void(progress, f"the referee did not finish a step within {limit:g}s ({hard(measure)})")
 
-    def failed(self, progress: list[Progress], details: str) -> GameResult:
-        """The referee raised: its own failure, never an engine's (engines fail through the protocol)."""
+    def failed(self, progress: list[Progress], details: str) -> GameResult | None:
+        """The referee raised: its own failure, never an engine's (engines fail through the protocol). Before the
+        game began (a start position that is none, say) there is nothing to void: None, and the run stops with
+        the traceback."""
+        if not progress:
+            return None
         error = details.rstrip().rsplit("\n", 1)[-1]
         result = self.void(progress, f"the referee failed ({quote(error, str)})")
         return replace(result, record=replace(result.record, traceback=cap_text(details)))
@@ -472,8 +476,10 @@ class SolveTask:
         """The supervisor stopped the referee itself (it stops engines before this): no solver's doing."""
         return self.void(progress, f"the referee did not finish a step within {limit:g}s ({hard(measure)})")
 
-    def failed(self, progress: list, details: str) -> SolveOutcome:
-        """The referee raised: its own failure, never the solver's."""
+    def failed(self, progress: list, details: str) -> SolveOutcome | None:
+        """The referee raised: its own failure, never the solver's (None before the solve began: the run stops)."""
+        if not progress:
+            return None
         return self.void(progress, f"the referee failed ({quote(details.rstrip().rsplit(chr(10), 1)[-1], str)})")
 
     def died(self, progress: list, death: Death) -> None:

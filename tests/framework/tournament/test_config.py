@@ -129,16 +129,24 @@ def test_each_mistake_names_the_file_key_and_expectation(tmp_path, text, message
     assert str(info.value).startswith(f"{path}: ") and message in str(info.value)
 
 
-def test_an_agent_that_rejects_its_parameters_is_reported_at_its_entry(tmp_path):
+def test_an_agent_that_rejects_its_parameters_when_built_forfeits_its_games(tmp_path):
+    """Validation checks parameters against what the agent declares and builds nothing (a constructor is an
+    engine's code); a constructor that refuses its parameters costs its participant its games, with the reason."""
     path = write(tmp_path, f"""\
         game: tictactoe
         plugins: [{FIXTURES}]
+        results: {tmp_path / 'out'}
         participants:
           - {{agent: random}}
           - {{agent: picky, params: {{mode: bad}}}}
         """)
-    with pytest.raises(ConfigError, match=r"t.yaml: participants\[1\]: picky: mode 'bad' cannot be combined"):
-        load_config(path)
+    load_config(path)
+    assert main(["run", str(path), "--quiet"]) == 0
+    from framework.analysis.tables import Results
+    forfeits = Results(tmp_path / "out").forfeits()
+    assert set(forfeits["participant"]) == {"picky"} and len(forfeits) == 2
+    assert all("crashed when created: ConfigError:" in r and "mode 'bad' cannot be combined" in r
+               for r in forfeits["reason"]), list(forfeits["reason"])
 
 
 def test_a_missing_file_and_a_broken_plugin_file(tmp_path):

@@ -71,7 +71,7 @@ def test_unbounded_values_are_refused_naming_the_key(tmp_path, text, message):
     assert time.process_time() - started < 5
 
 
-def test_an_agent_constructor_that_raises_is_one_line_naming_the_participant(tmp_path, capsys):
+def test_an_agent_constructor_that_raises_forfeits_naming_the_participant(tmp_path, capsys):
     (tmp_path / "bad_agent.py").write_text(textwrap.dedent("""\
         from framework import AgentSpec, hookimpl
 
@@ -85,12 +85,14 @@ def test_an_agent_constructor_that_raises_is_one_line_naming_the_participant(tmp
         """))
     path = write(tmp_path, GOOD.replace("{id: rnd, agent: random}", "{id: oops, agent: broken}")
                  + "plugins: [bad_agent.py]\n")
-    assert main(["validate", str(path)]) == 2
-    err = capsys.readouterr().err
-    assert err == (f"plyground: error: {path}: participants[1]: participant 'oops' (agent 'broken') could not be "
-                   "built for game 'tictactoe': ZeroDivisionError: the agent divides by zero\n")
-    assert main(["run", str(path), "--quiet", "--results", str(tmp_path / "r")]) == 2
+    assert main(["validate", str(path)]) == 0   # validation builds no agent: constructors run in engines
+    assert main(["run", str(path), "--quiet", "--results", str(tmp_path / "r")]) == 0
     assert "Traceback" not in capsys.readouterr().err
+    from framework.analysis.tables import Results
+    forfeits = Results(tmp_path / "r").forfeits()
+    assert set(forfeits["participant"]) == {"oops"}
+    assert all(r.endswith("(oops) crashed when created: ZeroDivisionError: the agent divides by zero")
+               for r in forfeits["reason"]), list(forfeits["reason"])
 
 
 def test_a_non_python_plugin_file_is_refused_by_the_loader_too(tmp_path):

@@ -1,9 +1,10 @@
-"""Engines in guarded workers outside a tournament (`play`, `serve`): agents sharing an EnginePool keep their
-own state, a worker keeps at most MAX_AGENTS agents built, and a move's PV comes back as the game's moves."""
+"""Engines outside a tournament (`play`, `serve`): each GuardedAgent plays from an engine process of its own and
+keeps its state between moves; an engine released healthy is reset and reused by the next agent of its kind
+(at most `keep` idle ones stay); a move's PV comes back as the game's moves."""
 
 from framework.protocols import Budget
 from framework.registry import Registry
-from framework.tournament.engine import MAX_AGENTS, EnginePool, GuardedAgent
+from framework.tournament.engine import EnginePool, GuardedAgent
 
 REGISTRY = Registry()
 GAME = REGISTRY.create_game("tictactoe", {})
@@ -20,32 +21,34 @@ def ask(agent: GuardedAgent) -> str:
     return agent.play(GAME, START, Budget(time=1)).text
 
 
-def test_agents_sharing_a_pool_keep_their_own_state_in_one_worker():
-    pool = EnginePool(keep=1)
+def test_agents_keep_their_own_state_each_in_an_engine_of_its_own():
+    pool = EnginePool(keep=2)
     try:
         twins = [GuardedAgent("random", {}, "tictactoe", {}, seed=0, pool=pool) for _ in range(2)]
-        pids = set()
         answers: list[list[str]] = [[], []]
         for _ in range(4):
             for i, agent in enumerate(twins):   # asked in turn: each carries on its own generator
                 answers[i].append(ask(agent))
-                pids.add(pool.idle[0].proc.pid)
         assert answers == [choices(0, 4)] * 2
-        assert len(pids) == 1
+        assert twins[0].engine.pid != twins[1].engine.pid
     finally:
         pool.close()
 
 
-def test_a_worker_drops_the_agent_asked_least_recently_past_max_agents():
-    expected = choices(0, 3)
-    assert expected[2] != expected[0]   # a rebuilt agent is told from one that carries on
+def test_an_engine_released_healthy_is_reset_and_reused_by_the_next_agent_of_its_kind():
     pool = EnginePool(keep=1)
     try:
-        first, *others = [GuardedAgent("random", {}, "tictactoe", {}, seed=0, pool=pool) for _ in range(MAX_AGENTS + 1)]
-        assert [ask(first), ask(first)] == expected[:2]
-        for agent in others:
-            ask(agent)
-        assert ask(first) == expected[0]   # dropped when the last one was built, so built again
+        first = GuardedAgent("random", {}, "tictactoe", {}, seed=0, pool=pool)
+        pid = first.engine.pid
+        assert [ask(first), ask(first)] == choices(0, 2)
+        first.close()
+        again = GuardedAgent("random", {}, "tictactoe", {}, seed=0, pool=pool)
+        assert again.engine.pid == pid and [ask(again), ask(again)] == choices(0, 2)   # built afresh: same moves
+        other = GuardedAgent("random", {}, "tictactoe", {}, seed=1, pool=pool)
+        assert other.engine.pid != pid   # the idle one is taken: a busy engine is never shared
+        again.close()
+        other.close()
+        assert len(pool.idle) == 1   # `keep`: the other is stopped
     finally:
         pool.close()
 

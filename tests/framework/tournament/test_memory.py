@@ -55,7 +55,7 @@ def write(tmp_path: Path, out: str) -> Path:
     return path
 
 
-@pytest.mark.skipif(not CLEAR_REFS.exists(), reason="no /proc/self/clear_refs: peaks are the process's so far")
+@pytest.mark.skipif(not Path(CLEAR_REFS.format(pid="self")).exists(), reason="no /proc/self/clear_refs: peaks are the process's so far")
 def test_a_meter_sees_its_own_tasks_peak_and_not_an_earlier_one():
     first = PeakMeter()
     data = b"x" * (64 * MIB)         # written, so resident
@@ -68,23 +68,23 @@ def test_a_meter_sees_its_own_tasks_peak_and_not_an_earlier_one():
 
 
 def test_without_the_reset_a_meter_reports_the_process_peak_so_far(monkeypatch, tmp_path):
-    monkeypatch.setattr(memory, "CLEAR_REFS", tmp_path / "missing" / "clear_refs")     # writing it fails
+    monkeypatch.setattr(memory, "CLEAR_REFS", str(tmp_path / "missing" / "clear_refs"))     # writing it fails
     reading = PeakMeter().read()
     lifetime = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
     assert reading.scope == "process" and reading.start <= reading.peak <= max(reading.start, lifetime)
 
 
 def test_without_proc_the_start_is_unknown_and_the_peak_is_the_process_peak(monkeypatch, tmp_path):
-    monkeypatch.setattr(memory, "CLEAR_REFS", tmp_path / "missing" / "clear_refs")
-    monkeypatch.setattr(memory, "STATUS", tmp_path / "missing" / "status")
+    monkeypatch.setattr(memory, "CLEAR_REFS", str(tmp_path / "missing" / "clear_refs"))
+    monkeypatch.setattr(memory, "STATUS", str(tmp_path / "missing" / "status"))
     reading = PeakMeter().read()
     lifetime = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
     assert reading.scope == "process" and reading.start is None and 0 < reading.peak <= lifetime
 
 
 def test_without_proc_or_getrusage_nothing_is_claimed(monkeypatch, tmp_path):
-    monkeypatch.setattr(memory, "CLEAR_REFS", tmp_path / "missing" / "clear_refs")
-    monkeypatch.setattr(memory, "STATUS", tmp_path / "missing" / "status")
+    monkeypatch.setattr(memory, "CLEAR_REFS", str(tmp_path / "missing" / "clear_refs"))
+    monkeypatch.setattr(memory, "STATUS", str(tmp_path / "missing" / "status"))
     monkeypatch.setitem(sys.modules, "resource", None)        # as on Windows: importing it fails
     assert PeakMeter().read() == memory.TaskMemory(None, None, "process")
 

@@ -84,8 +84,7 @@ def test_crashing_hanging_and_dying_agents_forfeit_only_their_games(tmp_path):
     assert forfeits["participant"].tolist() == ["crash", "crash", "die", "die", "hang", "hang"]
     reasons = dict(zip(forfeits["key"], forfeits["reason"]))
     assert reasons["rnd vs crash #0"] == "O (crash) crashed: RuntimeError: deliberate crash"
-    assert reasons["rnd vs die #1"] == ("X (die) crashed: the worker process exited with code 3 while it was "
-                                        "choosing a move")
+    assert reasons["rnd vs die #1"] == "X (die) crashed: its engine exited with code 3 while choosing a move"
     assert reasons["rnd vs hang #0"] == "O (hang) was stopped after 1s on one move (hard time limit)"
     assert forfeits.set_index("key").loc["rnd vs hang #1", "termination"] == "time"
     moves = results.moves
