@@ -36,6 +36,8 @@ from framework.tournament.memory import TaskMemory
 from framework.tournament.tasks import GameResult, SolveOutcome, cap_text
 
 DATABASE = "results.sqlite"
+#: What a tournament may change and keep its stored games (the refusal's hint).
+KEEPS = "only raising games_per_pairing, adding participants or changing sprt keeps the stored games"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -132,8 +134,10 @@ class Store:
     def meta(self) -> dict[str, Any]:
         return {k: json.loads(v) for k, v in self.conn.execute("SELECT key, value FROM meta")}
 
-    def bind(self, config: dict[str, Any], fingerprint: str, versions: dict[str, str]) -> None:
-        """Record the config for a new folder, or refuse one that holds results of another config."""
+    def bind(self, config: dict[str, Any], fingerprint: str, versions: dict[str, str], *,
+             keeps: str = KEEPS) -> None:
+        """Record the config for a new folder, or refuse one that holds results of another config; `keeps` says
+        in the refusal which changes would have kept the stored games (a tuning run's differ from a tournament's)."""
         config = json.loads(json.dumps(config))   # as stored: a tuple option reads back as a list
         meta = self.meta()
         if "fingerprint" not in meta:
@@ -145,8 +149,7 @@ class Store:
         altering = _altering(config, meta["config"]) if meta["fingerprint"] != fingerprint else []
         if altering:
             raise ConfigError(f"'{self.folder}' holds results of a different configuration ({'; '.join(altering)}); "
-                              "only raising games_per_pairing, adding participants or changing sprt keeps the "
-                              "stored games: run into a new folder (--results DIR or the 'results' key) or delete "
+                              f"{keeps}: run into a new folder (--results DIR or the 'results' key) or delete "
                               "this one to start over")
         then = meta["plugin_versions"]
         if any(key in then and then[key] != value for key, value in versions.items()):
