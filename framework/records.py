@@ -8,6 +8,13 @@ game declaring `pdn_game_type` *is* PDN FEN) and the move time limit; each move 
 first, as in chess); in PDN, as draughts software expects, `Black` is seat 0 and `White` seat 1. In both `1-0` means the
 player named by the first of those tags (White in PGN; in PDN White, i.e. seat 1) won, `0-1` the
 other, `1/2-1/2` a draw (PDN 3.0 follows PGN here). `parse_pgn` reads the files back.
+
+Move numbers follow the seats, so a reader puts every move in its player's slot: seat 0's move is `N.`, any other
+seat's `N...`, and N grows when a round begins (a seat moves that is not after the previous mover: a game of
+dice may give one player several moves in a row). A roll of the dice is nobody's move, so it is no ply of the
+movetext: it is a comment, `{rolled 4}`, before the move it leads to (or before the result, when the game ends on
+it). A game of more than two seats names each move's player in its comment (`player 3`: the `Player3` tag) and
+its Result gives each seat's points, the players with the best result sharing 1 (`0-1-0`, `1/2-0-1/2`).
 """
 
 from __future__ import annotations
@@ -26,8 +33,11 @@ from framework.protocols import CHANCE, WIN_SCORE
 from framework.registry import Registry, load_plugin_file
 
 FORMATS = ("pgn", "pdn", "jsonl")
-#: How a chance ply's comment starts in PGN: `4 {chance: rolled 4}` (the dice moved; nobody chose it).
-CHANCE_COMMENT = "chance: "
+#: How a roll of the dice reads in PGN: the comment `{rolled 4}` (the dice moved; nobody chose it) before the move
+#: it leads to.
+ROLL_COMMENT = rolled("")
+#: Before Plyground numbered moves by seat, a roll was a ply with a comment: `3 {chance: rolled 3}` (still read).
+OLD_CHANCE_COMMENT = "chance: "
 DRAW = "1/2-1/2"
 
 
@@ -70,6 +80,14 @@ class Record:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def points_token(result: Sequence[float]) -> str:
+    """The Result of a game of more than two seats: each seat's points, the best result's players sharing 1
+    (`0-1-0`; `1/2-0-1/2` when seats 0 and 2 tie for first)."""
+    leaders = [seat for seat, r in enumerate(result) if r == max(result)]
+    share = "1" if len(leaders) == 1 else f"1/{len(leaders)}"
+    return "-".join(share if seat in leaders else "0" for seat in range(len(result)))
+
+
 def result_token(result_first: float, result_second: float, fmt: str) -> str:
     """The Result tag: 1-0 when the player named by the first tag (PGN White = seat 0; PDN White = seat 1) won."""
     if result_first == result_second:
@@ -84,18 +102,22 @@ def make_record(*, game: str, event: str, date: str, round: str, players: Sequen
                 result: Sequence[float] | None,
                 termination: str, reason: str, start: str, final: str, moves: Sequence[RecordMove], fmt: str,
                 key: str, pdn_type: int | None = None, time_control: str | None = None,
-                extra: dict[str, Any] | None = None) -> Record:
+                pairing: Sequence[str] | None = None, extra: dict[str, Any] | None = None) -> Record:
     """The record of one game, whichever door played it (a tournament's store, a workbench session): every
     writer below reads only this, so every door writes the same record.
 
     Seats 0 and 1 are PGN's White and Black (PDN's Black and White); a game of more seats names the others in
-    `Player3`, `Player4`, ... tags, and its Result is `*` with the payoffs in a `Returns` tag (PGN knows two
-    players). The JSON line holds the players and payoffs per seat and the winner's name (null: no single one)."""
+    `Player3`, `Player4`, ... tags, its Result gives each seat's points (`points_token`) and a `Returns` tag its
+    payoffs (PGN knows two players); an unfinished game's Result is `*`. The JSON line holds the players and
+    payoffs per seat, the winner's name (null: no single one) and the `pairing`: the participants of the
+    tournament's pairing in the order its key names them (`a vs b vs c #0`: `["a", "b", "c"]`), whichever seats
+    they took in this game; a game with no pairing (a workbench session) names its players in seat order."""
     first, second = ("Black", "White") if fmt == "pdn" else ("White", "Black")
     two = len(players) == 2
     tags = {"Event": event, "Site": "Plyground", "Date": date, "Round": round, first: players[0], second: players[1],
             **{f"Player{seat + 1}": name for seat, name in enumerate(players) if seat >= 2},
-            "Result": result_token(result[0], result[1], fmt) if two and result is not None else "*", "Game": game,
+            "Result": "*" if result is None else result_token(result[0], result[1], fmt) if two else
+            points_token(result), "Game": game,
             "Termination": termination, "SetUp": "1", "FEN": start}
     if not two and result is not None:
         tags["Returns"] = " ".join(f"{r:g}" for r in result)
@@ -108,7 +130,7 @@ def make_record(*, game: str, event: str, date: str, round: str, players: Sequen
     leaders = [] if result is None else [seat for seat, r in enumerate(result) if r == max(result)]
     winner = players[leaders[0]] if len(leaders) == 1 else None
     return Record(tags, tuple(moves), start, final, {
-        "key": key, "pairing": [players[0], " vs ".join(players[1:])], "game": game, "players": list(players),
+        "key": key, "pairing": list(players if pairing is None else pairing), "game": game, "players": list(players),
         "result": None if result is None else [float(r) for r in result], "winner": winner,
         "termination": termination, "plies": len(moves),
         **(extra or {})})
@@ -136,7 +158,13 @@ def records_from_results(results: Any, fmt: str, pdn_types: dict[str, int | None
                           termination=row.termination, reason=row.reason, start=row.start, final=row.final,
                           moves=moves, fmt=fmt, key=row.key, pdn_type=pdn_types[row.game],
                           time_control=None if limit is None else f"move_time_limit={limit}",
-                          extra={"seed": int(row.seed)})
+                          pairing=stored_pairing(row), extra={"seed": int(row.seed)})
+
+
+def stored_pairing(row: Any) -> list[str]:
+    """The participants of a stored game's pairing, in its key's order (the store keeps the first id in
+    `pairing_a` and the others joined by " vs " in `pairing_b`; ids hold no spaces)."""
+    return [row.pairing_a, *str(row.pairing_b).split(" vs ")]
 
 
 def stored_move(m: Any) -> RecordMove:
@@ -157,10 +185,9 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _comment(m: RecordMove) -> str:
-    if m.chance:
-        return " {" + CHANCE_COMMENT + rolled(m.move).replace("}", ")") + "}"
-    parts = []
+def _comment(m: RecordMove, seats: int) -> str:
+    """A move's comment: its player in a game of more than two seats, and what its search reported."""
+    parts = [f"player {m.mover + 1}"] if seats > 2 and m.mover is not None else []
     if m.depth is not None:
         parts.append(f"depth {m.depth}")
     if m.nodes is not None:
@@ -174,13 +201,28 @@ def _comment(m: RecordMove) -> str:
     return " {" + ", ".join(parts).replace("}", ")") + "}" if parts else ""
 
 
+def _seats(tags: dict[str, str]) -> int:
+    """How many seats a record's tags name (White and Black, then Player3, Player4, ...)."""
+    return 2 + sum(1 for name in tags if re.fullmatch(r"Player\d+", name))
+
+
 def write_pgn(record: Record) -> str:
-    """One game as PGN (or PDN: the same syntax) text, ending with a blank line."""
+    """One game as PGN (or PDN: the same syntax) text, ending with a blank line: move numbers by seat, rolls of
+    the dice as comments (see the module's docstring)."""
     lines = [f'[{name} "{_escape(value)}"]' for name, value in record.tags.items()]
-    text = []
-    for i, m in enumerate(record.moves):
-        number = f"{i // 2 + 1}. " if i % 2 == 0 else ""
-        text.append(f"{number}{m.move}{_comment(m)}")
+    seats = _seats(record.tags)
+    text: list[str] = []
+    number, previous, decisions = 1, None, 0
+    for m in record.moves:
+        if m.chance:
+            text.append("{" + rolled(m.move).replace("}", ")") + "}")
+            continue
+        seat = m.mover if m.mover is not None else decisions % seats
+        decisions += 1
+        if previous is not None and seat <= previous:
+            number += 1
+        previous = seat
+        text.append(f"{number}{'.' if seat == 0 else '...'} {m.move}{_comment(replace(m, mover=seat), seats)}")
     text.append(record.tags.get("Result", "*"))
     return "\n".join(lines) + "\n\n" + _wrap(" ".join(text)) + "\n\n"
 
@@ -208,31 +250,52 @@ def write_json(record: Record) -> str:
 _TAG = re.compile(r'\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]')
 _TOKEN = re.compile(r"\{[^}]*\}|;[^\n]*|\S+")
 _RESULTS = {"1-0", "0-1", DRAW, "*", "2-0", "0-2", "1-1"}
-_COMMENT_FIELD = re.compile(r"(depth|nodes|time|score|pv) ([^,]*)")
+#: A game of more than two seats: each seat's points (`points_token`).
+_POINTS = re.compile(r"(?:0|1|1/\d+)(?:-(?:0|1|1/\d+)){2,}")
+_COMMENT_FIELD = re.compile(r"(player|depth|nodes|time|score|pv) ([^,]*)")
+_NUMBER = re.compile(r"(\d+)(\.+)")
 
 
 def parse_pgn(text: str) -> list[Record]:
-    """Every game of a PGN/PDN text: tags, moves (with the search figures of their comments) and start.
+    """Every game of a PGN/PDN text: tags, moves (with the search figures of their comments and their seats) and
+    start.
 
     A game's movetext runs to the next tag section; only its last token is read as the result (`1-0`,
-    `1/2-1/2`, ...), so a move written like one (Matches' `1-1`) stays a move."""
+    `1/2-1/2`, `0-1-0`, ...), so a move written like one (Matches' `1-1`) stays a move. A move's seat is read from
+    its number (`N.` seat 0, `N...` seat 1) or, in a game of more seats, its comment's `player`; a `{rolled 4}`
+    comment is a chance ply of its own."""
     records: list[Record] = []
     tags: dict[str, str] = {}
     tokens: list[str] = []
 
     def finish() -> None:
         nonlocal tags, tokens
-        if tokens and tokens[-1] in _RESULTS:
+        if tokens and (tokens[-1] in _RESULTS or _POINTS.fullmatch(tokens[-1])):
             tokens.pop()
         moves: list[RecordMove] = []
+        seat: int | None = None
+        after_move = False   # the token before was a move (an old file's roll ply is one, then its comment)
         for token in tokens:
             if token.startswith("{"):
-                if moves and token[1:].startswith(CHANCE_COMMENT):
-                    moves[-1] = replace(moves[-1], chance=True)
-                elif moves:
-                    moves[-1] = _with_comment(moves[-1], token[1:-1])
-            elif not token.startswith(";") and not re.fullmatch(r"\d+\.+", token):
-                moves.append(RecordMove(re.sub(r"^\d+\.+", "", token)))
+                comment = token[1:-1]
+                if comment.startswith(ROLL_COMMENT):
+                    moves.append(RecordMove(comment[len(ROLL_COMMENT):], chance=True))
+                elif moves and after_move and comment.startswith(OLD_CHANCE_COMMENT):
+                    moves[-1] = replace(moves[-1], chance=True, mover=None)
+                elif moves and not moves[-1].chance:
+                    moves[-1] = _with_comment(moves[-1], comment)
+                after_move = False
+                continue
+            if token.startswith(";"):
+                continue
+            number = _NUMBER.match(token)
+            if number is not None:
+                seat = 0 if len(number[2]) == 1 else 1
+                token = token[number.end():]
+                if not token:
+                    continue
+            moves.append(RecordMove(token, mover=seat))
+            seat, after_move = None, True
         if tags or moves:
             records.append(Record(tags, tuple(moves), tags.get("FEN")))
         tags, tokens = {}, []
@@ -256,9 +319,10 @@ def _with_comment(move: RecordMove, comment: str) -> RecordMove:
     fields = dict(_COMMENT_FIELD.findall(comment))
     score = fields.get("score")
     value = None if score is None else WIN_SCORE if score == "win" else -WIN_SCORE if score == "loss" else float(score)
+    mover = int(fields["player"]) - 1 if "player" in fields else move.mover
     return RecordMove(move.move, int(fields["depth"]) if "depth" in fields else None,
                       int(fields["nodes"]) if "nodes" in fields else None,
-                      float(fields["time"]) if "time" in fields else None, value, fields.get("pv", ""))
+                      float(fields["time"]) if "time" in fields else None, value, fields.get("pv", ""), mover)
 
 
 def export(results: Any, fmt: str) -> Iterable[str]:

@@ -33,6 +33,7 @@ class _StrictLoader(yaml.SafeLoader):
 
     def __init__(self, text: str, source: str) -> None:
         super().__init__(text)
+        self.name = source   # the marks of PyYAML's own errors name the file, not "<unicode string>"
         self.source = source
         self.depth = 0
         self.sizes: dict[int, int] = {}   # id(node) -> its node count with aliases expanded
@@ -107,6 +108,17 @@ def read_text(path: Path, limit: int, what: str) -> str:
     return text
 
 
+def _one_line(exc: yaml.YAMLError) -> str:
+    """A PyYAML error in one line: the problem and where, then what was being parsed and where it started."""
+    if not isinstance(exc, yaml.MarkedYAMLError) or not exc.problem:
+        return " ".join(str(exc).split())
+    def at(mark: Any) -> str:
+        return f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+    context = f" ({exc.context}{' that starts' if exc.context_mark else ''}{at(exc.context_mark)})" \
+        if exc.context else ""
+    return f"{exc.problem}{at(exc.problem_mark)}{context}"
+
+
 def load_yaml(text: str, source: str) -> Any:
     """The data of one YAML document, or ConfigError naming `source` (and the line when known)."""
     if len(text) > MAX_BYTES:
@@ -119,7 +131,7 @@ def load_yaml(text: str, source: str) -> Any:
     except ConfigError:
         raise
     except yaml.YAMLError as exc:
-        message = str(exc)
+        message = _one_line(exc)
         if len(message) > MAX_MESSAGE:
             message = message[:MAX_MESSAGE - 3] + "..."
         raise ConfigError(f"{source}: not valid YAML: {message}") from None

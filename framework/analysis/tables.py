@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pandas as pd
@@ -14,10 +15,58 @@ from framework.match import Termination
 from framework.protocols import CHANCE
 from framework.sprt import Sprt
 from framework.tournament.sequential import SprtWatch
-from framework.tournament.store import Store
+from framework.tournament.store import ADDED, DATABASE, SCHEMA, Store, fault, shown
 from framework.tuning.report import TuneReport
 
 FORFEITS = {t.value for t in Termination if t.is_forfeit}
+#: How a game may end, as stored.
+TERMINATIONS = {t.value for t in Termination}
+
+
+def _schema() -> dict[str, dict[str, str]]:
+    """The store's tables: each column a folder must have (SCHEMA's, but those added since, `ADDED`) and its type."""
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(SCHEMA)
+    added = {table: {name for name, _ in columns} for table, columns in ADDED.items()}
+    out = {table: {row[1]: row[2] for row in conn.execute(f"PRAGMA table_info({table})")
+                   if row[1] not in added.get(table, ())}
+           for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    conn.close()
+    return out
+
+
+def check_frames(folder: Path, frames: dict[str, pd.DataFrame]) -> None:
+    """Refuse, in one line naming the table, column, row and value, a store whose tables are not what Plyground
+    writes: a column missing (its schema changed outside Plyground), text in a number column, a termination no
+    game can have. Every table is read whole, so this is where damage shows (`PRAGMA quick_check` finds what
+    breaks SQLite's own pages)."""
+    where = f"'{shown(folder / DATABASE)}'"
+    fix = "it was changed outside Plyground or is damaged: restore it from a copy, or run the tournament again " \
+          "into a new folder (--results DIR)"
+    for table, columns in _schema().items():
+        frame = frames.get(table)
+        if frame is None:
+            continue
+        missing = [c for c in columns if c not in frame.columns]
+        if missing:
+            raise ConfigError(f"{where}: table '{table}' has no column {', '.join(map(repr, missing))}; {fix}")
+        for column, kind in columns.items():
+            if kind not in ("INTEGER", "REAL") or not len(frame):
+                continue
+            values = frame[column]
+            numbers = pd.to_numeric(values, errors="coerce")
+            bad = numbers.isna() & values.notna()
+            if bad.any():
+                row = frame[bad].iloc[0]
+                name = f" (row '{row['key']}')" if "key" in frame.columns else ""
+                raise ConfigError(f"{where}: table '{table}', column '{column}'{name} holds {values[bad].iloc[0]!r}, "
+                                  f"not a number; {fix}")
+    games = frames.get("games")
+    if games is not None and len(games):
+        unknown = games[~games["termination"].isin(TERMINATIONS)]
+        if len(unknown):
+            raise ConfigError(f"{where}: game '{unknown['key'].iloc[0]}' ended by {unknown['termination'].iloc[0]!r}, "
+                              f"which no game can (known: {', '.join(sorted(TERMINATIONS))}); {fix}")
 
 
 def with_scores(games: pd.DataFrame) -> pd.DataFrame:
@@ -67,14 +116,23 @@ class Results:
         self.folder = Path(folder)
         store = Store(self.folder, create=False)
         try:
+            damage = store.conn.execute("PRAGMA quick_check").fetchone()[0]
+            if damage != "ok":
+                first = " ".join(str(damage).split())
+                raise sqlite3.DatabaseError(f"database disk image is malformed: {first[:160]}")
             self.meta = store.meta()
             self.games = pd.read_sql_query("SELECT * FROM games ORDER BY game_index, pairing_a, pairing_b",
                                            store.conn)
             self.moves = pd.read_sql_query("SELECT * FROM moves ORDER BY key, ply", store.conn)
             self.solves = pd.read_sql_query("SELECT * FROM solves ORDER BY position_index, solver", store.conn)
             self.seats = pd.read_sql_query("SELECT * FROM seats ORDER BY key, seat", store.conn)
+        except (sqlite3.Error, pd.errors.DatabaseError, ValueError) as exc:   # a table gone, pages damaged, ...
+            cause = exc.__cause__ if isinstance(exc.__cause__, sqlite3.Error) else exc
+            raise fault(cause, self.folder, f"read the results in '{self.folder}'") from None
         finally:
             store.close()
+        check_frames(self.folder, {"games": self.games, "moves": self.moves, "solves": self.solves,
+                                   "seats": self.seats})
         void_games = self.games["termination"].isin([Termination.VOID.value])
         void_solves = self.solves["status"].isin(["void"])
         self.void = pd.concat([self.games[void_games][["key", "reason"]], self.solves[void_solves][["key", "reason"]]],

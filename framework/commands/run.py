@@ -58,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         if config.mode == "tune":
+            for warning in config.tune.warnings():
+                print(f"warning: {warning}", file=sys.stderr)
             return _tuned(config, run_tuning(config, quiet=args.quiet, registry=registry))
         summary = run_tournament(config, quiet=args.quiet, registry=registry, report_every=args.report_every,
                                  report=lambda: _match_lines(config))

@@ -23,6 +23,8 @@ def run(args: argparse.Namespace) -> int:
               f"{len(tune.parameters)} parameter(s) ({', '.join(p.name for p in tune.parameters)}), "
               f"{tune.iterations} iterations = {2 * tune.iterations} games{match} on {config.workers} "
               f"{config.executor.kind} worker(s); results in {config.results}")
+        for warning in tune.warnings():
+            print(f"warning: {warning}")
         return 0
     games = ", ".join(name for name, _ in config.all_games())
     print(f"{args.file}: ok — tournament '{config.name}', game {games}, {config.format}, "

@@ -222,6 +222,9 @@ class _Reader:
         self.path = path
 
     def fail(self, key: str, message: str) -> ConfigError:
+        """The error at `key`; a message that names the key itself (a plugin's, told where) does not repeat it."""
+        if key and message.startswith(f"{key} "):
+            message = message[len(key) + 1:]
         return ConfigError(f"{self.path}: {key}: {message}" if key else f"{self.path}: {message}")
 
     def mapping(self, value: Any, key: str, known: Mapping[str, Any] | None = None) -> dict[str, Any]:

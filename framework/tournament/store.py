@@ -36,6 +36,8 @@ from framework.tournament.memory import TaskMemory
 from framework.tournament.tasks import GameResult, SolveOutcome
 
 DATABASE = "results.sqlite"
+#: What a tournament may change and keep its stored games (the refusal's hint).
+KEEPS = "only raising games_per_pairing, adding participants or changing sprt keeps the stored games"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -80,12 +82,22 @@ SOLVE_COLUMNS = ("key", "solver", "position_index", "position", "note", "value",
                  "rss_peak", "rss_scope", "retries")
 
 
+def shown(folder: Path) -> str:
+    """A folder's path for a message: a very long one cut in the middle, with its length."""
+    text = str(folder)
+    return text if len(text) <= 160 else f"{text[:60]}...{text[-60:]} ({len(text):,} characters)"
+
+
 def fault(exc: Exception, folder: Path, doing: str) -> ConfigError:
     """One line for a store that cannot be used: what could not be done (`doing`, naming the folder), what happened,
     that nothing stored was lost, what to do."""
     name = getattr(exc, "sqlite_errorname", "")
     text = str(exc)
-    if name == "SQLITE_FULL" or "disk is full" in text or getattr(exc, "errno", None) == errno.ENOSPC:
+    doing = doing.replace(str(folder), shown(folder))
+    if getattr(exc, "errno", None) == errno.ENAMETOOLONG:
+        what, fix = (f"the path is too long for the file system ({len(str(folder)):,} characters)",
+                     "name a shorter folder (--results DIR or the 'results' key)")
+    elif name == "SQLITE_FULL" or "disk is full" in text or getattr(exc, "errno", None) == errno.ENOSPC:
         what, fix = "the disk is full", "free some space and run the same command again"
     elif name.startswith("SQLITE_READONLY") or "readonly" in text or isinstance(exc, PermissionError) or (
             name.startswith("SQLITE_CANTOPEN") and not os.access(folder, os.W_OK)):
@@ -105,8 +117,13 @@ class Store:
     def __init__(self, folder: str | Path, *, create: bool = True) -> None:
         self.folder = Path(folder)
         path = self.folder / DATABASE
-        if not path.exists() and not create:
-            raise ConfigError(f"'{self.folder}' holds no results (no {DATABASE}); run a tournament into it first")
+        try:
+            exists = path.exists()
+        except OSError as exc:   # a name too long for the file system, ...
+            raise fault(exc, self.folder, f"use '{self.folder}' as a results folder") from None
+        if not exists and not create:
+            raise ConfigError(f"'{shown(self.folder)}' holds no results (no {DATABASE}); run a tournament into it "
+                              "first")
         try:
             if not create and not os.access(self.folder, os.W_OK):
                 self.conn = _read_only(path)
@@ -132,8 +149,10 @@ class Store:
     def meta(self) -> dict[str, Any]:
         return {k: json.loads(v) for k, v in self.conn.execute("SELECT key, value FROM meta")}
 
-    def bind(self, config: dict[str, Any], fingerprint: str, versions: dict[str, str]) -> None:
-        """Record the config for a new folder, or refuse one that holds results of another config."""
+    def bind(self, config: dict[str, Any], fingerprint: str, versions: dict[str, str], *,
+             keeps: str = KEEPS) -> None:
+        """Record the config for a new folder, or refuse one that holds results of another config; `keeps` says
+        in the refusal which changes would have kept the stored games (a tuning run's differ from a tournament's)."""
         config = json.loads(json.dumps(config))   # as stored: a tuple option reads back as a list
         meta = self.meta()
         if "fingerprint" not in meta:
@@ -145,8 +164,7 @@ class Store:
         altering = _altering(config, meta["config"]) if meta["fingerprint"] != fingerprint else []
         if altering:
             raise ConfigError(f"'{self.folder}' holds results of a different configuration ({'; '.join(altering)}); "
-                              "only raising games_per_pairing, adding participants or changing sprt keeps the "
-                              "stored games: run into a new folder (--results DIR or the 'results' key) or delete "
+                              f"{keeps}: run into a new folder (--results DIR or the 'results' key) or delete "
                               "this one to start over")
         then = meta["plugin_versions"]
         if any(key in then and then[key] != value for key, value in versions.items()):

@@ -59,11 +59,14 @@ class TuneReport:
         last = self.tuning[self.tuning["iteration"] == self.tuning["iteration"].max()].set_index("parameter")
         rows = []
         for p in self.tune.parameters:
-            tuned = last.loc[p.name, "value"] if p.name in last.index else p.start
-            rows.append({"parameter": p.name, "start": p.start, "tuned": round(tuned) if p.integer else tuned,
-                         "theta": tuned, "min": p.min, "max": p.max,
-                         "c_last": abs(last.loc[p.name, "perturbation"]) if p.name in last.index else None})
-        return pd.DataFrame(rows)
+            tuned = float(last.loc[p.name, "value"]) if p.name in last.index else p.start
+            as_played = int if p.integer else float   # an integer parameter's values are integers (not -28.000000)
+            rows.append({"parameter": p.name, "start": as_played(p.start),
+                         "tuned": round(tuned) if p.integer else float(f"{tuned:.6g}"), "theta": float(f"{tuned:.6g}"),
+                         "min": as_played(p.min), "max": as_played(p.max),
+                         "c_last": float(f"{abs(last.loc[p.name, 'perturbation']):.4g}") if p.name in last.index
+                         else None})
+        return pd.DataFrame(rows, dtype=object)   # object: one row's floats do not turn another's integers float
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {"final": self.final(), "tuning": self.tuning}

@@ -89,7 +89,7 @@ class _Tuning:
         self.tune: TuneSettings = config.tune
         check_continuation(store, config)
         used = providers(config, registry)
-        store.bind(config.resolved(), config.fingerprint(), {what: str(p) for what, p in used.items()})
+        store.bind(config.resolved(), config.fingerprint(), {what: str(p) for what, p in used.items()}, keeps=KEEPS)
         self.entry_points = tuple(sorted({p.plugin for p in used.values()}))
         self.journal = Journal(store)
         self.spsa = Spsa(self.tune.parameters, self.journal.schedule(self.tune.iterations), config.seed)
@@ -215,20 +215,25 @@ def describe(theta: Theta) -> str:
 
 
 def validation_line(conn: sqlite3.Connection, tune: TuneSettings, watch: SprtWatch | None = None) -> str:
-    """The validation match in one line: W-D-L and score of `tuned` against `start`, and its SPRT when it has one."""
+    """The validation match in one line as a tournament prints a match (framework.analysis.standings.match_line:
+    W-D-L, score, Elo +- its 95% error, LOS, draws, pentanomial) of `tuned` against `start`, and its SPRT when it
+    has one."""
+    import pandas as pd  # the tables: only once there is a match to sum up
+
+    from framework.analysis.standings import match_line, match_table
+    from framework.analysis.tables import with_scores
+
     prefix = validation_prefix(tune.iterations)
-    rows = conn.execute("SELECT game_index, winner FROM games WHERE key LIKE ? ESCAPE '\\' AND termination != ?",
-                        (_like(prefix), Termination.VOID.value)).fetchall()
+    games = pd.read_sql_query("SELECT * FROM games WHERE key LIKE ? ESCAPE '\\' AND termination != ? "
+                              "ORDER BY game_index", conn, params=(_like(prefix), Termination.VOID.value))
     if watch is None and tune.validate is not None and tune.validate.sprt is not None:
         watch = SprtWatch(tune.validate.sprt, [(TUNED, START)])
-        for index, winner in rows:
-            watch.add((TUNED, START), index, winner)
-    wins = sum(w == TUNED for _, w in rows)
-    losses = sum(w == START for _, w in rows)
-    draws = len(rows) - wins - losses
-    score = f"{(wins + draws / 2) / len(rows):.1%}" if rows else "-"
-    line = (f"validation after {tune.iterations} iterations, tuned vs start: {wins}-{draws}-{losses} (W-D-L), "
-            f"score {score}")
+        for index, winner in zip(games["game_index"], games["winner"]):
+            watch.add((TUNED, START), int(index), winner if isinstance(winner, str) else None)
+    table = match_table(with_scores(games)) if len(games) else None
+    match = (match_line(table.iloc[0]) if table is not None and len(table) else
+             f"{TUNED} vs {START}: no games yet")
+    line = f"validation after {tune.iterations} iterations, {match}"
     return f"{line}; SPRT {watch.tests[(TUNED, START)].line()}" if watch is not None else line
 
 
@@ -246,6 +251,10 @@ def unchanged_play(conn: sqlite3.Connection, tune: TuneSettings) -> str | None:
     names = ", ".join(p.name for p in tune.parameters)
     return (f"over the first {checked} iterations both games of every pair had the same moves: the tuned "
             f"parameters ({names}) seem not to change play; check that agent '{tune.agent.agent}' uses them")
+
+
+#: What a tuning run may change and continue (the refusal's hint).
+KEEPS = "only raising tune.iterations or changing tune.validate continues it"
 
 
 def check_continuation(store: Store, config: TournamentConfig) -> None:
@@ -269,6 +278,6 @@ def check_continuation(store: Store, config: TournamentConfig) -> None:
                        "stored iterations)")
     if changed:
         raise ConfigError(f"'{config.results}' holds a tuning run of another definition (changed: "
-                          f"{'; '.join(sorted(changed))}); only raising tune.iterations or changing tune.validate "
-                          "continues it: run into a new folder (--results DIR or the 'results' key) or delete it")
+                          f"{'; '.join(sorted(changed))}); {KEEPS}: run into a new folder "
+                          "(--results DIR or the 'results' key) or delete it")
 

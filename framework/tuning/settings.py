@@ -85,6 +85,22 @@ class TuneSettings:
         """Games of the tuning (a pair per iteration) and of the validation match at most."""
         return 2 * self.iterations + (self.validate.games if self.validate else 0)
 
+    def warnings(self) -> list[str]:
+        """What in the parameters' settings makes SPSA probe badly, one line each (`validate` and `run` print
+        them): a last perturbation wider than the whole range (every probe is clamped to min and max), or under
+        0.5 on an integer parameter (θ ± c rounds to θ: the late pairs play the same values and learn nothing)."""
+        out = []
+        for p in self.parameters:
+            key = f"tune.parameters.{p.name}.c_end"
+            if p.c_end > p.max - p.min:
+                out.append(f"{key} {p.c_end:g} exceeds the range max - min = {p.max - p.min:g}: every probe is "
+                           f"clamped to min and max; give a c_end of a few percent of the range")
+            if p.integer and p.c_end < 0.5:
+                out.append(f"{key} {p.c_end:g} is below 0.5 on an integer parameter: θ ± c_end rounds to θ, so the "
+                           "last iterations' two games play the same values and learn nothing; give c_end >= 0.5 "
+                           "(1 or more is usual)")
+        return out
+
     def as_dict(self) -> dict[str, Any]:
         return {"agent": self.agent.as_dict(), "parameters": [asdict(p) for p in self.parameters],
                 "iterations": self.iterations, "batch": self.batch,
@@ -98,11 +114,17 @@ def read_tune(r: _Reader, entry: Any, registry: Registry, game_name: str, game: 
         raise r.fail("tune.agent", "missing; the agent to tune, e.g. 'agent: {agent: NAME, params: {...}}'")
     agent = participant(r, entry["agent"], registry, [(game_name, game)], "tune.agent", default_id="tuned")
     declared = declared_params(registry, agent, game)
-    given = r.mapping(entry.get("parameters"), "tune.parameters")
+    if entry.get("parameters") is None:
+        raise r.fail("tune.parameters", "missing; the parameters SPSA moves, each with start, min, max and c_end, "
+                                        "e.g. 'parameters: {depth: {start: 3, min: 1, max: 8, c_end: 1}}'")
+    given = r.mapping(entry["parameters"], "tune.parameters")
     if not given:
         raise r.fail("tune.parameters", "expected at least one parameter to tune")
     parameters = tuple(_parameter(r, str(name), spec, declared, agent.agent) for name, spec in given.items())
-    iterations = r.integer(entry.get("iterations"), "tune.iterations", 1, MAX_TASKS // 2)
+    if entry.get("iterations") is None:
+        raise r.fail("tune.iterations", f"missing; how many SPSA iterations to play (a game pair each), from 1 to "
+                                        f"{MAX_TASKS // 2:,}, e.g. 'iterations: 200'")
+    iterations = r.integer(entry["iterations"], "tune.iterations", 1, MAX_TASKS // 2)
     batch = r.integer(entry.get("batch", 1), "tune.batch", 1, MAX_BATCH)
     validate = None if entry.get("validate") is None else _validation(r, entry["validate"])
     return TuneSettings(agent, parameters, iterations, batch, validate)

@@ -22,12 +22,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
     FileResponse,
     HTMLResponse,
@@ -59,6 +60,9 @@ POLL = 0.5
 CHANGES = ("move", "engine", "undo", "resign")
 #: The largest request body read: the pages send forms of a few hundred bytes.
 MAX_BODY = 64 * 1024
+#: Seconds a request's body may take to arrive, all of it (the pages' forms take milliseconds): a client that
+#: trickles one in holds a connection no longer than this (408).
+BODY_SECONDS = 10.0
 #: The names of this machine a request may give as its Host, besides the address served (`--host`).
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 #: Searches run at once unless told otherwise (`plyground serve --engines`).
@@ -118,16 +122,31 @@ class Guard:
 
 
 def limited(receive: Receive) -> Receive:
-    """`receive`, raising 413 once the body read passes MAX_BODY (a body sent without its length)."""
+    """`receive`, raising 413 once the body read passes MAX_BODY (a body sent without its length), and 408 when
+    the body is not all there BODY_SECONDS after its first read (afterwards `receive` only waits for the client
+    to leave, as a live feed does: no deadline then)."""
     seen = 0
+    deadline: float | None = None
+    complete = False
 
     async def guarded() -> Message:
-        nonlocal seen
-        message = await receive()
+        nonlocal seen, deadline, complete
+        if complete:
+            return await receive()
+        if deadline is None:
+            deadline = anyio.current_time() + BODY_SECONDS
+        with anyio.move_on_after(max(0.0, deadline - anyio.current_time())) as waiting:
+            message = await receive()
+        if waiting.cancelled_caught:
+            raise HTTPException(408, f"the request body did not arrive within {BODY_SECONDS:g} s; send the "
+                                     "form again")
         if message["type"] == "http.request":
             seen += len(message.get("body", b""))
             if seen > MAX_BODY:
                 raise HTTPException(413, f"the request body is over {MAX_BODY:,} bytes, the most the workbench reads")
+            complete = not message.get("more_body", False)
+        else:
+            complete = True
         return message
 
     return guarded
@@ -351,6 +370,10 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
         detail = exc.detail if isinstance(exc, HTTPException) else str(exc)
         return HTMLResponse(pages.error_page(status, str(detail)), status_code=status)
 
+    async def gone(request: Request, exc: Exception) -> Response:
+        """A client that left mid-body: nobody to answer and nothing to log (it was a full traceback each)."""
+        return Response(status_code=400)
+
     async def server_error(request: Request, exc: Exception) -> HTMLResponse:
         return HTMLResponse(pages.error_page(500, f"{type(exc).__name__}: {exc}"), status_code=500)
 
@@ -364,7 +387,8 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
         Route("/results/{run}/live", live), Route("/results/{run}/events", events),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    handlers: dict[Any, Any] = {HTTPException: http_error, PlygroundError: http_error, Exception: server_error}
+    handlers: dict[Any, Any] = {HTTPException: http_error, PlygroundError: http_error, ClientDisconnect: gone,
+                                Exception: server_error}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

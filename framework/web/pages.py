@@ -81,13 +81,16 @@ def index(games: Sequence[str], agents: Sequence[str], form: Mapping[str, str], 
  placeholder="{DEFAULT_COACH_TIME:g}"></label>
 <label>Start position (optional) <input name="position" value="{field("position")}"
  placeholder="the game's text format"></label>
-<label>Dice seed (optional) <input name="seed" value="{field("seed")}" placeholder="empty: a fresh one"></label>
+<label>Dice seed (optional, for analysis) <input name="seed" value="{field("seed")}"
+ placeholder="empty: a fresh one, a fair game"></label>
 <button type="submit" id="play-button">Play</button>
 <button type="submit" formmethod="get" formaction="/" formnovalidate id="seats-button">Seats for this game</button>
 </form>
 <p class="help">{family_help}A seat is an agent: {agent_list}. The interactive one is you, clicking or typing
 moves. Changed the game or its options? "Seats for this game" redraws one seat per player. Dice are rolled by the
-game's seeded stream, never chosen.</p>
+game's seeded stream, never chosen. Leave the dice seed empty for a fair game: its seed stays secret until the game
+ends (then the record shows it, so the game replays). A seed you give fixes every roll in advance: good for
+analysis (the same dice again), not for a game that should say who plays better.</p>
 {f'<h2>Results</h2><ul>{results}</ul>' if results else ''}""")
 
 

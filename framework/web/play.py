@@ -273,7 +273,8 @@ class PlaySession:
 
     def record(self, fmt: str) -> Record:
         """The game so far as a record (records.py): the same record `plyground export` writes of a stored game,
-        in format `fmt` (pgn, pdn or jsonl); an unfinished game's Result is `*`."""
+        in format `fmt` (pgn, pdn or jsonl); an unfinished game's Result is `*` and its dice seed null (the
+        record is downloadable mid-game, and the seed would tell every roll to come)."""
         ended = self.result()
         players = [seat.spec for seat in self.seats]
         moves = tuple(RecordMove(p.move, chance=True) if p.mover == CHANCE else
@@ -288,7 +289,8 @@ class PlaySession:
             termination="*" if ended is None else ended[0].value, reason="" if ended is None else ended[2],
             start=self.game.to_text(self.states[0]), final=self.game.to_text(self.state), moves=moves, fmt=fmt,
             key=self.id, pdn_type=capabilities(self.game).pdn_game_type,
-            time_control=f"move_time={self.budget.time:g}" if self.budget.time else None, extra={"seed": self.seed})
+            time_control=f"move_time={self.budget.time:g}" if self.budget.time else None,
+            extra={"seed": None if ended is None else self.seed})   # the seed foretells every roll: not mid-game
 
 
 def parse_seat(registry: Registry, text: str, where: str) -> Seat:

@@ -90,6 +90,15 @@ def results_body(folder: Path) -> str:
                         _plots(folder), "<h2>Iterations</h2>",
                         pages.table(results.tuning.tuning, "tuning", _csv(folder, "tuning")),
                         "<h2>Games</h2>", _game_list(folder.name, results.games)])
+    if results.multiplayer:   # points, ratings, who finished ahead of whom, wins per seat: no pairs of two
+        tables = results.tables()
+        titles = {"standings": "Standings", "ratings": "Ratings", "ahead": "Finished ahead",
+                  "seat_wins": "Wins per seat", "terminations": "Terminations", "search_stats": "Search stats"}
+        return "".join([head, *(f"<h2>{title}</h2>"
+                                f"{pages.table(tables[key], key, _csv(folder, key), index=key == 'ahead')}"
+                                for key, title in titles.items()),
+                        "<h2>Games</h2>", _game_list(folder.name, results.games, seats=results.seats),
+                        _plots(folder)])
     body = [head, "<h2>Standings</h2>", pages.table(_standings(results), "standings", _csv(folder, "standings")),
             "<h2>Crosstable</h2>",
             pages.table(results.crosstable(), "crosstable", _csv(folder, "crosstable"), index=True)]
@@ -128,15 +137,20 @@ def _standings(results: Results) -> Any:
     return table.drop(columns=["elo_ci95"])
 
 
-def _game_list(run: str, games: Any, limit: int | None = None) -> str:
+def _game_list(run: str, games: Any, limit: int | None = None, seats: Any = None) -> str:
+    """The games, linked to their replay; `seats` (the store's seats table) names every seat of a game of more
+    than two players."""
     rows = games.sort_values("finished_at", ascending=False) if limit else games
     if limit:
         rows = rows.head(limit)
+    seated = {} if seats is None else {key: " – ".join(group.sort_values("seat")["participant"])
+                                       for key, group in seats.groupby("key")}
     items = []
     for g in rows.itertuples(index=False):
         result = "draw" if g.winner is None or g.winner != g.winner else f"{g.winner} wins"
-        items.append(f'<li><a href="/results/{escape(run)}/games/{escape(quote(g.key, safe=""))}">{escape(g.first)} – '
-                     f'{escape(g.second)}</a> ({escape(g.game)}, {g.plies} plies): {escape(result)} '
+        who = seated.get(g.key) or f"{g.first} – {g.second}"
+        items.append(f'<li><a href="/results/{escape(run)}/games/{escape(quote(g.key, safe=""))}">{escape(who)}</a> '
+                     f'({escape(g.game)}, {g.plies} plies): {escape(result)} '
                      f'<span class="muted">{escape(g.termination)}</span></li>')
     return f'<ul class="games">{"".join(items)}</ul>'
 
@@ -146,7 +160,7 @@ def table_csv(folder: Path, name: str) -> str:
     tables = results.tables()
     if name not in tables:
         raise HTTPException(404, f"no table '{name}'; tables: {', '.join(tables)}")
-    return tables[name].to_csv(index=name == "crosstable")
+    return tables[name].to_csv(index=name in ("crosstable", "ahead"))
 
 
 def replay_body(folder: Path, key: str) -> str:
@@ -248,9 +262,10 @@ def live_fragment(folder: Path) -> str:
     except PlygroundError as exc:
         return f'<p class="muted">{escape(str(exc))}</p>'
     planned = results.config.get("participants")
+    standings = results.seat_standings() if results.multiplayer else _standings(results)
     return (f'<p id="count">{len(results.games)} games finished</p>'
-            f'{pages.table(_standings(results), "standings", _csv(folder, "standings"))}<h2>Last finished games</h2>'
-            f'{_game_list(folder.name, results.games, RECENT)}'
+            f'{pages.table(standings, "standings", _csv(folder, "standings"))}<h2>Last finished games</h2>'
+            f'{_game_list(folder.name, results.games, RECENT, results.seats)}'
             f'<script type="application/json" id="live-data">'
             f'{json.dumps({"games": len(results.games), "participants": len(planned or [])})}</script>')
 

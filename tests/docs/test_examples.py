@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import shlex
 import tomllib
 from importlib.util import find_spec, module_from_spec, spec_from_file_location
@@ -46,6 +47,8 @@ PATH_KEYS = ("start_positions", "positions")
 #: Commands that finish by themselves and read no keyboard: run for real on files a page made.
 RUNNABLE = ("run", "validate", "report", "nash", "export")
 EXTRAS = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+#: The distributions the `test` extra names (a page may install one of them alone, as `pip install pytest`).
+TEST_REQUIREMENTS = {re.split(r"[<>=\[ ;]", r, maxsplit=1)[0] for r in EXTRAS["test"]}
 MARKERS = {m.split(":")[0] for m in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]
            ["ini_options"].get("markers", [])}
 
@@ -143,6 +146,8 @@ def _check_command(block: Block, words: list[str], scratch: Path) -> bool:
     if words[:4] == ["python", "-m", "pip", "install"] or words[:2] == ["pip", "install"]:
         for arg in words[words.index("install") + 1:]:
             if arg.startswith("-"):
+                continue
+            if arg in TEST_REQUIREMENTS:   # a tool the tests use (pytest), named as the `test` extra names it
                 continue
             path, _, extras = arg.partition("[")
             assert (ROOT / path).exists(), f"{where}: no such path {path!r}"

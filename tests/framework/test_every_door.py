@@ -1,5 +1,6 @@
 """Every registered game through every door: a tournament, `plyground play`, the workbench by HTTP, export
-(JSONL and PGN/PDN), `plyground replay` and the results' replay page, with random agents and small options.
+(JSONL and PGN/PDN), `plyground replay`, the results page and its replay page, with random agents and small
+options.
 
 Each door must answer without a server error, write the same record (the JSONL of a workbench session has
 the keys of `plyground export --format jsonl`, both strict JSON), mark every roll of the dice as a chance ply
@@ -142,8 +143,15 @@ def test_a_tournament_exports_and_replays_every_game_with_its_seats_and_rolls(ca
     records = parse_pgn("".join(export(results, "pgn")))
     assert [[m.move for m in r.moves] for r in records] == [[m["move"] for m in line["moves"]] for line in lines]
     assert [[m.chance for m in r.moves] for r in records] == [[m["chance"] for m in line["moves"]] for line in lines]
+    # read back, each move is in its seat's slot (`N.` seat 0, `N...` the others, `player k` beyond two seats) and a
+    # roll is a `{rolled 4}` comment, not a ply a reader would give a player
+    assert [[m.mover for m in r.moves] for r in records] == [[m["mover"] for m in line["moves"]] for line in lines]
+    assert not re.search(r"\d+\.+ \{rolled", "".join(export(results, "pgn")))
+    for r, line in zip(records, lines, strict=True):
+        assert r.tags["Result"] != "*" and len(r.tags["Result"].split("-")) == (seats if seats > 2 else 2)
+        assert " vs ".join(line["pairing"]) == line["key"].rsplit(" #", 1)[0]
     if seats > 2:
-        assert all(r.tags["Result"] == "*" and len(r.tags["Returns"].split()) == seats for r in records)
+        assert all(len(r.tags["Returns"].split()) == seats for r in records)
     chance = results.moves[results.moves["mover"] == CHANCE]
     assert set(chance["participant"]) <= {""} and "" not in set(results.search_stats()["participant"])
     assert set(results.games["moved_first"]) <= {f"r{i + 1}" for i in range(seats)}
@@ -161,6 +169,11 @@ def test_a_tournament_exports_and_replays_every_game_with_its_seats_and_rolls(ca
     assert page.status_code == 200, page.text
     assert page.text.count('class="chance"') == len(first)
     MATRIX["replay", case] = 2
+    overview = client.get(f"/results/{case}")    # the results page: standings of two or of more seats
+    assert overview.status_code == 200, overview.text
+    assert overview.text.count(f'href="/results/{case}/games/') == len(results.games)
+    MATRIX["results page", case] = 1
+    MATRIX["pgn seats read back", case] = len(records)
 
 
 # -- `plyground play` ------------------------------------------------------------------------------------
@@ -247,6 +260,7 @@ def test_the_workbench_plays_every_game_by_clicks_and_engine_moves_and_writes_th
     assert sum(m["chance"] for m in line["moves"]) == rolls
     assert [m.move for m in records[0].moves] == [m["move"] for m in line["moves"]]
     assert [m.chance for m in records[0].moves] == [m["chance"] for m in line["moves"]]
+    assert [m.mover for m in records[0].moves] == [m["mover"] for m in line["moves"]]
     if name == "checkers":
         assert records[0].tags["GameType"] == "21"
     MATRIX["workbench", case] = taken

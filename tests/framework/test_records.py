@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 from framework.analysis.tables import Results
 from framework.cli import main
 from framework.errors import ConfigError
-from framework.protocols import WIN_SCORE
+from framework.protocols import CHANCE, WIN_SCORE
 from framework.records import export, format_score, game_for, parse_pgn, replay_states
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +37,11 @@ def folders(tmp_path_factory):
                     "  - {id: ab2, agent: alphabeta, params: {depth: 2}}\n  - {id: rnd, agent: random}\n")
     tictactoe = _run(base, "tictactoe", "game: tictactoe\ngames_per_pairing: 4\nparticipants:\n"
                      "  - {id: ab, agent: alphabeta}\n  - {id: rnd, agent: random}\n")
-    return {"checkers": checkers, "tictactoe": tictactoe}
+    pig = _run(base, "pig", "game: {name: pig, options: {goal: 20}}\ngames_per_pairing: 4\nparticipants:\n"
+               "  - {id: r1, agent: random}\n  - {id: r2, agent: random}\n")
+    rolit = _run(base, "rolit3", "game: {name: rolit, options: {players: 3}}\ngames_per_pairing: 3\nparticipants:\n"
+                 "  - {id: r1, agent: random}\n  - {id: r2, agent: random}\n  - {id: r3, agent: random}\n")
+    return {"checkers": checkers, "tictactoe": tictactoe, "pig": pig, "rolit3": rolit}
 
 
 @pytest.mark.parametrize("name, fmt", [("checkers", "pdn"), ("checkers", "pgn"), ("tictactoe", "pgn")])
@@ -134,3 +139,58 @@ def test_scores_are_rounded_and_proven_results_named():
     assert format_score(-0.125) == "-0.12" or format_score(-0.125) == "-0.13"
     assert format_score(WIN_SCORE - 3) == "win" and format_score(-WIN_SCORE) == "loss"
     assert format_score(None) == "–" and format_score(0.0) == "0"
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "pig", "rolit3"])
+def test_the_jsonl_pairing_is_the_pairing_its_key_names_whichever_seats_they_took(folders, name):
+    """`r1 vs r2 vs r3 #1` is the pairing ["r1", "r2", "r3"] (it was ["r2", "r3 vs r1"]: seat 0, then the rest)."""
+    lines = [json.loads(line) for line in export(Results(folders[name]), "jsonl")]
+    assert {tuple(line["players"]) for line in lines} != {tuple(lines[0]["pairing"])}   # seats were swapped
+    for line in lines:
+        assert " vs ".join(line["pairing"]) == line["key"].rsplit(" #", 1)[0]
+        assert sorted(line["pairing"]) == sorted(line["players"])
+
+
+@pytest.mark.parametrize("name", ["checkers", "pig", "rolit3"])
+def test_pgn_numbers_moves_by_seat_and_reads_back_each_moves_seat_and_every_roll(folders, name):
+    """Seat 0's moves are `N.`, the others' `N...`; a roll of the dice is a `{rolled 4}` comment, never a ply a
+    reader would put in a player's slot; read back, every move has its stored seat and every roll its place."""
+    results = Results(folders[name])
+    text = "".join(export(results, "pgn"))
+    records = parse_pgn(text)
+    for record, row in zip(records, results.games.itertuples(index=False), strict=True):
+        stored = results.moves[results.moves["key"] == row.key].sort_values("ply")
+        assert [(m.move, m.chance, None if m.chance else m.mover) for m in record.moves] == \
+            [(move, mover == CHANCE, None if mover == CHANCE else mover)
+             for move, mover in zip(stored["move"], stored["mover"])]
+    if name == "pig":   # no face of a die where a move belongs (it was `1. roll {...} 4 {chance: rolled 4} 2. roll`)
+        assert "{rolled " in text and "1... " in text and not re.search(r"\d+\.+ \d\b", text)
+
+
+def test_pig_pgn_gives_each_players_moves_their_own_numbers(folders):
+    """Pig's first game, move by move: r1 rolls twice (`1. roll`, `2. roll`: still White's slot), never `2. 4`."""
+    text = "".join(export(Results(folders["pig"]), "pgn"))
+    movetext = " ".join(line for line in text.split("\n\n")[1].splitlines())
+    tokens = re.findall(r"\{[^}]*\}|\S+", movetext)
+    numbered = [(tokens[i], tokens[i + 1]) for i in range(len(tokens) - 1) if re.fullmatch(r"\d+\.+", tokens[i])]
+    assert numbered and all(move in ("roll", "hold") for _, move in numbered)
+
+
+def test_a_finished_three_player_game_has_each_seats_points_as_its_result(folders):
+    results = Results(folders["rolit3"])
+    records = parse_pgn("".join(export(results, "pgn")))
+    seats = results.seats.sort_values(["key", "seat"])
+    for record, row in zip(records, results.games.itertuples(index=False), strict=True):
+        scores = list(seats[seats["key"] == row.key]["result"])
+        leaders = [i for i, r in enumerate(scores) if r == max(scores)]
+        share = "1" if len(leaders) == 1 else f"1/{len(leaders)}"
+        assert record.tags["Result"] == "-".join(share if i in leaders else "0" for i in range(3)) != "*"
+        assert len(record.moves) == row.plies     # the result token is not read as a move
+
+
+def test_a_pgn_written_before_rolls_were_comments_still_reads():
+    old = ('[Game "pig"]\n[White "a"]\n[Black "b"]\n\n1. roll {depth 0, nodes 1, time 0.000} 3 {chance: rolled 3} '
+           '2. hold {depth 0} roll 1-0\n')
+    record = parse_pgn(old)[0]
+    assert [(m.move, m.chance) for m in record.moves] == [("roll", False), ("3", True), ("hold", False),
+                                                          ("roll", False)]

@@ -80,3 +80,16 @@ def test_files_are_read_bounded(tmp_path):
         read_text("/dev/zero", MAX_BYTES, "tournament file")   # never read to the end
     with pytest.raises(ConfigError, match="more than a YAML file here may hold"):
         load_yaml("#" * (MAX_BYTES + 1), "t.yaml")
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("name: x\ngame: [tictactoe\n", "t.yaml: not valid YAML: expected ',' or ']', but got '<stream end>' at line 3, "
+                                    "column 1 (while parsing a flow sequence that starts at line 2, column 7)"),
+    ('a: 1\nb: "x\n', "t.yaml: not valid YAML: found unexpected end of stream at line 3, column 1 (while scanning a "
+                      "quoted scalar that starts at line 2, column 4)"),
+])
+def test_a_syntax_error_names_the_file_and_both_places_in_one_line(text, says):
+    """It named "<unicode string>" instead of the file, over five lines."""
+    with pytest.raises(ConfigError) as error:
+        load_yaml(text, "t.yaml")
+    assert str(error.value) == says and "unicode string" not in str(error.value)

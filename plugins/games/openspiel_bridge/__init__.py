@@ -13,6 +13,10 @@ probabilities). `plyground list --family openspiel` lists every game with its ve
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
@@ -27,6 +31,10 @@ FAMILY = "openspiel"
 INSTALL = "pip install -e '.[openspiel]'"
 #: The most playouts one evaluation of the `playouts` heuristic may ask for.
 MAX_PLAYOUTS = 10_000
+#: The largest value an integer option of an OpenSpiel game may take here: this many times its default, and at
+#: least MIN_INT_BOUND (`connect_four` with rows=5000 was accepted, and its page was megabytes).
+INT_BOUND_FACTOR = 10
+MIN_INT_BOUND = 100
 
 
 def _pyspiel() -> Any:
@@ -100,8 +108,7 @@ def resolve(member: str) -> tuple[GameSpec, tuple[HeuristicSpec, ...]]:
     if reason:
         raise PluginError(f"game '{name}' is refused: {reason}")
     defaults = dict(game_type.parameter_specification)
-    params = tuple(Param(key, type(value), value, f"OpenSpiel's parameter '{key}'")
-                   for key, value in sorted(defaults.items()))
+    params = tuple(_param(key, value) for key, value in sorted(defaults.items()))
     spec = GameSpec(name, partial(make_game, member, defaults), f"OpenSpiel's {game_type.long_name}", params)
     heuristic = HeuristicSpec(PlayoutHeuristic.name, name, PlayoutHeuristic, first_line(PlayoutHeuristic), (
         Param("playouts", int, 8, "random playouts averaged per evaluation", minimum=1, maximum=MAX_PLAYOUTS),
@@ -110,17 +117,42 @@ def resolve(member: str) -> tuple[GameSpec, tuple[HeuristicSpec, ...]]:
     return spec, (heuristic,)
 
 
+def _param(key: str, default: Any) -> Param:
+    """An OpenSpiel parameter as a Param; an integer one is bounded (INT_BOUND_FACTOR), OpenSpiel bounds none."""
+    if isinstance(default, bool) or not isinstance(default, int):
+        return Param(key, type(default), default, f"OpenSpiel's parameter '{key}'")
+    bound = max(MIN_INT_BOUND, INT_BOUND_FACTOR * abs(default))
+    return Param(key, int, default, f"OpenSpiel's parameter '{key}' (at most {bound:,} here)", maximum=bound)
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """The process's stderr (file descriptor 2) silenced: OpenSpiel's C++ writes there when a game it loads
+    looks for a data file (`OpenSpiel exception: ... CHECK_TRUE(fd_)`) or has known issues, which a listing
+    reports as the game's refusal anyway."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def members() -> list[tuple[str, str]]:
     """Every OpenSpiel game as (name, why it is refused or "" when it is playable), by name."""
     out = []
-    for member, game_type in sorted(_game_types().items()):
-        reason = _type_refusal(game_type)
-        if not reason:
-            try:
-                reason = _game_refusal(_load(member, {}))
-            except ConfigError as exc:
-                reason = str(exc).partition(": ")[2]
-        out.append((member, reason))
+    with _quiet_stderr():
+        for member, game_type in sorted(_game_types().items()):
+            reason = _type_refusal(game_type)
+            if not reason:
+                try:
+                    reason = _game_refusal(_load(member, {}))
+                except ConfigError as exc:
+                    reason = str(exc).partition(": ")[2]
+            out.append((member, reason))
     return out
 
 

@@ -117,3 +117,43 @@ def test_heuristic_options_reach_the_heuristic_and_bad_ones_are_refused(registry
         registry.create_agent("alphabeta", game, {"heuristic": {"name": "material", "options": {"queen": 1}}})
     with pytest.raises(ConfigError, match=r"'heuristic' must be a heuristic name or \{name: NAME, options"):
         registry.create_agent("alphabeta", game, {"heuristic": {"kind": "material"}})
+
+
+@pytest.mark.parametrize(("section", "key"), [
+    ("tune: {agent: {agent: peaked}, iterations: 5}\n", "tune.parameters"),
+    ("tune: {agent: {agent: peaked}, parameters: " + GOOD + "}\n", "tune.iterations"),
+])
+def test_a_missing_iterations_or_parameters_says_missing_and_gives_an_example(tmp_path, section, key):
+    """They said 'got None' where every other missing key says 'missing'."""
+    path = toy_file(tmp_path)
+    text = path.read_text()
+    path.write_text(text[:text.index("tune:")] + section)
+    message = refused(path)
+    assert f": {key}: missing; " in message and "e.g." in message and "None" not in message
+
+
+def test_an_agent_that_does_not_play_the_game_is_named_once(tmp_path):
+    """The key was repeated: `tune.agent: tune.agent 'pig_policy' plays pig only, not checkers`."""
+    path = tmp_path / "t.yaml"
+    path.write_text("mode: tune\ngame: checkers\ntune:\n  agent: {agent: pig_policy}\n"
+                    "  parameters: {depth: {start: 2, min: 1, max: 4, c_end: 1}}\n  iterations: 3\n")
+    message = refused(path)
+    assert ": tune.agent: 'pig_policy' plays pig only, not checkers" in message and message.count("tune.agent") == 1
+
+
+@pytest.mark.parametrize(("parameters", "warned"), [
+    ("{x: {start: 10, min: 0, max: 100, c_end: 150}}", ["tune.parameters.x.c_end 150 exceeds the range max - min "
+                                                        "= 100"]),
+    ("{level: {start: 2, min: 0, max: 20, c_end: 0.3}}", ["tune.parameters.level.c_end 0.3 is below 0.5 on an "
+                                                          "integer parameter"]),
+    ("{level: {start: 2, min: 0, max: 20, c_end: 1}, x: {start: 10, min: 0, max: 100, c_end: 0.3}}", []),
+])
+def test_a_perturbation_wider_than_the_range_or_too_small_for_an_integer_is_warned_about(tmp_path, capsys,
+                                                                                       parameters, warned):
+    from framework.cli import main
+    path = toy_file(tmp_path, parameters=parameters)
+    warnings = load_config(path).tune.warnings()
+    assert len(warnings) == len(warned) and all(w.startswith(s) for w, s in zip(warnings, warned))
+    assert main(["validate", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("warning: ") == len(warned) and all(s in out for s in warned)

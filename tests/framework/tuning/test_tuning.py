@@ -1,5 +1,6 @@
 """Tuning runs: convergence on a toy agent with a known optimum, exact resume, growth, refusals and the warning."""
 
+import re
 import sqlite3
 
 import pytest
@@ -122,3 +123,40 @@ def test_tuning_games_get_the_tournaments_memory_limit(tmp_path):
     config = load(toy_file(tmp_path, iterations=2, extra="", name="t.yaml"), memory_limit_mb=1234)
     run_tuning(config, quiet=True, executor_factory=lambda c: Recording())
     assert limits == [1234] * 4
+
+
+@pytest.mark.parametrize("change", ["seed: 2", "name: renamed"])
+def test_changing_the_seed_or_name_of_a_finished_tuning_gives_the_tuning_hint(tmp_path, change):
+    """It gave the tournament's ("only raising games_per_pairing, adding participants ...")."""
+    inline(load(toy_file(tmp_path, iterations=3)))
+    path = toy_file(tmp_path, iterations=3)
+    path.write_text(path.read_text().replace("seed: 1", change) if change.startswith("seed")
+                    else f"{change}\n{path.read_text()}")
+    with pytest.raises(ConfigError) as error:
+        inline(load(path))
+    message = str(error.value)
+    assert f"changed: {change.split(':')[0]}" in message and "only raising tune.iterations or changing tune.validate" \
+        in message and "games_per_pairing" not in message
+
+
+def test_the_validation_line_prints_the_match_as_a_tournament_does(tmp_path):
+    """W-D-L and score only, before: now Elo +- its interval, LOS, draws and the pentanomial too."""
+    path = toy_file(tmp_path, parameters="{x: {start: 0, min: 0, max: 100, c_end: 8, r_end: 0.2}}", iterations=40,
+                    extra="validate: {games: 40}\n")
+    line = inline(load(path)).validation
+    assert line.startswith("validation after 40 iterations, tuned vs start: 40 games, W-D-L "), line
+    assert re.search(r"Elo (-?\d+\.\d \+- \d+\.\d|n/a \(too few games\)), LOS (\d+\.\d%|n/a)", line), line
+    assert "Ptnml(0-2) [" in line
+
+
+def test_the_report_prints_an_integer_parameter_as_an_integer(tmp_path):
+    from framework.tuning.report import TuneReport
+    parameters = ("{x: {start: 70, min: 0, max: 100, c_end: 2, r_end: 0.01}, "
+                  "level: {start: 3, min: 0, max: 20, c_end: 2, r_end: 0.05}}")
+    config = load(toy_file(tmp_path, parameters=parameters, iterations=4))
+    inline(config)
+    final = TuneReport(tmp_path / "out", config.resolved()).final()
+    text = final.to_string(index=False)
+    level = final[final["parameter"] == "level"].iloc[0]
+    assert all(isinstance(level[c], int) for c in ("start", "tuned", "min", "max")) and level["start"] == 3
+    assert ".000000" not in text, text

@@ -281,3 +281,24 @@ def test_every_playable_game_passes_the_per_state_rules_on_a_random_playout(name
     game = bridged(name)
     check_game_object(game)
     assert check_playouts(game, game.initial_state(), 1, 0, 80) >= 2
+
+
+def test_listing_the_family_lets_none_of_openspiels_cpp_output_through(capfd):
+    """OpenSpiel's C++ wrote `OpenSpiel exception: ... CHECK_TRUE(fd_)` and a quoridor warning to stderr."""
+    assert main(["list", "--family", "openspiel"]) == 0
+    out, err = capfd.readouterr()
+    assert err == "" and "connect_four" in out
+    sys.stderr.write("stderr works again\n")
+    assert capfd.readouterr().err == "stderr works again\n"
+
+
+@pytest.mark.parametrize(("options", "says"), [
+    ({"rows": 5000}, "game 'openspiel:connect_four': 'rows' must be at most 100, got 5000"),
+    ({"columns": 101}, "game 'openspiel:connect_four': 'columns' must be at most 100, got 101"),
+])
+def test_an_integer_board_option_is_bounded_with_the_bound_named(options, says):
+    """`rows=5000,columns=5000` was accepted (a 4.2 MB workbench page at 2000x2000)."""
+    with pytest.raises(ConfigError) as error:
+        Registry().create_game("openspiel:connect_four", options)
+    assert str(error.value) == says
+    assert Registry().create_game("openspiel:connect_four", {"rows": 100, "columns": 8}) is not None
