@@ -106,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
                 then = plyground_run(old, write(tmp, f"old{i}", CHECKERS, args.checkers_games))
                 now = plyground_run(ROOT, write(tmp, f"new{i}", CHECKERS, args.checkers_games))
                 ratios.append(now / then)
-                print(f"  pair {i + 1}: {args.revision} {then:7.2f} s   this tree {now:7.2f} s   ratio {now / then:5.2f}")
+                print(f"  pair {i + 1}: {args.revision} {then:7.2f} s   this tree {now:7.2f} s   "
+                      f"ratio {now / then:5.2f}")
         print(f"  median ratio this tree / {args.revision}: {statistics.median(ratios):.2f} (below 1: faster)")
     return 0
 

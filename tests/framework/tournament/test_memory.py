@@ -55,7 +55,8 @@ def write(tmp_path: Path, out: str) -> Path:
     return path
 
 
-@pytest.mark.skipif(not Path(CLEAR_REFS.format(pid="self")).exists(), reason="no /proc/self/clear_refs: peaks are the process's so far")
+@pytest.mark.skipif(not Path(CLEAR_REFS.format(pid="self")).exists(),
+                    reason="no /proc/self/clear_refs: peaks are the process's so far")
 def test_a_meter_sees_its_own_tasks_peak_and_not_an_earlier_one():
     first = PeakMeter()
     data = b"x" * (64 * MIB)         # written, so resident

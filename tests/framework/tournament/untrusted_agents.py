@@ -4,8 +4,9 @@
 able to get away with (the issue's D-items). An engine may write nothing outside its private folder, so what an
 attack needs to tell the test goes out as its move's statistics: the pid of a process it left behind, how many
 processes a fork bomb made (as nodes), and a depth of -1 when an attack on the store or another process got
-through. Its constructor attacks only in an engine host (other tests build agents in-process). `witness` is honest and reports, as its
-nodes, how many threads its process runs when it moves (1: nothing of another agent's runs beside it).
+through. Its constructor attacks only in an engine host (other tests build agents in-process). `witness` is
+honest and reports, as its nodes, how many threads its process runs when it moves (1: nothing of another
+agent's runs beside it).
 Importing this file in a worker with PLYGROUND_TEST_EXIT_AT_IMPORT set ends the worker (D19).
 """
 
