@@ -91,8 +91,9 @@ class EngineSpec:
 
     @property
     def key(self) -> str:
-        """Engines with equal keys are interchangeable between games."""
-        return json.dumps([self.agent, self.params, self.plugins, self.entry_points, self.command,
+        """Engines with equal keys are interchangeable between games: one participant's (its `label`), whatever
+        its parameters (each game's `new` carries them: a tuning's participants change them every game)."""
+        return json.dumps([self.label, self.agent, self.plugins, self.entry_points, self.command,
                            self.memory_limit_mb, self.solver, self.where], sort_keys=True, default=repr)
 
     def argv(self) -> list[str]:
@@ -292,11 +293,12 @@ class Engine:
         line, self.buffer = self.buffer[:at + 1], self.buffer[at + 1:]
         return line
 
-    def new_game(self, game: str, options: Mapping[str, Any], seat: int, seed: int, start: str | None) -> None:
-        """Set the engine up for a game and wait until it is ready (loading and warm-up happen here, before any
-        clock runs)."""
+    def new_game(self, game: str, options: Mapping[str, Any], seat: int, seed: int, start: str | None,
+                 params: Mapping[str, Any] | None = None) -> None:
+        """Set the engine up for a game (with `params`, default its spec's) and wait until it is ready (loading and
+        warm-up happen here, before any clock runs)."""
         self.send({"type": "new", "game": game, "options": dict(options), "seat": seat, "seed": seed,
-                   "start": start})
+                   "start": start, "params": dict(self.spec.params if params is None else params)})
         self.request({"type": "isready"}, BUILD_LIMIT, ("readyok",), step="getting ready for a game")
 
     def close(self) -> None:

@@ -68,6 +68,7 @@ class Host:
         self.state: State = None
         self.played: list[str] = []
         self.capped = False
+        self.params: dict[str, Any] = {}
 
     def hello(self) -> dict[str, Any]:
         import importlib.metadata
@@ -89,7 +90,9 @@ class Host:
                 warmup()
             self.games[self.key] = game
         self.game = self.games[self.key]
-        self.agent = self.registry.create_agent(self.spec["agent"], self.game, dict(self.spec.get("params", {})),
+        params = message.get("params")
+        self.params = dict(params) if isinstance(params, dict) else dict(self.spec.get("params", {}))
+        self.agent = self.registry.create_agent(self.spec["agent"], self.game, self.params,
                                                 seed=int(message.get("seed", 0)),
                                                 where=str(self.spec.get("where", "agent")))
         start = message.get("start")
@@ -120,7 +123,7 @@ class Host:
         if game.is_terminal(state):
             return
         try:
-            agent = self.registry.create_agent(self.spec["agent"], game, dict(self.spec.get("params", {})), seed=0)
+            agent = self.registry.create_agent(self.spec["agent"], game, dict(self.params), seed=0)
             if self.spec.get("solver") and isinstance(agent, Solver):
                 agent.solve(game, state, WARMUP_BUDGET)
             else:

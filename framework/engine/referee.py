@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from framework.engine.client import BUILD_LIMIT, Engine, EngineFailure, EngineSpec
@@ -67,9 +67,10 @@ def search_stats(game: Game, state: State, stats: Any, used: float, wall: float)
 
 class EnginePlayer(Relay):
     """One seat of a game played by an engine: `select_move` asks it with the moves played so far (`history`,
-    kept by the referee) and raises Forfeit with its verdict when it fails (a Relay: that verdict stands)."""
+    kept by the referee) and raises Forfeit with its verdict when it fails (a Relay: that verdict stands); a
+    move is stopped after `limit` seconds of the engine's CPU time (or its wall bound)."""
 
-    def __init__(self, engine: Engine, history: list[str], limit: Callable[[Budget], float]) -> None:
+    def __init__(self, engine: Engine, history: list[str], limit: float) -> None:
         self.engine = engine
         self.history = history
         self.limit = limit
@@ -78,7 +79,7 @@ class EnginePlayer(Relay):
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
         try:
             answer = self.engine.request({"type": "go", "moves": list(self.history), "budget": budget_message(budget),
-                                          "clock": {}}, self.limit(budget), ("move",))
+                                          "clock": {}}, self.limit, ("move",))
         except EngineFailure as failure:
             self.failed = True
             raise Forfeit(failure.termination, failure.reason, failure.details) from None

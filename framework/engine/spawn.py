@@ -10,7 +10,7 @@ _spawner: ThreadPoolExecutor | None = None
 
 
 def spawn(command: list[str], pass_fds: tuple[int, ...], **options: Any) -> subprocess.Popen:
-    """Start a worker process from this process's one spawner thread.
+    """Start a process (a worker, an engine) from this process's one spawner thread.
 
     A worker asks Linux to kill it when its parent ends (PR_SET_PDEATHSIG, worker.py), but the kernel
     sends that signal when the *thread* that forked the worker ends. Dask and the web server supervise
@@ -22,5 +22,7 @@ def spawn(command: list[str], pass_fds: tuple[int, ...], **options: Any) -> subp
     if _spawner is None:
         _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="plyground-spawner")
     settings: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, **options}
-    return _spawner.submit(subprocess.Popen, command, pass_fds=pass_fds, start_new_session=True,
-                           **settings).result()
+
+    def start() -> subprocess.Popen:
+        return subprocess.Popen(command, pass_fds=pass_fds, start_new_session=True, **settings)
+    return _spawner.submit(start).result()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from multiprocessing.connection import wait
 from typing import Any, Protocol
 
@@ -29,7 +29,7 @@ from framework.tournament.tasks import Task
 class Executor(Protocol):
     """What the runner needs: results of the tasks as they finish, and a close that stops every worker."""
 
-    def results(self, tasks: Sequence[Task]) -> Iterator[Any]: ...
+    def results(self, tasks: Sequence[Task]) -> Generator[Any, None, None]: ...
     def close(self) -> None: ...
 
 
@@ -45,24 +45,32 @@ class LocalExecutor:
         self.live = live
         self.guards: list[GuardedWorker] = []
 
-    def results(self, tasks: Sequence[Task]) -> Iterator[Any]:
+    def results(self, tasks: Sequence[Task]) -> Generator[Any, None, None]:
+        """The tasks' results as they finish; the workers (and the engines they keep) serve the next call too."""
         pending = iter(tasks)
-        self.guards = [GuardedWorker() for _ in range(min(self.workers, len(tasks)))]
+        self.guards = [guard for guard in self.guards if not guard.closed]
+        while len(self.guards) < min(self.workers, len(tasks)):
+            self.guards.append(GuardedWorker())
         for guard in self.guards:
             guard.feed(pending)
         busy = [guard for guard in self.guards if guard.inflight]
-        while busy:
-            due = min(guard.due for guard in busy)
-            if self.live is not None:
-                self.live.publish(self.in_flight)
-                due = min(due, self.live.due)
-            wait([guard.inbox for guard in busy], None if due == math.inf else max(due - clock(), 0.0))
-            for guard in busy:
-                ended, result = guard.step()
-                if ended:
-                    guard.feed(pending)
-                    yield result
-            busy = [guard for guard in self.guards if guard.inflight]
+        try:
+            while busy:
+                due = min(guard.due for guard in busy)
+                if self.live is not None:
+                    self.live.publish(self.in_flight)
+                    due = min(due, self.live.due)
+                wait([guard.inbox for guard in busy], None if due == math.inf else max(due - clock(), 0.0))
+                for guard in busy:
+                    ended, result = guard.step()
+                    if ended:
+                        guard.feed(pending)
+                        yield result
+                busy = [guard for guard in self.guards if guard.inflight]
+        finally:
+            for guard in self.guards:
+                if guard.inflight:   # left early: the tasks still running have no result; their worker goes
+                    guard.close()
 
     def in_flight(self) -> list[dict[str, Any]]:
         """The games being played, from their beat logs (reading one early only makes its supervisor look again
@@ -133,12 +141,15 @@ class DaskExecutor:
                 raise ConfigError(f"cannot reach the Dask scheduler at '{address}': {exc}") from None
         self._futures: list = []
 
-    def results(self, tasks: Sequence[Task]) -> Iterator[Any]:
+    def results(self, tasks: Sequence[Task]) -> Generator[Any, None, None]:
         from distributed import as_completed as dask_completed
 
         self._futures = [self.client.submit(run_guarded, task, pure=False) for task in tasks]
-        for future in dask_completed(self._futures):
-            yield future.result()
+        try:
+            for future in dask_completed(self._futures):
+                yield future.result()
+        finally:
+            self.client.cancel([future for future in self._futures if not future.done()])
 
     def close(self) -> None:
         if self._futures:

@@ -103,6 +103,10 @@ class WorkerContext:
             self._registries[key] = registry
         return self._registries[key]
 
+    def close(self) -> None:
+        """Stop the engines this process kept."""
+        self.engines.close()
+
     def game(self, plugins: tuple[str, ...], name: str, options: Mapping[str, Any],
              entry_points: tuple[str, ...] | None = None) -> Any:
         """The game, built once per process (its rules loaded): what the referee's game objects are made after."""
@@ -289,7 +293,8 @@ class GameTask:
                 try:
                     engine = context.engines.take(self.engine_spec(p))
                     engines.append(engine)
-                    engine.new_game(self.game, self.game_options, i, derive_seed(self.seed, i), game.to_text(state))
+                    engine.new_game(self.game, self.game_options, i, derive_seed(self.seed, i), game.to_text(state),
+                                    p.params)
                 except EngineFailure as failure:
                     name = f"{game.player_names[i]} ({p.id})"
                     if failure.termination is Termination.VOID:
@@ -299,7 +304,7 @@ class GameTask:
                     return self._forfeit(i, game.to_text(state), failure.termination, f"{name} {reason}", [],
                                          failure.details)
                 meters.append(PeakMeter(str(engine.pid)))
-                players.append(EnginePlayer(engine, history, lambda budget, i=i: self.hard_limit(i)))
+                players.append(EnginePlayer(engine, history, self.hard_limit(i)))
             announce(state, None)
             record = play_game(game, players, budgets=tuple(p.budget for p in self.players), start=state,
                                players=ids, max_plies=self.max_plies, adjudication=self.adjudication,
@@ -438,7 +443,8 @@ class SolveTask:
         engine: Engine | None = None
         try:
             engine = context.engines.take(spec)
-            engine.new_game(self.game, self.game_options, 0, derive_seed(self.seed, 0), self.position)
+            engine.new_game(self.game, self.game_options, 0, derive_seed(self.seed, 0), self.position,
+                            self.solver.params)
             beat(referee_limit(limit), "solving")
             meter = PeakMeter(str(engine.pid))
             result = solve_with(engine, game, state, self.solver.budget, limit)

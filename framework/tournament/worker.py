@@ -63,7 +63,7 @@ def serve(inbox: Connection, outbox: Connection, beat_fds: list[int]) -> int:
         try:
             task, slot = inbox.recv()
         except EOFError:
-            context.engines.close()
+            context.close()
             sweep()
             return 0
         beat = writers[slot]

@@ -2,7 +2,7 @@
 
 Iterations are played in batches of `tune.batch` (default 1): every iteration of a batch probes
 around θ at the batch's start, the batch's games run at once on the configured executor (guarded
-workers or Dask, a fresh executor per batch through `make_executor`), each game is stored as it ends
+workers or Dask, one executor for the run through `make_executor`), each game is stored as it ends
 like any other (games, moves, seats), and then the batch's updates are applied in iteration order and
 written to the `tuning` table (journal.py). Both games of a pair share their seed and start (common
 random numbers: identical agents play identical games), and the update depends only on stored results
@@ -97,6 +97,7 @@ class _Tuning:
         self.done = store.done()
         self.live = LiveFile(config.results)
         self.make = executor_factory or (lambda c: make_executor(c.executor, c.workers, self.live))
+        self.executor: Executor | None = None   # one for the whole run: its workers keep their engines warm
         positions = list(config.start_positions)
         if (config.opening or Opening()).order == "shuffled":
             random.Random(derive_seed(config.seed, "opening order")).shuffle(positions)
@@ -138,6 +139,8 @@ class _Tuning:
             validation = self._validate(theta) if self.tune.validate else None
         finally:
             bar.close()
+            if self.executor is not None:
+                self.executor.close()
             self.live.close()
         return TuneSummary(total, resumed, total - resumed, theta, validation, warning)
 
@@ -165,12 +168,14 @@ class _Tuning:
         return float(sum((winner == PLUS) - (winner == MINUS) for (winner,) in rows))
 
     def _play(self, tasks: Sequence[GameTask], watch: SprtWatch | None = None) -> None:
-        """Run `tasks` on a fresh executor, storing each game as it ends; stop once `watch` decides."""
+        """Run `tasks` on the run's executor, storing each game as it ends; stop once `watch` decides."""
         if not tasks:
             return
-        executor = self.make(self.config)
+        if self.executor is None:
+            self.executor = self.make(self.config)
+        results = self.executor.results(Undecided(list(tasks), watch) if watch else tasks)
         try:
-            for result in executor.results(Undecided(list(tasks), watch) if watch else tasks):
+            for result in results:
                 self.store.save(result)
                 self.done.add(result.task.key)
                 if watch is not None and result.record.termination is not Termination.VOID:
@@ -178,7 +183,7 @@ class _Tuning:
                     if watch.all_decided():
                         break
         finally:
-            executor.close()
+            results.close()
 
     def _validate(self, theta: Theta) -> str:
         """Play (or resume) the match of the tuned values against the start values; its SPRT or score line."""

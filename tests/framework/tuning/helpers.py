@@ -16,18 +16,18 @@ class InlineExecutor:
 
     def __init__(self, left=None):
         self.left = left
+        self.context = WorkerContext()   # its engines serve every call, as a worker's do
 
     def results(self, tasks):
-        context = WorkerContext()
         for task in tasks:
             if self.left is not None:
                 if self.left[0] == 0:
                     raise KeyboardInterrupt
                 self.left[0] -= 1
-            yield task.run(context, lambda limit, progress: None)
+            yield task.run(self.context, lambda limit, progress: None)
 
     def close(self):
-        pass
+        self.context.close()
 
 
 def interrupted_after(games):

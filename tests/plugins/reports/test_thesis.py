@@ -44,8 +44,11 @@ class InlineExecutor:
 
     def results(self, tasks):
         context = WorkerContext()
-        for task in tasks:
-            yield task.run(context, lambda limit, progress: None)
+        try:
+            for task in tasks:
+                yield task.run(context, lambda limit, progress: None)
+        finally:
+            context.close()
 
     def close(self):
         pass
