@@ -301,6 +301,13 @@ class Engine:
                    "start": start, "params": dict(self.spec.params if params is None else params)})
         self.request({"type": "isready"}, BUILD_LIMIT, ("readyok",), step="getting ready for a game")
 
+    def kill(self) -> None:
+        """Kill the engine's process group now, from any thread (a request waiting on it sees its death)."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
     def close(self) -> None:
         """Stop the engine and everything it started; remove its groups and its private folder."""
         if self.closed:

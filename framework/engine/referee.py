@@ -106,6 +106,8 @@ class EnginePool:
     def __init__(self, max_idle: int = MAX_IDLE) -> None:
         self.max_idle = max_idle
         self.idle: list[Engine] = []
+        self.lent: set[Engine] = set()
+        self.closed = False
         self.lock = threading.Lock()
 
     def take(self, spec: EngineSpec) -> Engine:
@@ -115,14 +117,22 @@ class EnginePool:
                 if engine.spec.key == spec.key:
                     self.idle.remove(engine)
                     if engine.alive:
+                        self.lent.add(engine)
                         return engine
                     engine.close()
                     break
-        return Engine(spec)
+        engine = Engine(spec)
+        with self.lock:
+            self.lent.add(engine)
+        if self.closed:
+            engine.kill()   # closed meanwhile (from another thread): it would outlive the pool
+        return engine
 
     def give_back(self, engine: Engine, healthy: bool) -> None:
         """An engine done with a game: kept for the next one when it played it honestly, else stopped."""
-        if not healthy or not engine.alive:
+        with self.lock:
+            self.lent.discard(engine)
+        if not healthy or not engine.alive or self.closed:
             engine.close()
             return
         with self.lock:
@@ -133,8 +143,13 @@ class EnginePool:
             old.close()
 
     def close(self) -> None:
+        """Stop the idle engines, and kill the lent ones (their requests in progress see their death)."""
         with self.lock:
+            self.closed = True
             engines, self.idle = self.idle, []
+            lent = list(self.lent)
+        for engine in lent:
+            engine.kill()
         for engine in engines:
             engine.close()
 

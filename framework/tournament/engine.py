@@ -22,12 +22,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from framework.coach import searches
-from framework.engine.client import EngineFailure, EngineSpec
+from framework.engine.client import Engine, EngineFailure, EngineSpec
 from framework.engine.referee import EnginePool as _Pool
 from framework.engine.referee import budget_message, search_stats
 from framework.errors import ConfigError
 from framework.match import Forfeit, MoveRecord, Relay, Termination
 from framework.protocols import Budget, Decision, Game, SearchStats, State
+from framework.tournament.guard import Cancelled
 from framework.tournament.tasks import hard_limit
 
 
@@ -69,23 +70,38 @@ class GuardedAgent(Relay):
         self.owns_pool = pool is None
         self.label = label
         self.healthy = True
-        spec = EngineSpec(label, name, dict(params), plugins, None, memory_limit_mb=memory_limit_mb, where=where)
+        self.spec = EngineSpec(label, name, dict(params), plugins, None, memory_limit_mb=memory_limit_mb, where=where)
+        self.game = (game_name, dict(game_options), seed)
         try:
-            self.engine = self.pool.take(spec)
-            self.engine.new_game(game_name, game_options, 0, seed, None)
+            self.engine = self._start()
         except EngineFailure as failure:
-            if hasattr(self, "engine"):
-                self.pool.give_back(self.engine, healthy=False)
             if self.owns_pool:
                 self.pool.close()
             reason = failure.reason.removeprefix("crashed: ")
             raise ConfigError(f"{label}: the agent could not be built: {reason}") from None
 
-    def _ask(self, message: dict[str, Any], limit: float, expect: str, step: str) -> dict[str, Any]:
+    def _start(self) -> Engine:
+        """An engine from the pool, set up for the game (EngineFailure when it cannot be)."""
+        engine = self.pool.take(self.spec)
         try:
+            engine.new_game(self.game[0], self.game[1], 0, self.game[2], None)
+        except EngineFailure:
+            self.pool.give_back(engine, healthy=False)
+            raise
+        return engine
+
+    def _ask(self, message: dict[str, Any], limit: float, expect: str, step: str) -> dict[str, Any]:
+        """The engine's answer; Forfeit when it fails (a failed engine is replaced before the next question, so a
+        coach that crashed on one move judges the next afresh), Cancelled when the pool was closed meanwhile."""
+        try:
+            if not self.engine.alive:
+                self.pool.give_back(self.engine, healthy=False)
+                self.engine = self._start()
             return self.engine.request(message, limit, (expect,), step=step)
         except EngineFailure as failure:
             self.healthy = False
+            if self.pool.closed:
+                raise Cancelled from None
             raise Forfeit(failure.termination, failure.reason, failure.details) from None
 
     def play(self, game: Game, state: State, budget: Budget) -> MoveOutcome:

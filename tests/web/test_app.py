@@ -112,10 +112,10 @@ def test_a_crashing_agent_forfeits_with_its_error_and_traceback_on_the_page(clie
     ("illegal", "forfeit: X (faulty:fault=illegal) played an illegal move 99999"),
     ("non_move", "forfeit: X (faulty:fault=non_move) returned '"),
     ("sys_exit", "forfeit: X (faulty:fault=sys_exit) crashed: it called sys.exit (exit code 3)"),
-    ("segfault", "forfeit: X (faulty:fault=segfault) crashed: its process was killed by signal SIGSEGV while it was "
-                 "choosing a move"),
-    ("killed", "no result — X (faulty:fault=killed) could not be asked for a move: the worker process was killed by "
-               "signal SIGKILL, 3 times (2 retries)"),
+    ("segfault", "forfeit: X (faulty:fault=segfault) crashed: its engine was killed by signal SIGSEGV while choosing "
+                 "a move"),
+    ("killed", "forfeit: X (faulty:fault=killed) crashed: its engine was killed by signal SIGKILL while choosing a "
+               "move"),   # its own signal: a kill from outside cannot be told apart (docs/guide/engine-protocol.md)
 ])
 def test_an_engine_that_misbehaves_ends_the_game_with_the_reason_on_the_page(client, fault, reason):
     url = new(client, first=f"faulty:fault={fault}")
@@ -129,15 +129,15 @@ def test_an_engine_that_exits_mid_game_forfeits_with_its_exit_code(client):
     assert client.post(url + "/engine").status_code == 200   # its first move is honest
     client.post(url + "/engine")
     response = client.post(url + "/engine")
-    assert ("O (random) wins — forfeit: X (faulty:fault=exit_midgame) crashed: its process exited with code 5 "
-            "while it was choosing a move") in message_or_result(response)
+    assert ("O (random) wins — forfeit: X (faulty:fault=exit_midgame) crashed: its engine exited with code 5 "
+            "while choosing a move") in message_or_result(response)
 
 
 def test_an_engine_that_exits_while_built_is_a_400_naming_it(client):
     response = client.post("/play", data={"game": "tictactoe", "first": "human", "second": "faulty:fault=exit_init"})
     assert response.status_code == 400
-    assert message(response) == ("second 'faulty:fault=exit_init': the agent could not be built: its process "
-                                 "exited with code 3")
+    assert message(response) == ("second 'faulty:fault=exit_init': the agent could not be built: its engine "
+                                 "exited with code 3 while getting ready for a game")
 
 
 def test_an_engine_move_shows_its_figures_and_the_coach_its_verdict(client):

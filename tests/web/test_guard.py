@@ -111,22 +111,33 @@ def test_engines_must_be_at_least_one():
 
 
 class CountingPool(EnginePool):
-    """An engine pool that records the most searches it ran at once."""
+    """An engine pool that records the most searches (`go`) its engines ran at once."""
 
     def __init__(self) -> None:
         super().__init__(keep=1)
         self.running = self.most = 0
         self.count = threading.Lock()
 
-    def run(self, task):
-        with self.count:
-            self.running += 1
-            self.most = max(self.most, self.running)
-        try:
-            return super().run(task)
-        finally:
+    def take(self, spec):
+        engine = super().take(spec)
+        if not getattr(engine, "counted", False):
+            engine.counted = True
+            engine.request = self.counting(engine.request)
+        return engine
+
+    def counting(self, request):
+        def counted(message, *args, **kwargs):
+            if message.get("type") != "go":
+                return request(message, *args, **kwargs)
             with self.count:
-                self.running -= 1
+                self.running += 1
+                self.most = max(self.most, self.running)
+            try:
+                return request(message, *args, **kwargs)
+            finally:
+                with self.count:
+                    self.running -= 1
+        return counted
 
 
 def test_searches_beyond_the_engines_wait_and_past_the_waiting_room_get_429(monkeypatch):
