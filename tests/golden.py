@@ -43,7 +43,9 @@ def differences(got: Any, expected: Any, path: str = "", depth: int = 2) -> list
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(header[c]), *(len(row[c]) for row in rows)) for c in range(len(header))]
-    line = lambda cells: " | ".join(text.ljust(width) for text, width in zip(cells, widths)).rstrip()  # noqa: E731
+
+    def line(cells: Sequence[str]) -> str:
+        return " | ".join(text.ljust(width) for text, width in zip(cells, widths)).rstrip()
     return "\n".join([line(header), "-+-".join("-" * width for width in widths)] + [line(row) for row in rows])
 
 
