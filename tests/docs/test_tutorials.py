@@ -15,6 +15,9 @@ import pytest
 
 from framework.analysis.tables import Results
 
+#: Slow (tests/conftest.py): every tutorial run end to end.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIALS = ROOT / "docs" / "tutorials"
 

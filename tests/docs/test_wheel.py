@@ -14,6 +14,9 @@ import pytest
 
 from tests.docs.examples import ROOT
 
+#: Slow (tests/conftest.py): a wheel built and installed.
+pytestmark = pytest.mark.slow
+
 TOURNAMENT = """name: t
 game: tictactoe
 games_per_pairing: 2

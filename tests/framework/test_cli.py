@@ -98,6 +98,7 @@ def test_bad_input_gets_a_clear_error_and_no_traceback(capsys, argv, message):
     assert code == 2 and message in err and "Traceback" not in err
 
 
+@pytest.mark.slow       # compiles every search of every game with kernels (minutes from a cold cache)
 def test_warmup_compiles_the_games_that_have_kernels(capsys, monkeypatch):
     from framework.kernel import binding
     monkeypatch.setenv("PLYGROUND_JIT", "1")           # compiled kernels on, whatever the environment says

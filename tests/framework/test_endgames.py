@@ -39,6 +39,7 @@ def test_the_same_seed_gives_the_same_file_on_one_or_two_workers():
     assert nodes == sorted(nodes) and sum(n < 500 for n in nodes) == 1 and all(n >= 50 for n in nodes)
 
 
+@pytest.mark.slow
 def test_every_line_of_the_shipped_file_is_reproved_by_the_default_solver_with_its_length_and_nodes(registry):
     """The whole 488-position file through the Solver protocol (compiled pns: about 2 s); regenerating
     it (`plyground make-endgames`, 2 minutes) gives the same bytes."""

@@ -24,6 +24,9 @@ from framework.registry import Registry
 from framework.safeyaml import load_yaml
 from framework.tournament.config import load_config
 
+#: Slow (tests/conftest.py): the fuzzers.
+pytestmark = pytest.mark.slow
+
 #: Examples per parser and per game; deadline per example in milliseconds.
 EXAMPLES = 1500
 FUZZ = settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=1000,

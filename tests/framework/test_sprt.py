@@ -114,6 +114,7 @@ def _slack(rate, runs):
     return rate + 3 * math.sqrt(rate * (1 - rate) / runs)  # three standard errors of the observed rate
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", ["pentanomial", "trinomial"])
 def test_simulated_error_rates_stay_within_alpha_and_beta(model):
     test, runs = Sprt(0, 30, alpha=0.05, beta=0.1, model=model), 400

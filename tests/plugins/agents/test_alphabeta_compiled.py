@@ -1,5 +1,6 @@
 """Compiled alpha-beta (plugins.agents.alphabeta.compiled) is the interpreted search node for node on LOA:
-the solver, and fixed-depth search with the `groups`, `concentration` and `mobility` heuristics."""
+the solver, and fixed-depth search with the `groups`, `concentration` and `mobility` heuristics. Each golden
+set is one test that runs every position and tables every mismatch (tests/golden.py)."""
 
 import dataclasses
 import subprocess
@@ -21,8 +22,10 @@ from plugins.games.loa import heuristics, kernel
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 from plugins.games.loa.heuristics import ConcentrationHeuristic, GroupsHeuristic, MobilityHeuristic
 from plugins.games.tictactoe import TicTacToe
+from tests.golden import assert_each_equal
 
-pytestmark = pytest.mark.usefixtures("compiled_kernels_on")
+#: Slow (tests/conftest.py): golden sets of compiled alpha-beta against the interpreted search.
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("compiled_kernels_on")]
 
 GAME = LinesOfAction()
 NO_WEIGHTS = ()
@@ -56,14 +59,15 @@ def solve(game, state, options, nodes, compiled, monkeypatch):
         result.stats.extra, result.stats.peak_entries
 
 
-@pytest.mark.parametrize("index", range(len(POSITIONS)))
-def test_same_value_move_pv_and_both_node_counts_as_the_interpreted_solver(index, monkeypatch):
-    state = POSITIONS[index]
-    game = MOVER_WINS if index % 7 == 0 else GAME
-    options = VARIANTS[index % len(VARIANTS)]
-    nodes = 300 if index % 3 == 0 else 1500
-    python = solve(game, state, options, nodes, False, monkeypatch)
-    assert solve(game, state, options, nodes, True, monkeypatch) == python
+def test_same_value_move_pv_and_both_node_counts_as_the_interpreted_solver(monkeypatch):
+    def pair(index):
+        state = POSITIONS[index]
+        game = MOVER_WINS if index % 7 == 0 else GAME
+        options = VARIANTS[index % len(VARIANTS)]
+        nodes = 300 if index % 3 == 0 else 1500
+        python = solve(game, state, options, nodes, False, monkeypatch)
+        return solve(game, state, options, nodes, True, monkeypatch), python
+    assert_each_equal(range(len(POSITIONS)), pair, what="LOA positions", expected="interpreted")
 
 
 def test_the_sample_has_wins_losses_unknowns_and_spent_budgets(monkeypatch):
@@ -94,15 +98,16 @@ def decide(game, state, heuristic, options, budget, compiled, monkeypatch):
     return decision.move, stats.nodes, stats.depth, stats.score, stats.pv, extra, stats.peak_entries
 
 
-@pytest.mark.parametrize("index", range(0, len(POSITIONS), 2))
-def test_fixed_depth_with_a_compiled_heuristic_is_the_interpreted_search(index, monkeypatch):
-    state = POSITIONS[index]
-    game = MOVER_WINS if index % 7 == 0 else GAME
-    options = {**VARIANTS[index % len(VARIANTS)], "depth": 2 + index % 2}
-    budget = Budget(nodes=400) if index % 3 == 0 else Budget()      # deepening under a budget, else depth 2-3
-    heuristic = (GroupsHeuristic, ConcentrationHeuristic, MobilityHeuristic)[index // 2 % 3]
-    python = decide(game, state, heuristic, options, budget, False, monkeypatch)
-    assert decide(game, state, heuristic, options, budget, True, monkeypatch) == python
+def test_fixed_depth_with_a_compiled_heuristic_is_the_interpreted_search(monkeypatch):
+    def pair(index):
+        state = POSITIONS[index]
+        game = MOVER_WINS if index % 7 == 0 else GAME
+        options = {**VARIANTS[index % len(VARIANTS)], "depth": 2 + index % 2}
+        budget = Budget(nodes=400) if index % 3 == 0 else Budget()      # deepening under a budget, else depth 2-3
+        heuristic = (GroupsHeuristic, ConcentrationHeuristic, MobilityHeuristic)[index // 2 % 3]
+        python = decide(game, state, heuristic, options, budget, False, monkeypatch)
+        return decide(game, state, heuristic, options, budget, True, monkeypatch), python
+    assert_each_equal(range(0, len(POSITIONS), 2), pair, what="LOA positions", expected="interpreted")
 
 
 @pytest.mark.parametrize("name", ["groups_score", "concentration_score", "mobility_score"])

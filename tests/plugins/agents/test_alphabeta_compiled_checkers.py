@@ -1,7 +1,8 @@
 """Compiled alpha-beta is the interpreted search node for node on checkers: every heuristic at fixed
 depths 1-4 with each enhancement switched off in turn, deepening under node budgets, quiet-move
 draws (states that differ only in the draw counter are different table entries), and the solver
-on endgames: same scores, moves, PVs, nodes, nodes per ply and heuristic leaves."""
+on endgames: same scores, moves, PVs, nodes, nodes per ply and heuristic leaves. Each golden set is one test
+that runs every position and tables every mismatch (tests/golden.py)."""
 
 import pytest
 
@@ -10,6 +11,10 @@ from framework.protocols import Budget, Proof
 from plugins.agents.alphabeta.agent import AlphaBetaAgent
 from plugins.games.checkers import Checkers
 from plugins.games.checkers.heuristics import HEURISTICS
+from tests.golden import assert_each_equal
+
+#: Slow (tests/conftest.py): golden sets of compiled alpha-beta against the interpreted search.
+pytestmark = pytest.mark.slow
 
 GAME = Checkers()
 #: The 40-move rule cut to 3 moves each: drawn ends and draw counters inside small trees.
@@ -44,26 +49,28 @@ def test_the_sample_holds_kings_multi_jumps_and_king_endgames():
     assert any((s[0] | s[1]) == s[2] for s in POSITIONS)
 
 
-@pytest.mark.parametrize("index", range(len(POSITIONS)))
-def test_fixed_depth_search_is_the_interpreted_search(index, monkeypatch):
-    state = POSITIONS[index]
-    game = QUICK_DRAW if index % 5 == 0 else GAME    # some roots are drawn ends there: no move, as interpreted
-    heuristic = HEURISTICS[index % 3](game)
-    options = VARIANTS[index % len(VARIANTS)]
-    depth = 1 + index % 4
-    python = run(game, state, heuristic, options, depth, Budget(), False, monkeypatch)
-    assert run(game, state, heuristic, options, depth, Budget(), True, monkeypatch) == python
+def test_fixed_depth_search_is_the_interpreted_search(monkeypatch):
+    def pair(index):
+        state = POSITIONS[index]
+        game = QUICK_DRAW if index % 5 == 0 else GAME    # some roots are drawn ends there: no move, as interpreted
+        heuristic = HEURISTICS[index % 3](game)
+        options = VARIANTS[index % len(VARIANTS)]
+        depth = 1 + index % 4
+        python = run(game, state, heuristic, options, depth, Budget(), False, monkeypatch)
+        return run(game, state, heuristic, options, depth, Budget(), True, monkeypatch), python
+    assert_each_equal(range(len(POSITIONS)), pair, what="checkers positions", expected="interpreted")
 
 
-@pytest.mark.parametrize("index", range(0, len(POSITIONS), 5))
-def test_deepening_under_a_node_budget_is_the_interpreted_search(index, monkeypatch):
+def test_deepening_under_a_node_budget_is_the_interpreted_search(monkeypatch):
     """The budget stops both at the same node, mid-iteration; the completed iterations are the same."""
-    state = POSITIONS[index]
-    heuristic = HEURISTICS[index % 3](GAME)
-    options = VARIANTS[index % len(VARIANTS)]
-    budget = Budget(nodes=150 + 7 * index)
-    python = run(GAME, state, heuristic, options, 12, budget, False, monkeypatch)
-    assert run(GAME, state, heuristic, options, 12, budget, True, monkeypatch) == python
+    def pair(index):
+        state = POSITIONS[index]
+        heuristic = HEURISTICS[index % 3](GAME)
+        options = VARIANTS[index % len(VARIANTS)]
+        budget = Budget(nodes=150 + 7 * index)
+        python = run(GAME, state, heuristic, options, 12, budget, False, monkeypatch)
+        return run(GAME, state, heuristic, options, 12, budget, True, monkeypatch), python
+    assert_each_equal(range(0, len(POSITIONS), 5), pair, what="checkers positions", expected="interpreted")
 
 
 def test_select_move_with_the_default_heuristic_is_the_interpreted_decision(monkeypatch):
@@ -98,19 +105,20 @@ def test_the_endgame_sample_has_wins_losses_a_draw_and_unknowns(monkeypatch):
     assert values == {Proof.WIN, Proof.LOSS, Proof.DRAW, Proof.UNKNOWN}
 
 
-@pytest.mark.parametrize("index", range(len(ENDGAMES)))
-def test_the_solver_on_endgames_is_the_interpreted_solver(index, monkeypatch):
-    state, game = ENDGAMES[index], endgame(index)
-    options = VARIANTS[index % len(VARIANTS)]
+def test_the_solver_on_endgames_is_the_interpreted_solver(monkeypatch):
+    def pair(index):
+        state, game = ENDGAMES[index], endgame(index)
+        options = VARIANTS[index % len(VARIANTS)]
 
-    def solve(compiled):
-        monkeypatch.setenv("PLYGROUND_JIT", "1" if compiled else "0")
-        agent = AlphaBetaAgent(game, **options)
-        searches = []
-        new_search = agent.new_search
-        agent.new_search = lambda *a, **k: searches.append(search := new_search(*a, **k)) or search
-        result = agent.solve(game, state, Budget(nodes=5000))
-        assert [search.binding.compiled for search in searches] == [compiled]
-        return (result.value, result.move, result.stats.nodes, result.stats.depth, result.stats.pv, result.stats.extra,
-                result.stats.peak_entries)
-    assert solve(True) == solve(False)
+        def solve(compiled):
+            monkeypatch.setenv("PLYGROUND_JIT", "1" if compiled else "0")
+            agent = AlphaBetaAgent(game, **options)
+            searches = []
+            new_search = agent.new_search
+            agent.new_search = lambda *a, **k: searches.append(search := new_search(*a, **k)) or search
+            result = agent.solve(game, state, Budget(nodes=5000))
+            assert [search.binding.compiled for search in searches] == [compiled]
+            return (result.value, result.move, result.stats.nodes, result.stats.depth, result.stats.pv,
+                    result.stats.extra, result.stats.peak_entries)
+        return solve(True), solve(False)
+    assert_each_equal(range(len(ENDGAMES)), pair, what="checkers endgames", expected="interpreted")

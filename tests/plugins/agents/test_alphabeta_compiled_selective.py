@@ -1,7 +1,8 @@
 """Compiled alpha-beta is the interpreted search node for node with the re-searching and selective switches:
 principal-variation search, aspiration windows, late-move reductions and singular extensions, each alone
 and all together, on LOA and checkers, at fixed depths and deepening under node budgets: same scores,
-moves, PVs, nodes per iteration, nodes per ply and heuristic leaves."""
+moves, PVs, nodes per iteration, nodes per ply and heuristic leaves. Each golden set is one test that runs
+every position and tables every mismatch (tests/golden.py)."""
 
 import pytest
 
@@ -12,6 +13,7 @@ from plugins.games.checkers import Checkers
 from plugins.games.checkers.heuristics import HEURISTICS as CHECKERS_HEURISTICS
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 from plugins.games.loa.heuristics import HEURISTICS as LOA_HEURISTICS
+from tests.golden import assert_each_equal
 
 LOA, CHECKERS = LinesOfAction(), Checkers()
 #: Each switch alone (LMR and singular extensions from depth 2, so small trees meet them), then all four.
@@ -53,19 +55,22 @@ def run(game, state, heuristic, options, depth, budget, compiled, monkeypatch):
     return iterations, search.nodes, per_ply, search.horizon
 
 
-@pytest.mark.parametrize("game_name,index", CASES)
-def test_each_switch_alone_searches_as_the_interpreted_search(game_name, index, monkeypatch):
-    game, state, heuristic, depth, budget = case(game_name, index)
-    options = list(ALONE.values())[index % len(ALONE)]
-    python = run(game, state, heuristic, options, depth, budget, False, monkeypatch)
-    assert run(game, state, heuristic, options, depth, budget, True, monkeypatch) == python
+def test_each_switch_alone_searches_as_the_interpreted_search(monkeypatch):
+    def pair(game_and_index):
+        game_name, index = game_and_index
+        game, state, heuristic, depth, budget = case(game_name, index)
+        options = list(ALONE.values())[index % len(ALONE)]
+        python = run(game, state, heuristic, options, depth, budget, False, monkeypatch)
+        return run(game, state, heuristic, options, depth, budget, True, monkeypatch), python
+    assert_each_equal(CASES, pair, what="positions", expected="interpreted")
 
 
-@pytest.mark.parametrize("game_name,index", CASES)
-def test_all_four_together_search_as_the_interpreted_search(game_name, index, monkeypatch):
-    game, state, heuristic, depth, budget = case(game_name, index)
-    python = run(game, state, heuristic, ALL, depth, budget, False, monkeypatch)
-    assert run(game, state, heuristic, ALL, depth, budget, True, monkeypatch) == python
+def test_all_four_together_search_as_the_interpreted_search(monkeypatch):
+    def pair(game_and_index):
+        game, state, heuristic, depth, budget = case(*game_and_index)
+        python = run(game, state, heuristic, ALL, depth, budget, False, monkeypatch)
+        return run(game, state, heuristic, ALL, depth, budget, True, monkeypatch), python
+    assert_each_equal(CASES, pair, what="positions", expected="interpreted")
 
 
 @pytest.mark.parametrize("switch", ALONE)

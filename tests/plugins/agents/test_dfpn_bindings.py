@@ -1,6 +1,7 @@
 """df-pn (plugins.agents.proofnumber.search.dfpn_search, written once) gives the recorded answers, moves, node
 counts, expansions and table entries on LOA and checkers in every binding (the agent-level check is in
-test_pns_bindings)."""
+test_pns_bindings). Each golden set is one test per binding that runs every position and tables every
+mismatch (tests/golden.py)."""
 
 import subprocess
 import sys
@@ -15,7 +16,11 @@ from plugins.agents.proofnumber import dfpn
 from plugins.agents.proofnumber.common import Spend
 from plugins.games.checkers import Checkers
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
+from tests.golden import assert_each_equal
 from tests.plugins.agents.conftest import PN_FIGURES
+
+#: Slow (tests/conftest.py): golden sets of df-pn in every binding.
+pytestmark = pytest.mark.slow
 
 GAME = LinesOfAction()
 MOVER_WINS = LinesOfAction(simultaneous="mover_wins")
@@ -36,12 +41,13 @@ def tt_size(index: int) -> int:
     return 40 if index % 5 == 0 else 1_000_000          # every fifth search evicts from a full table
 
 
-@pytest.mark.parametrize("index", range(len(POSITIONS)))
-def test_dfpn_gives_the_recorded_answer_move_nodes_expansions_and_table(binding, index):
-    state = POSITIONS[index]
-    game = binding(MOVER_WINS if index % 7 == 0 else GAME)
-    prover = state[2] if index % 2 else 1 - state[2]
-    assert run(dfpn.dfpn_search, game, state, prover, 1500, tt_size(index)) == PN_FIGURES["dfpn_loa"][index]
+def test_dfpn_gives_the_recorded_answer_move_nodes_expansions_and_table(binding):
+    def pair(index):
+        state = POSITIONS[index]
+        game = binding(MOVER_WINS if index % 7 == 0 else GAME)
+        prover = state[2] if index % 2 else 1 - state[2]
+        return run(dfpn.dfpn_search, game, state, prover, 1500, tt_size(index)), PN_FIGURES["dfpn_loa"][index]
+    assert_each_equal(range(len(POSITIONS)), pair, what="LOA positions", expected="recorded")
 
 
 def test_the_sample_has_proofs_disproofs_drawn_leaves_budget_stops_and_full_tables():
@@ -56,12 +62,13 @@ QUICK_DRAW = Checkers(quiet_moves=2)      # 4 quiet plies draw: draws and repeti
 CHECKERS_POSITIONS = random_positions(CHECKERS, 40, seed=9, min_plies=40, max_plies=140)
 
 
-@pytest.mark.parametrize("index", range(len(CHECKERS_POSITIONS)))
-def test_checkers_dfpn_gives_the_recorded_figures(binding, index):
-    state = CHECKERS_POSITIONS[index]
-    game = binding(QUICK_DRAW if index % 3 == 0 else CHECKERS)
-    prover = state[3] if index % 2 else 1 - state[3]
-    assert run(dfpn.dfpn_search, game, state, prover, 800, tt_size(index)) == PN_FIGURES["dfpn_checkers"][index]
+def test_checkers_dfpn_gives_the_recorded_figures(binding):
+    def pair(index):
+        state = CHECKERS_POSITIONS[index]
+        game = binding(QUICK_DRAW if index % 3 == 0 else CHECKERS)
+        prover = state[3] if index % 2 else 1 - state[3]
+        return run(dfpn.dfpn_search, game, state, prover, 800, tt_size(index)), PN_FIGURES["dfpn_checkers"][index]
+    assert_each_equal(range(len(CHECKERS_POSITIONS)), pair, what="checkers positions", expected="recorded")
 
 
 def test_a_time_budget_stops_the_compiled_search():

@@ -39,6 +39,7 @@ def decide(game, heuristic, state, depth, star1, star2):
     return agent.select_move(game, state, Budget())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, heuristic_class, depth, count", [
     (EinStein(), ProgressHeuristic, 3, 200), (Pig(goal=20), RaceHeuristic, 5, 100)])
 def test_star1_and_star2_find_the_values_and_moves_of_plain_expectiminimax(game, heuristic_class, depth, count):

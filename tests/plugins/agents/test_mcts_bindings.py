@@ -17,7 +17,8 @@ from plugins.agents.mcts import MCTSAgent
 from tests.framework.test_binding import ThreeSeatLOA
 from tests.framework.test_search_reload import DiceRace, LeadHeuristic, _rolled
 
-pytestmark = pytest.mark.usefixtures("compiled_kernels_on")
+#: Slow (tests/conftest.py): MCTS compared across bindings.
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("compiled_kernels_on")]
 
 
 def figures(agent: Any, game: Any, state: Any, budget: Budget = UNLIMITED) -> tuple[Any, ...]:

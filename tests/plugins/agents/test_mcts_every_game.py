@@ -21,7 +21,8 @@ from framework.capabilities import capability, has_chance, player_count
 from framework.kernel.binding import decision_state
 from framework.protocols import CHANCE, UNLIMITED
 
-pytestmark = pytest.mark.usefixtures("compiled_kernels_on")
+#: Slow (tests/conftest.py): every game in every binding.
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("compiled_kernels_on")]
 
 #: (game, options, iterations a decision, plies of a seeded random game to the second position): small
 #: budgets, so the interpreted and adapter bindings stay quick; late second positions, so the solver proves.

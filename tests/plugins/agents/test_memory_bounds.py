@@ -9,6 +9,9 @@ from framework.protocols import UNLIMITED, Budget, Proof
 from framework.registry import Registry
 from plugins.agents.proofnumber.search import COUNTER, COUNTER_SLOTS, bounded_store
 
+#: Slow (tests/conftest.py): searches run to their memory bounds.
+pytestmark = pytest.mark.slow
+
 POSITIONS = Path(__file__).parents[3] / "tournaments" / "positions" / "loa-endgames-488.txt"
 #: Position 251 of the thesis set: a LOA win that `pns` proves with a tree of 3,020 nodes (the file's note).
 LINE = [line for line in POSITIONS.read_text().splitlines() if line and not line.startswith("#")][251]

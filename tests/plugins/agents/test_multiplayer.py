@@ -105,6 +105,7 @@ def test_deeper_paranoid_and_brs_prune_and_keep_the_value():
                                                      for c in children))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players, floor, count", [(2, -W, 60), (3, -W, 40), (4, -W, 20)])
 def test_shallow_pruning_finds_the_moves_and_values_of_plain_maxn(players, floor, count):
     game = Rolit(players)

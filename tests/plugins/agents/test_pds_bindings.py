@@ -14,6 +14,9 @@ from plugins.agents.proofnumber.agent import DFPNAgent, PDSAgent, PDSPNAgent, PN
 from plugins.agents.proofnumber.common import Spend
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 
+#: Slow (tests/conftest.py): PDS and PDS-PN in every binding.
+pytestmark = pytest.mark.slow
+
 GAME = LinesOfAction()
 STARTS = (GAME.initial_state(), GAME.from_text(SCRAMBLED_START))
 POSITIONS = ([s for s in playout_positions(GAME, 130, seed=7, starts=STARTS) if not GAME.is_terminal(s)][:20]

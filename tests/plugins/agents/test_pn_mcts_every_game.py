@@ -5,6 +5,9 @@ import pytest
 
 from framework.protocols import Budget
 
+#: Slow (tests/conftest.py): every game in every binding.
+pytestmark = pytest.mark.slow
+
 AGENTS = ["pns", "pn2", "dfpn", "mcts"]
 
 

@@ -1,5 +1,6 @@
 """PN and PN² (plugins.agents.proofnumber.search, written once) give the recorded answers, moves, node counts
-and tree sizes in every binding: compiled, interpreted over the rules, and through the kernel adapter."""
+and tree sizes in every binding: compiled, interpreted over the rules, and through the kernel adapter. Each
+golden set is one test per binding that runs every position and tables every mismatch (tests/golden.py)."""
 
 import time
 from pathlib import Path
@@ -13,6 +14,7 @@ from plugins.agents.proofnumber import pns
 from plugins.agents.proofnumber.common import Spend
 from plugins.games.checkers import Checkers
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
+from tests.golden import assert_each_equal, assert_each_holds
 from tests.plugins.agents.conftest import PN_FIGURES
 
 GAME = LinesOfAction()
@@ -31,40 +33,44 @@ def run(search, game, state, prover, nodes, tree_limit, **options):
     return [result.proved, result.move, result.drawn, result.extra, spend.nodes, result.peak_entries]
 
 
-@pytest.mark.parametrize("index", range(len(POSITIONS)))
-def test_pns_gives_the_recorded_answer_move_nodes_and_tree(binding, index):
-    state = POSITIONS[index]
-    game = binding(MOVER_WINS if index % 7 == 0 else GAME)
-    prover = state[2] if index % 2 else 1 - state[2]
-    tree_limit = 400 if index % 5 == 0 else 100_000          # every fifth search fills its tree
-    assert run(pns.pn_search, game, state, prover, 800, tree_limit) == PN_FIGURES["pns_loa"][index]
+def test_pns_gives_the_recorded_answer_move_nodes_and_tree(binding):
+    def pair(index):
+        state = POSITIONS[index]
+        game = binding(MOVER_WINS if index % 7 == 0 else GAME)
+        prover = state[2] if index % 2 else 1 - state[2]
+        tree_limit = 400 if index % 5 == 0 else 100_000          # every fifth search fills its tree
+        return run(pns.pn_search, game, state, prover, 800, tree_limit), PN_FIGURES["pns_loa"][index]
+    assert_each_equal(range(len(POSITIONS)), pair, what="LOA positions", expected="recorded")
 
 
-@pytest.mark.parametrize("index", range(0, len(POSITIONS), 4))
-def test_pn2_gives_the_recorded_answer_move_nodes_tree_and_second_level(binding, index):
+def test_pn2_gives_the_recorded_answer_move_nodes_tree_and_second_level(binding):
     # the figures of this project's first PN², second levels as large as the first (growth: tree-size)
-    state = POSITIONS[index]
-    game = binding(MOVER_WINS if index % 7 == 0 else GAME)
-    prover = state[2] if index % 4 else 1 - state[2]
-    tree_limit = 100 if index % 3 == 0 else 100_000          # every third first-level tree fills up
-    assert run(pns.pn2_search, game, state, prover, 800, tree_limit, growth="tree-size") == \
-        PN_FIGURES["pn2_loa"][str(index)]
+    def pair(index):
+        state = POSITIONS[index]
+        game = binding(MOVER_WINS if index % 7 == 0 else GAME)
+        prover = state[2] if index % 4 else 1 - state[2]
+        tree_limit = 100 if index % 3 == 0 else 100_000          # every third first-level tree fills up
+        return (run(pns.pn2_search, game, state, prover, 800, tree_limit, growth="tree-size"),
+                PN_FIGURES["pn2_loa"][str(index)])
+    assert_each_equal(range(0, len(POSITIONS), 4), pair, what="LOA positions", expected="recorded")
 
 
-@pytest.mark.parametrize("index", range(0, len(POSITIONS), 4))
-def test_published_pn2_on_trees_under_a_thousand_nodes_expands_as_pn_search(binding, index):
+def test_published_pn2_on_trees_under_a_thousand_nodes_expands_as_pn_search(binding):
     """Breuker's growth gives a first-level tree of x < 1,000 nodes second levels of x f(x) < 1 node beyond
     their root (`search.second_level_size`): each second-level search only expands its root, so PN² takes the
     very children PN search generates, node for node: same answer, move, tree, nodes and stop."""
-    state = POSITIONS[index]
-    game = binding(MOVER_WINS if index % 7 == 0 else GAME)
-    prover = state[2] if index % 4 else 1 - state[2]
-    tree_limit = 100 if index % 3 == 0 else 100_000
-    pn = run(pns.pn_search, game, state, prover, 800, tree_limit)
-    pn2 = run(pns.pn2_search, game, state, prover, 800, tree_limit)
-    assert pn2[:3] + pn2[4:5] == pn[:3] + pn[4:5]
-    assert {k: pn2[3][k] for k in ("tree_nodes", "stopped_by")} == {k: pn[3][k] for k in ("tree_nodes", "stopped_by")}
-    assert pn2[3]["second_level_nodes"] == pn2[4] - 1       # every node but the root, one search an expansion
+    def check(index):
+        state = POSITIONS[index]
+        game = binding(MOVER_WINS if index % 7 == 0 else GAME)
+        prover = state[2] if index % 4 else 1 - state[2]
+        tree_limit = 100 if index % 3 == 0 else 100_000
+        pn = run(pns.pn_search, game, state, prover, 800, tree_limit)
+        pn2 = run(pns.pn2_search, game, state, prover, 800, tree_limit)
+        assert pn2[:3] + pn2[4:5] == pn[:3] + pn[4:5]
+        assert {k: pn2[3][k] for k in ("tree_nodes", "stopped_by")} == \
+            {k: pn[3][k] for k in ("tree_nodes", "stopped_by")}
+        assert pn2[3]["second_level_nodes"] == pn2[4] - 1       # every node but the root, one search an expansion
+    assert_each_holds(range(0, len(POSITIONS), 4), check, what="LOA positions")
 
 
 CHECKERS = Checkers()
@@ -72,14 +78,15 @@ QUICK_DRAW = Checkers(quiet_moves=2)      # 4 quiet plies draw: draws inside sma
 CHECKERS_POSITIONS = random_positions(CHECKERS, 60, seed=8, min_plies=40, max_plies=140)
 
 
-@pytest.mark.parametrize("index", range(len(CHECKERS_POSITIONS)))
-def test_checkers_pns_and_pn2_give_the_recorded_figures(binding, index):
-    state = CHECKERS_POSITIONS[index]
-    game = binding(QUICK_DRAW if index % 3 == 0 else CHECKERS)
-    prover = state[3] if index % 2 else 1 - state[3]
-    pn, pn2 = PN_FIGURES["checkers"][index]
-    assert run(pns.pn_search, game, state, prover, 600, 100_000) == pn
-    assert run(pns.pn2_search, game, state, prover, 600, 100_000, growth="tree-size") == pn2
+def test_checkers_pns_and_pn2_give_the_recorded_figures(binding):
+    def pair(index):
+        state = CHECKERS_POSITIONS[index]
+        game = binding(QUICK_DRAW if index % 3 == 0 else CHECKERS)
+        prover = state[3] if index % 2 else 1 - state[3]
+        return ([run(pns.pn_search, game, state, prover, 600, 100_000),
+                 run(pns.pn2_search, game, state, prover, 600, 100_000, growth="tree-size")],
+                PN_FIGURES["checkers"][index])
+    assert_each_equal(range(len(CHECKERS_POSITIONS)), pair, what="checkers positions (PN, PN²)", expected="recorded")
 
 
 def test_the_checkers_sample_has_proofs_and_drawn_leaves():

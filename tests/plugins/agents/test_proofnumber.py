@@ -166,6 +166,7 @@ def test_the_searches_run_through_the_interning_adapter_as_through_the_pass_thro
     assert answers[0] == answers[1] and answers[0].status == search.SOLVED and not answers[0].proved
 
 
+@pytest.mark.slow
 def test_node_counts_on_the_empty_board_are_fixed():
     counts = [solver(TTT).solve(TTT, TTT.initial_state(), UNLIMITED).stats.nodes for solver in VARIANTS]
     # PN² as published expands as PN search here: its first-level tree x never holds enough nodes for

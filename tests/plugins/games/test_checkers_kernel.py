@@ -1,4 +1,5 @@
-"""The compiled checkers rules (compiled from rules.py) agree with the interpreted ones on 300 positions."""
+"""The compiled checkers rules (compiled from rules.py) agree with the interpreted ones on 300 positions,
+all in one test that tables every position that disagrees (tests/golden.py)."""
 
 import numpy as np
 import pytest
@@ -7,6 +8,7 @@ from framework.perft import generic_perft
 from framework.playouts import playout_positions
 from plugins.games.checkers import Checkers, heuristics, kernel, rules
 from plugins.games.checkers.kernel import KERNEL, kernel_state
+from tests.golden import assert_each_holds
 
 GAME = Checkers(quiet_moves=None)
 
@@ -24,22 +26,23 @@ def test_the_sample_holds_kings_multi_jumps_and_ended_games():
     assert any(GAME.is_terminal(s) for s in POSITIONS)
 
 
-@pytest.mark.parametrize("index", range(len(POSITIONS)))
-def test_compiled_rules_match_the_interpreted_rules(index):
-    state = POSITIONS[index]
-    fast = kernel_state(state)
-    moves = rules.generate_moves(*state[:4])
-    assert list(KERNEL.generate_moves(*fast[:4])) == moves
-    for move in moves:
-        assert as_ints(KERNEL.apply_move(fast, move)) == rules.apply_move(state, move)
-    assert KERNEL.count_moves(*fast[:4]) == rules.count_moves(*state[:4]) == len(moves)
-    assert KERNEL.has_moves(*fast[:4]) == rules.has_moves(*state[:4])
-    for move in moves:
-        assert KERNEL.move_rank(fast, move) == rules.move_rank(state, move)
-        assert KERNEL.is_capture(fast, move) == rules.is_capture(state, move)
-    limit = (state[4] + 2) if index % 3 == 0 else rules.NO_LIMIT     # some paths meet the quiet-move draw
-    for depth in (1, 2, 3) if index % 10 == 0 else (1, 2):
-        assert kernel.perft(state, depth, limit) == rules.perft(state, depth, limit)
+def test_compiled_rules_match_the_interpreted_rules():
+    def check(index):
+        state = POSITIONS[index]
+        fast = kernel_state(state)
+        moves = rules.generate_moves(*state[:4])
+        assert list(KERNEL.generate_moves(*fast[:4])) == moves
+        for move in moves:
+            assert as_ints(KERNEL.apply_move(fast, move)) == rules.apply_move(state, move)
+        assert KERNEL.count_moves(*fast[:4]) == rules.count_moves(*state[:4]) == len(moves)
+        assert KERNEL.has_moves(*fast[:4]) == rules.has_moves(*state[:4])
+        for move in moves:
+            assert KERNEL.move_rank(fast, move) == rules.move_rank(state, move)
+            assert KERNEL.is_capture(fast, move) == rules.is_capture(state, move)
+        limit = (state[4] + 2) if index % 3 == 0 else rules.NO_LIMIT     # some paths meet the quiet-move draw
+        for depth in (1, 2, 3) if index % 10 == 0 else (1, 2):
+            assert kernel.perft(state, depth, limit) == rules.perft(state, depth, limit)
+    assert_each_holds(range(len(POSITIONS)), check, what="checkers positions")
 
 
 def test_the_game_uses_the_compiled_perft_unless_disabled(monkeypatch):

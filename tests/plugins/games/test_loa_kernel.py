@@ -1,12 +1,13 @@
-"""The compiled LOA rules (compiled from rules.py) agree with the interpreted ones on 300 positions."""
+"""The compiled LOA rules (compiled from rules.py) agree with the interpreted ones on 300 positions,
+all in one test that tables every position that disagrees (tests/golden.py)."""
 
-import pytest
 
 from framework.perft import generic_perft
 from framework.playouts import playout_positions
 from plugins.games.loa import kernel, rules
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 from plugins.games.loa.kernel import KERNEL, kernel_state
+from tests.golden import assert_each_holds
 
 GAME = LinesOfAction()
 
@@ -26,29 +27,30 @@ def test_the_sample_holds_h8_passes_and_game_ends():
     assert GAME.legal_moves(PASSING) == [rules.PASS] and any(GAME.is_terminal(s) for s in POSITIONS)
 
 
-@pytest.mark.parametrize("index", range(len(POSITIONS)))
-def test_compiled_rules_match_the_interpreted_rules(index):
-    state = POSITIONS[index]
-    fast = kernel_state(state)
-    moves = rules.legal_moves(state)
-    assert list(KERNEL.legal_moves(fast)) == moves
-    assert rules.move_count(state) == KERNEL.move_count(fast) == len(moves)      # 0 once over, 1 for a pass
-    for move in moves:
-        assert as_ints(KERNEL.apply_move(fast, move)) == rules.apply_move(state, move)
-        assert KERNEL.move_rank(fast, move) == rules.move_rank(state, move)
-        assert move < kernel.MOVE_SPACE
-    for simultaneous in (False, True):
-        assert KERNEL.winner(fast[0], fast[1], state[2], simultaneous) == rules.winner(*state, simultaneous)
-    if not GAME.is_terminal(state):
-        own, enemy = (state[1], state[0]) if state[2] else (state[0], state[1])
-        counted = len(rules.generate_moves(own, enemy))
-        assert rules.count_moves(own, enemy) == KERNEL.count_moves(*kernel_state((own, enemy, 0))[:2]) == counted
-        for k, move in enumerate(moves):     # the least draw of each move: every index, then the last draw
-            draw = -(-k * 2**32 // len(moves))
-            assert rules.random_move(state, draw) == KERNEL.random_move(fast, draw) == move
-        assert rules.random_move(state, 2**32 - 1) == KERNEL.random_move(fast, 2**32 - 1) == moves[-1]
-        for depth in (1, 2, 3) if index % 10 == 0 else (1, 2):
-            assert kernel.perft(own, enemy, depth) == rules.perft(own, enemy, depth)
+def test_compiled_rules_match_the_interpreted_rules():
+    def check(index):
+        state = POSITIONS[index]
+        fast = kernel_state(state)
+        moves = rules.legal_moves(state)
+        assert list(KERNEL.legal_moves(fast)) == moves
+        assert rules.move_count(state) == KERNEL.move_count(fast) == len(moves)      # 0 once over, 1 for a pass
+        for move in moves:
+            assert as_ints(KERNEL.apply_move(fast, move)) == rules.apply_move(state, move)
+            assert KERNEL.move_rank(fast, move) == rules.move_rank(state, move)
+            assert move < kernel.MOVE_SPACE
+        for simultaneous in (False, True):
+            assert KERNEL.winner(fast[0], fast[1], state[2], simultaneous) == rules.winner(*state, simultaneous)
+        if not GAME.is_terminal(state):
+            own, enemy = (state[1], state[0]) if state[2] else (state[0], state[1])
+            counted = len(rules.generate_moves(own, enemy))
+            assert rules.count_moves(own, enemy) == KERNEL.count_moves(*kernel_state((own, enemy, 0))[:2]) == counted
+            for k, move in enumerate(moves):     # the least draw of each move: every index, then the last draw
+                draw = -(-k * 2**32 // len(moves))
+                assert rules.random_move(state, draw) == KERNEL.random_move(fast, draw) == move
+            assert rules.random_move(state, 2**32 - 1) == KERNEL.random_move(fast, 2**32 - 1) == moves[-1]
+            for depth in (1, 2, 3) if index % 10 == 0 else (1, 2):
+                assert kernel.perft(own, enemy, depth) == rules.perft(own, enemy, depth)
+    assert_each_holds(range(len(POSITIONS)), check, what="LOA positions")
 
 
 def test_the_game_uses_the_compiled_perft_unless_disabled(monkeypatch):

@@ -4,6 +4,7 @@ import textwrap
 from dataclasses import replace
 
 import pandas as pd
+import pytest
 
 from framework.analysis.tables import Results
 from framework.tournament.config import load_config
@@ -20,6 +21,7 @@ def run(tmp_path, text, name):
     return Results(tmp_path / name)
 
 
+@pytest.mark.slow
 def test_the_pig_report_states_the_exact_values_and_the_sampled_ones(tmp_path):
     results = run(tmp_path, """\
         game: pig
