@@ -10,6 +10,11 @@ import pytest
 
 os.environ["PLYGROUND_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 os.environ["PLYGROUND_PLUGINS"] = "plyground"
+# One numba cache for the suite's own processes and the engines it starts, so a search compiles once per run
+# (outside tests engines keep a cache of their own, which the runner never loads: framework/engine/client.py).
+SUITE_CACHE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ".numba-cache")
+os.environ.setdefault("NUMBA_CACHE_DIR", SUITE_CACHE)
+os.environ.setdefault("PLYGROUND_ENGINE_CACHE", os.environ["NUMBA_CACHE_DIR"])
 
 from framework.protocols import Budget  # noqa: E402  (after the environment is set)
 from framework.registry import Registry  # noqa: E402

@@ -2,18 +2,24 @@
 
 A game that computes its values exactly (the `exact_values` capability, e.g. a dice game's optimal win
 probability) answers with solver `exact`, its default; any other game is solved by an agent that can
-solve (the Solver protocol; by default the agent declaring `solve --solver`) within `--nodes` / `--time`.
+solve (the Solver protocol; by default the agent declaring `solve --solver`) within `--nodes` / `--time`, in
+an engine process of its own as every agent's search runs (framework/engine/).
 """
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from framework.agentspec import parse_key_values
 from framework.capabilities import capabilities
+from framework.engine.client import Engine, EngineFailure, EngineSpec
+from framework.engine.referee import solve_with
 from framework.errors import ConfigError
-from framework.protocols import CHANCE, Budget, Solver
+from framework.match import Forfeit
+from framework.protocols import CHANCE, Budget, Game, SolveResult, State
 from framework.registry import Registry
+from framework.tournament.tasks import hard_limit
 
 #: The solver name meaning the game's own `exact_values`.
 EXACT = "exact"
@@ -36,15 +42,33 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{values[mover]:.6f}  ({game.player_names[mover]} to move: optimal value, exact)")
         return 0
-    agent = registry.create_agent(name, game, parse_key_values(args.param or [], "--param"), where="--solver")
-    if not isinstance(agent, Solver):
+    params = parse_key_values(args.param or [], "--param")
+    registry.check_agent(name, game, params, where="--solver")   # builds nothing: the solver runs in an engine
+    if not callable(getattr(registry.agent_spec(name).factory, "solve", None)):
         raise ConfigError(f"--solver '{name}' plays but cannot solve; agents that solve: "
                           f"{', '.join(_solvers(registry))}" + (f", or '{EXACT}'" if exact is not None else ""))
-    result = agent.solve(game, state, Budget(nodes=args.nodes, time=args.time))
+    budget = Budget(nodes=args.nodes, time=args.time)
+    result = _solve_in_engine(name, params, game, args, state, budget)
     move = "" if result.move is None else f", best move {game.format_move(state, result.move)}"
     print(f"{result.value.value}  ({game.player_names[game.to_move(state)]} to move{move}; "
           f"{name}, {result.stats.nodes:,} nodes)")
     return 0
+
+
+def _solve_in_engine(name: str, params: dict[str, Any], game: Game, args: argparse.Namespace, state: State,
+                     budget: Budget) -> SolveResult:
+    """The solver's answer from an engine process of its own (framework/engine/), as a solve run asks it."""
+    try:
+        engine = Engine(EngineSpec(f"--solver '{name}'", name, params, solver=True, where="--solver"))
+    except EngineFailure as failure:
+        raise ConfigError(f"--solver '{name}' could not be started: {failure.reason}") from None
+    try:
+        engine.new_game(game.name, parse_key_values(args.option or [], "--option"), 0, 0, game.to_text(state))
+        return solve_with(engine, game, state, budget, hard_limit(budget))
+    except (EngineFailure, Forfeit) as failure:
+        raise ConfigError(f"--solver '{name}' failed: {failure.reason}") from None
+    finally:
+        engine.close()
 
 
 def _solvers(registry: Registry) -> list[str]:

@@ -1,5 +1,8 @@
 """`plyground warmup`: compile (or load from numba's cache) every compiled kernel ahead of time.
 
+The kernels are compiled into the engines' cache (framework/engine/client.py ENGINE_CACHE): searches run in
+engine processes, which compile and load there, so the work is done in fresh processes that use that cache.
+
 Compiled kernels (`framework.kernel`) are compiled on first use and cached on disk, and a run compiles
 only what it uses (saying so on stderr), so this command is never needed for correctness: it pays
 the whole cost once, e.g. before timing anything. Games warm their rules (`game.warmup()`); agents
@@ -14,12 +17,15 @@ every agent and heuristic.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from framework.capabilities import capabilities
+from framework.engine.client import ENGINE_CACHE
 from framework.kernel import numba_backend
 from framework.params import HeuristicRef
 from framework.registry import Registry
@@ -72,8 +78,8 @@ def agent_builds(registry: Registry, game_name: str) -> list[Build]:
     return builds
 
 
-def _each(pool: ProcessPoolExecutor | None, function: Callable[..., Any], *arguments: list) -> list:
-    return list(map(function, *arguments) if pool is None else pool.map(function, *arguments))
+def _each(pool: ProcessPoolExecutor, function: Callable[..., Any], *arguments: list) -> list:
+    return list(pool.map(function, *arguments))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,14 +89,15 @@ def run(args: argparse.Namespace) -> int:
     registry = Registry()
     names = sorted(registry.games)
     start = time.perf_counter()
-    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    os.environ["NUMBA_CACHE_DIR"] = str(ENGINE_CACHE)   # read by numba in the processes started below
+    ENGINE_CACHE.mkdir(parents=True, exist_ok=True)
+    pool = ProcessPoolExecutor(max(args.jobs, 1), mp_context=multiprocessing.get_context("spawn"))
     try:
         compiled = [name for name, has in zip(names, _each(pool, warm_game, names)) if has]
         builds = [build for name in compiled for build in agent_builds(registry, name)]
         _each(pool, warm_agent, *map(list, zip(*builds))) if builds else None
     finally:
-        if pool is not None:
-            pool.shutdown()
+        pool.shutdown()
     for name in names:
         print(f"{name:<16} " + ("kernels ready" if name in compiled else "no compiled kernels (runs interpreted)"))
     print(f"warmed up in {time.perf_counter() - start:.1f} s with {args.jobs} process(es)")
