@@ -99,6 +99,7 @@ class MoveRecord:
     pv: tuple[str, ...] = ()
     binding: str = ""       # how the search ran (`SearchStats.extra["binding"]`; "" when it did not say)
     binding_reason: str = ""  # why it did not run compiled (`SearchStats.extra["binding_reason"]`)
+    clock: float | None = None  # seconds left on the mover's clock after the move (None: no time control)
 
 
 @dataclass(frozen=True)
@@ -377,9 +378,11 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
             return forfeit(mover, exc.termination, exc.reason, exc.details)
         if budget.time is not None and wall > budget.time * (1 + time_slack) + time_grace:
             return forfeit(mover, Termination.TIME, f"took {wall:.3f}s with a budget of {budget.time}s")
+        clock = stats.extra.get("clock") if isinstance(agents[mover], Relay) else None   # a referee's clock only
         record = MoveRecord(len(moves) + 1, mover, game.format_move(state, move), stats.nodes,
                             stats.depth, stats.score, wall, stats.cpu_time, pv_notation(game, state, stats.pv),
-                            str(stats.extra.get("binding", "")), str(stats.extra.get("binding_reason", "")))
+                            str(stats.extra.get("binding", "")), str(stats.extra.get("binding_reason", "")),
+                            float(clock) if isinstance(clock, (int, float)) else None)
         moves.append(record)
         history.append(state)
         before, state = state, game.apply(state, move)

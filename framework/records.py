@@ -31,6 +31,7 @@ from framework.errors import ConfigError
 from framework.match import rolled
 from framework.protocols import CHANCE, WIN_SCORE
 from framework.registry import Registry, load_plugin_file
+from framework.timecontrol import clock_text
 
 FORMATS = ("pgn", "pdn", "jsonl")
 #: How a roll of the dice reads in PGN: the comment `{rolled 4}` (the dice moved; nobody chose it) before the move
@@ -67,6 +68,7 @@ class RecordMove:
     chance: bool = False
     binding: str | None = None      # how the search ran (framework.kernel.binding), when it said
     binding_reason: str | None = None   # why it did not run compiled, when it said
+    clock: float | None = None      # seconds left on the mover's clock after the move (a time control's)
 
 
 @dataclass(frozen=True)
@@ -172,8 +174,10 @@ def stored_move(m: Any) -> RecordMove:
     if int(m.mover) == CHANCE:
         return RecordMove(m.move, mover=None, chance=True)
     score = None if m.score is None or m.score != m.score else float(m.score)
+    clock = getattr(m, "clock", None)
     return RecordMove(m.move, int(m.depth), int(m.nodes), float(m.wall_time), score, m.pv, int(m.mover),
-                      binding=_text(m.binding), binding_reason=_text(getattr(m, "binding_reason", None)))
+                      binding=_text(m.binding), binding_reason=_text(getattr(m, "binding_reason", None)),
+                      clock=None if clock is None or clock != clock else float(clock))
 
 
 def _text(value: Any) -> str | None:
@@ -198,7 +202,10 @@ def _comment(m: RecordMove, seats: int) -> str:
         parts.append(f"score {format_score(m.score)}")
     if m.pv:
         parts.append(f"pv {m.pv}")
-    return " {" + ", ".join(parts).replace("}", ")") + "}" if parts else ""
+    text = ", ".join(parts).replace("}", ")")
+    if m.clock is not None:   # PGN's clock command: what was left after the move
+        text = f"[%clk {clock_text(m.clock)}]" + (f" {text}" if text else "")
+    return " {" + text + "}" if text else ""
 
 
 def _seats(tags: dict[str, str]) -> int:
@@ -254,6 +261,7 @@ _RESULTS = {"1-0", "0-1", DRAW, "*", "2-0", "0-2", "1-1"}
 _POINTS = re.compile(r"(?:0|1|1/\d+)(?:-(?:0|1|1/\d+)){2,}")
 _COMMENT_FIELD = re.compile(r"(player|depth|nodes|time|score|pv) ([^,]*)")
 _NUMBER = re.compile(r"(\d+)(\.+)")
+_CLOCK = re.compile(r"\[%clk (\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
 
 
 def parse_pgn(text: str) -> list[Record]:
@@ -320,9 +328,12 @@ def _with_comment(move: RecordMove, comment: str) -> RecordMove:
     score = fields.get("score")
     value = None if score is None else WIN_SCORE if score == "win" else -WIN_SCORE if score == "loss" else float(score)
     mover = int(fields["player"]) - 1 if "player" in fields else move.mover
+    clk = _CLOCK.search(comment)
+    clock = None if clk is None else int(clk[1]) * 3600 + int(clk[2]) * 60 + float(clk[3])
     return RecordMove(move.move, int(fields["depth"]) if "depth" in fields else None,
                       int(fields["nodes"]) if "nodes" in fields else None,
-                      float(fields["time"]) if "time" in fields else None, value, fields.get("pv", ""), mover)
+                      float(fields["time"]) if "time" in fields else None, value, fields.get("pv", ""), mover,
+                      clock=clock)
 
 
 def export(results: Any, fmt: str) -> Iterable[str]:

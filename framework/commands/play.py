@@ -16,7 +16,9 @@ from framework.errors import ConfigError, PlygroundError, one_line
 from framework.match import Termination, play_game, rolled
 from framework.params import resolve_params
 from framework.protocols import CHANCE, UNLIMITED, Agent, Budget, Game
+from framework.records import format_score
 from framework.registry import Registry, load_plugin_file
+from framework.timecontrol import Clock, TimeControl, clock_text
 from framework.tournament.config import MAX_NODES, MAX_PLIES, MAX_SEED
 from framework.tournament.engine import GuardedAgent
 from framework.tournament.tasks import derive_seed
@@ -52,8 +54,9 @@ def _engine(registry: Registry, args: argparse.Namespace, game_options: dict, te
     """The engine `text` names, in a guarded worker; its parameters are refused here, before a worker starts."""
     name, params = parse_agent_spec(text, flag)
     resolve_params(registry.agent_spec(name).params, params, f"{flag} '{name}'")
+    clock = None if args.tc is None else Clock(TimeControl.parse(args.tc, "--tc"))
     return GuardedAgent(name, params, args.game, game_options, seed=seed, plugins=tuple(args.plugin or ()), where=flag,
-                        label=f"{flag} '{text}'")
+                        label=f"{flag} '{text}'", clock=clock)
 
 
 def seat_specs(registry: Registry, game: Game, args: argparse.Namespace) -> list[tuple[str, str]]:
@@ -107,7 +110,7 @@ def _play(args: argparse.Namespace, game: Game, agents: list[Agent], people: set
           coach: GuardedAgent | None, players: tuple[str, ...]) -> int:
     start = game.from_text(args.position) if args.position else None
     budget = Budget(time=args.time, nodes=args.nodes)
-    if args.time is None and args.nodes is None:
+    if args.time is None and args.nodes is None and args.tc is None:
         budget = Budget(time=DEFAULT_MOVE_TIME)
     # a person at the keyboard is never timed out; budgets bind the engines
     budgets = tuple(UNLIMITED if i in people else budget for i in range(len(agents)))
@@ -122,7 +125,8 @@ def _play(args: argparse.Namespace, game: Game, agents: list[Agent], people: set
             print(game.render(after), end="\n\n")
             return
         print(f"{record.ply}. {game.player_names[record.mover]} plays {record.move}"
-              + (f"  (nodes {record.nodes}, score {record.score})" if record.nodes > 1 else ""))
+              + (f"  (nodes {record.nodes}, score {format_score(record.score)})" if record.nodes > 1 else "")
+              + (f"  clock {clock_text(record.clock)}" if record.clock is not None else ""))
         if coach is not None and record.mover in coached:
             print(f"   coach: {coach.verdict(game, before, record.move, coach_budget)}")
         print(game.render(after), end="\n\n")
@@ -166,6 +170,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--time", type=options.seconds, help="time budget per engine move in seconds "
                    f"(default {DEFAULT_MOVE_TIME} when --nodes is not given either; a human is never timed)")
     p.add_argument("--nodes", type=options.count(1, MAX_NODES), help="node budget per move")
+    p.add_argument("--tc", metavar="TC", help="time control of each engine, as fastchess writes it: BASE+INC or "
+                                              "MOVES/BASE+INC in seconds, e.g. 10+0.1 (a person has no clock)")
     p.add_argument("--max-plies", type=options.count(1, MAX_PLIES), help="adjudicate a draw after this many plies")
     p.add_argument("--coach", metavar="AGENT", help="after every human move (every move if no human plays) "
                    "say whether it was optimal, judged by this agent: NAME[:key=value,...], e.g. a solver, or a "

@@ -35,6 +35,27 @@ WARMED = "plyground"
 WARMUP_BUDGET = Budget(nodes=64)
 
 
+#: Moves a clock without `movestogo` is shared over (what is left is spread as if this many moves remained).
+MOVES_HORIZON = 30
+#: Of the share computed, what a search is given: the rest covers its overrun and the host's own work.
+SAFETY = 0.8
+
+
+def managed(budget: Budget, clock: Mapping[str, Any]) -> Budget:
+    """The budget of one move on a clock: a share of the time left (spread over `movestogo` moves, or over
+    MOVES_HORIZON) plus most of the increment, never more than half of what is left, and never more than the
+    move's own time budget; the search stops at that deadline, so the clock never runs out from a search that
+    keeps its budget. No clock (no `time`): the budget as given."""
+    if not isinstance(clock.get("time"), (int, float)):
+        return budget
+    left = max(float(clock["time"]), 0.0)
+    increment = float(clock.get("inc", 0.0) or 0.0)
+    moves = clock.get("movestogo")
+    share = left / (moves if isinstance(moves, int) and moves > 0 else MOVES_HORIZON) + 0.75 * increment
+    seconds = max(SAFETY * min(share, left / 2), 0.001)
+    return Budget(time=seconds if budget.time is None else min(budget.time, seconds), nodes=budget.nodes)
+
+
 def stats_message(game: Game, state: State, stats: Any) -> dict[str, Any]:
     """A search's statistics as the protocol carries them (what cannot be carried is left out)."""
     if not isinstance(stats, SearchStats):
@@ -149,7 +170,7 @@ class Host:
     def go(self, message: Mapping[str, Any]) -> dict[str, Any]:
         game = cast(Game, self.game)
         state = self._position(message)
-        budget = Budget(**(message.get("budget") or {}))
+        budget = managed(Budget(**(message.get("budget") or {})), message.get("clock") or {})
         decision = self.agent.select_move(game, state, budget)
         try:   # the checks the referee makes, here too, so the agent's author reads the same reasons
             move, stats = checked(game.legal_moves(state), decision)

@@ -20,8 +20,10 @@ has a transcript):
     {"type": "quit"}                                    (exits)
 
 `moves` are every ply since `start`, dice rolls included, in the game's notation: the engine replays them on its
-own game object. A `go`, `solve` or `judge` may carry a `start` of its own (a position's text): the moves are then
-played from there, and the agent is kept (doors that hold positions rather than games: `play`, the workbench).
+own game object. `clock`, under a time control, holds the mover's clock: {"time": seconds left, "inc": seconds
+added after the move, "movestogo": moves until the clock is refilled (when a period ends)}; {} without one. A `go`,
+`solve` or `judge` may carry a `start` of its own (a position's text): the moves are then played from there, and
+the agent is kept (doors that hold positions rather than games: `play`, the workbench).
 An engine may send {"type": "info", ...} lines while it searches (ignored, within bounds) and
 {"type": "error", "message": TEXT} instead of any answer when it cannot give one (it cannot play this game, its
 parameters are wrong): before a game that is a configuration error, during one its forfeit.

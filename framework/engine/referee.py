@@ -16,11 +16,13 @@ from __future__ import annotations
 import threading
 import traceback
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from framework.engine.client import BUILD_LIMIT, Engine, EngineFailure, EngineSpec
 from framework.match import Forfeit, Relay, Termination, crash_reason
-from framework.protocols import Budget, Decision, Game, Proof, SearchStats, SolveResult, State
+from framework.protocols import Budget, Decision, Game, Move, Proof, SearchStats, SolveResult, State
+from framework.timecontrol import Clock
 
 #: Idle engines a pool keeps; past it the one idle longest is stopped.
 MAX_IDLE = 8
@@ -55,8 +57,9 @@ def search_stats(game: Game, state: State, stats: Any, used: float, wall: float)
     if not isinstance(stats, dict):
         stats = {}
     extra = stats.get("extra")
-    extra = {str(k)[:100]: v for k, v in extra.items() if isinstance(v, (int, float, str, bool, type(None)))} \
-        if isinstance(extra, dict) else {}
+    extra = {str(k)[:100]: v for k, v in extra.items()
+             if isinstance(v, (int, float, str, bool, type(None))) and k != "clock"} \
+        if isinstance(extra, dict) else {}   # the clock is the referee's to say
     pv = stats.get("pv")
     return SearchStats(nodes=_number(stats, "nodes", int, 0), depth=_number(stats, "depth", int, 0),
                        score=_number(stats, "score", float, None),
@@ -68,36 +71,57 @@ def search_stats(game: Game, state: State, stats: Any, used: float, wall: float)
 class EnginePlayer(Relay):
     """One seat of a game played by an engine: `select_move` asks it with the moves played so far (`history`,
     kept by the referee) and raises Forfeit with its verdict when it fails (a Relay: that verdict stands); a
-    move is stopped after `limit` seconds of the engine's CPU time (or its wall bound)."""
+    move is stopped after `limit` seconds of the engine's CPU time (or its wall bound), and with a `clock` once
+    the clock is spent. The clock is charged the engine's CPU time and its time left goes with every `go` and
+    into the move's statistics (`extra["clock"]`, which the record keeps)."""
 
-    def __init__(self, engine: Engine, history: list[str], limit: float) -> None:
+    def __init__(self, engine: Engine, history: list[str], limit: float, clock: Clock | None = None) -> None:
         self.engine = engine
         self.history = history
         self.limit = limit
+        self.clock = clock
         self.failed = False
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
         try:
-            answer = self.engine.request({"type": "go", "moves": list(self.history), "budget": budget_message(budget),
-                                          "clock": {}}, self.limit, ("move",))
-        except EngineFailure as failure:
-            self.failed = True
-            raise Forfeit(failure.termination, failure.reason, failure.details) from None
-        text = answer.get("move")
-        if not isinstance(text, str):
-            self.failed = True
-            raise Forfeit(Termination.INVALID_OUTPUT, f"sent a move that is not text: {str(text)[:80]!r}")
-        try:
-            move = game.parse_move(state, text)
-        except Exception:
-            self.failed = True
-            raise Forfeit(Termination.ILLEGAL_MOVE, f"played an illegal move {text[:80]!r}") from None
-        try:
-            stats = search_stats(game, state, answer.get("stats"), self.engine.used, self.engine.wall)
+            move, stats = ask_move(self.engine, game, state, {"type": "go", "moves": list(self.history),
+                                                              "budget": budget_message(budget)},
+                                   self.limit, self.clock)
         except Forfeit:
             self.failed = True
             raise
         return Decision(move, stats)
+
+
+def ask_move(engine: Engine, game: Game, state: State, message: dict[str, Any], limit: float,
+             clock: Clock | None = None) -> tuple[Move, SearchStats]:
+    """Send `message` (a `go`; its `clock` is filled in here) and return the move the engine chose at `state`, with
+    its statistics and the referee's times; Forfeit with the verdict when the engine fails, answers with no legal
+    move, or runs out of time. With a clock the engine is stopped once its clock is spent, and the move is charged
+    to it (its time left goes into `extra["clock"]`)."""
+    cap = limit if clock is None else min(limit, clock.limit())
+    try:
+        answer = engine.request({**message, "clock": {} if clock is None else clock.message()}, cap, ("move",))
+    except EngineFailure as failure:
+        if failure.termination is Termination.TIME and clock is not None and cap < limit:
+            raise Forfeit(Termination.TIME, f"lost on time: it used its {clock.left:.3f}s left and the "
+                                            f"{clock.margin:g}s margin on one move", failure.details) from None
+        raise Forfeit(failure.termination, failure.reason, failure.details) from None
+    text = answer.get("move")
+    if not isinstance(text, str):
+        raise Forfeit(Termination.INVALID_OUTPUT, f"sent a move that is not text: {str(text)[:80]!r}")
+    try:
+        move = game.parse_move(state, text)
+    except Exception:
+        raise Forfeit(Termination.ILLEGAL_MOVE, f"played an illegal move {text[:80]!r}") from None
+    stats = search_stats(game, state, answer.get("stats"), engine.used, engine.wall)
+    if clock is not None:
+        left = clock.left
+        if not clock.spend(engine.used):
+            raise Forfeit(Termination.TIME, f"lost on time: its move took {engine.used:.3f}s with {left:.3f}s left "
+                                            f"on its clock (margin {clock.margin:g}s)")
+        stats = replace(stats, extra={**stats.extra, "clock": round(clock.left, 6)})
+    return move, stats
 
 
 class EnginePool:

@@ -15,7 +15,7 @@ import math
 import os
 import re
 from collections.abc import Collection, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from framework.registry import Registry, load_plugin_file
 from framework.safeyaml import MAX_BYTES, load_yaml, read_text
 from framework.sprt import MODELS as SPRT_MODELS
 from framework.sprt import Sprt
+from framework.timecontrol import TimeControl
 
 MODES = ("games", "solve", "tune")
 FORMATS = ("round-robin", "gauntlet")
@@ -76,23 +77,25 @@ MAX_MEMORY_LIMIT_MB = 1 << 22
 #: Top-level keys of each mode: `games` plays a tournament, `solve` runs solvers on positions, `tune` tunes an
 #: agent's numeric parameters by SPSA (framework/tuning).
 KEYS = {"games": COMMON_KEYS + ("games", "participants", "format", "champion", "games_per_pairing", "start_positions",
-                                "max_plies", "sprt", "adjudication", "opening"),
+                                "max_plies", "sprt", "adjudication", "opening", "time_control"),
         "solve": COMMON_KEYS + ("solvers", "positions", "budget"),
         "tune": COMMON_KEYS + ("tune", "start_positions", "max_plies", "adjudication", "opening")}
 
 
 @dataclass(frozen=True)
 class Participant:
-    """An agent with its parameters and budget under an id."""
+    """An agent with its parameters, budget and time control (None: none; its budget alone binds) under an id."""
 
     id: str
     agent: str
     params: Mapping[str, Any]
     budget: Budget
+    time_control: TimeControl | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "agent": self.agent, "params": dict(self.params),
+        told = {"id": self.id, "agent": self.agent, "params": dict(self.params),
                 "budget": {"time": self.budget.time, "nodes": self.budget.nodes}}
+        return told if self.time_control is None else {**told, "time_control": str(self.time_control)}
 
 
 @dataclass(frozen=True)
@@ -335,6 +338,10 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
     if mode == "tune":
         return _tune_config(r, data, registry, game, common)
     participants = _participants(r, data.get("participants"), registry, [(name, g) for name, _, g in games])
+    if data.get("time_control") is not None:   # the tournament's, for each participant without one of its own
+        control = _time_control(r, data["time_control"], "time_control")
+        participants = tuple(p if p.time_control is not None else replace(p, time_control=control)
+                             for p in participants)
     ids = [p.id for p in participants]
     fmt = r.choice(data.get("format", "round-robin"), "format", FORMATS)
     champion = data.get("champion")
@@ -532,8 +539,8 @@ def participant(r: _Reader, entry: Any, registry: Registry, games: list[tuple[st
                 taken: Collection[str] = (), solver: bool = False, default_id: str | None = None) -> Participant:
     """One `{id, agent, params, budget}` entry at the key path `key`, its agent checked for every game (its
     parameters against what it declares; nothing is built)."""
-    entry = r.mapping(entry, key, {"agent": 1, "params": 1, "budget": 1} if default_id else
-                      {"id": 1, "agent": 1, "params": 1, "budget": 1})
+    entry = r.mapping(entry, key, {"agent": 1, "params": 1, "budget": 1, "time_control": 1} if default_id else
+                      {"id": 1, "agent": 1, "params": 1, "budget": 1, "time_control": 1})
     agent = r.string(entry.get("agent"), f"{key}.agent")
     pid = entry.get("id", default_id or agent)
     if not isinstance(pid, str) or not ID_PATTERN.match(pid):
@@ -561,11 +568,22 @@ def participant(r: _Reader, entry: Any, registry: Registry, games: list[tuple[st
         except PlygroundError as exc:
             raise r.fail(key, str(exc)) from None
     budget = _budget(r, entry.get("budget"), f"{key}.budget")
+    control = None if entry.get("time_control") is None else \
+        _time_control(r, entry["time_control"], f"{key}.time_control")
     if solver and not callable(getattr(spec.factory, "solve", None)):
         able = sorted(n for n, reg in registry.agents.items() if callable(getattr(reg.spec.factory, "solve", None)))
         raise r.fail(f"{key}.agent", f"agent '{agent}' cannot solve positions (it has no solve method); "
                                      f"agents that can: {', '.join(able) or 'none'}")
-    return Participant(pid, agent, params, budget)
+    return Participant(pid, agent, params, budget, control)
+
+
+def _time_control(r: _Reader, entry: Any, key: str) -> TimeControl:
+    """A time control in fastchess's syntax (framework/timecontrol.py) at the key path `key`."""
+    try:
+        return TimeControl.parse(str(entry) if isinstance(entry, (int, float)) and not isinstance(entry, bool)
+                                 else entry, key)
+    except ConfigError as exc:
+        raise r.fail(key, str(exc).removeprefix(f"{key}: ")) from None
 
 
 def _budget(r: _Reader, entry: Any, key: str) -> Budget:

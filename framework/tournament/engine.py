@@ -16,7 +16,6 @@ workbench's next session) starts warm.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -24,10 +23,11 @@ from typing import Any
 from framework.coach import searches
 from framework.engine.client import Engine, EngineFailure, EngineSpec
 from framework.engine.referee import EnginePool as _Pool
-from framework.engine.referee import budget_message, search_stats
+from framework.engine.referee import ask_move, budget_message
 from framework.errors import ConfigError
-from framework.match import Forfeit, MoveRecord, Relay, Termination
+from framework.match import Forfeit, MoveRecord, Relay, pv_notation
 from framework.protocols import Budget, Decision, Game, SearchStats, State
+from framework.timecontrol import Clock
 from framework.tournament.guard import Cancelled
 from framework.tournament.tasks import hard_limit
 
@@ -55,21 +55,21 @@ class EnginePool(_Pool):
         super().__init__(max_idle=keep)
 
 
-_serial = itertools.count(1)
-
-
 class GuardedAgent(Relay):
     """The agent `name` with `params`, playing from an engine process (see the module's docstring): taken from
     `pool` when one of its kind is idle there; each search within `memory_limit_mb` MiB more than the engine
-    maps once loaded (None: no limit; a search past it forfeits, crashed: MemoryError)."""
+    maps once loaded (None: no limit; a search past it forfeits, crashed: MemoryError); on `clock` when given
+    (its time left with every move, lost on time when it runs out, as the referee keeps a tournament's)."""
 
     def __init__(self, name: str, params: Mapping[str, Any], game_name: str, game_options: Mapping[str, Any],
                  seed: int, plugins: tuple[str, ...] = (), where: str = "agent", label: str = "agent",
-                 pool: EnginePool | None = None, memory_limit_mb: int | None = None) -> None:
+                 pool: EnginePool | None = None, memory_limit_mb: int | None = None,
+                 clock: Clock | None = None) -> None:
         self.pool = pool if pool is not None else EnginePool(keep=0)
         self.owns_pool = pool is None
         self.label = label
         self.healthy = True
+        self.clock = clock
         self.spec = EngineSpec(label, name, dict(params), plugins, None, memory_limit_mb=memory_limit_mb, where=where)
         self.game = (game_name, dict(game_options), seed)
         try:
@@ -90,42 +90,32 @@ class GuardedAgent(Relay):
             raise
         return engine
 
-    def _ask(self, message: dict[str, Any], limit: float, expect: str, step: str) -> dict[str, Any]:
-        """The engine's answer; Forfeit when it fails (a failed engine is replaced before the next question, so a
-        coach that crashed on one move judges the next afresh), Cancelled when the pool was closed meanwhile."""
-        try:
-            if not self.engine.alive:
-                self.pool.give_back(self.engine, healthy=False)
-                self.engine = self._start()
-            return self.engine.request(message, limit, (expect,), step=step)
-        except EngineFailure as failure:
-            self.healthy = False
-            if self.pool.closed:
-                raise Cancelled from None
-            raise Forfeit(failure.termination, failure.reason, failure.details) from None
+    def _engine(self) -> Engine:
+        """The agent's engine, replaced first when it failed (a coach that crashed judges the next move afresh)."""
+        if not self.engine.alive:
+            self.pool.give_back(self.engine, healthy=False)
+            self.engine = self._start()
+        return self.engine
+
+    def _failed(self, forfeit: Forfeit) -> Forfeit | Cancelled:
+        """What a failed request raises: Cancelled when the pool was closed meanwhile (Ctrl-C), else the forfeit."""
+        self.healthy = False
+        return Cancelled() if self.pool.closed else forfeit
 
     def play(self, game: Game, state: State, budget: Budget) -> MoveOutcome:
-        """The agent's move at `state` with its figures; Forfeit when it gives none (the reason, its stderr)."""
-        answer = self._ask({"type": "go", "start": game.to_text(state), "moves": [],
-                            "budget": budget_message(budget), "clock": {}}, hard_limit(budget), "move",
-                           "choosing a move")
-        text = answer.get("move")
+        """The agent's move at `state` with its figures, on its `clock` when it has one; Forfeit when it gives none
+        (the reason, its stderr)."""
         try:
-            move = game.parse_move(state, str(text))
-        except Exception:
-            self.healthy = False
-            raise Forfeit(Termination.ILLEGAL_MOVE, f"played an illegal move {str(text)[:80]!r}") from None
-        try:
-            stats = search_stats(game, state, answer.get("stats"), self.engine.used, self.engine.wall)
-        except Forfeit:
-            self.healthy = False
-            raise
-        pv = []
-        after = state
-        for pv_move in stats.pv:
-            pv.append(game.format_move(after, pv_move))
-            after = game.apply(after, pv_move)
-        return MoveOutcome(game.format_move(state, move), replace(stats, pv=()), tuple(pv), self.engine.wall)
+            engine = self._engine()
+            move, stats = ask_move(engine, game, state, {"type": "go", "start": game.to_text(state), "moves": [],
+                                                         "budget": budget_message(budget)},
+                                   hard_limit(budget), self.clock)
+        except EngineFailure as failure:   # could not be started again
+            raise self._failed(Forfeit(failure.termination, failure.reason, failure.details)) from None
+        except Forfeit as forfeit:
+            raise self._failed(forfeit) from None
+        return MoveOutcome(game.format_move(state, move), replace(stats, pv=()), pv_notation(game, state, stats.pv),
+                           engine.wall)
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
         outcome = self.play(game, state, budget)
@@ -135,11 +125,15 @@ class GuardedAgent(Relay):
         """The agent's verdict as a coach (framework/coach.py) on `move` (notation) played at `state`, each of its
         searches within `budget`: one line, saying why there is none when the coach crashed or hung."""
         try:
-            answer = self._ask({"type": "judge", "start": game.to_text(state), "moves": [], "move": move,
-                                "budget": budget_message(budget)},
-                               searches(game, state) * hard_limit(budget), "verdict", "judging a move")
-        except Forfeit as exc:
-            return f"{move}: no verdict — the coach {exc.reason}"
+            answer = self._engine().request({"type": "judge", "start": game.to_text(state), "moves": [],
+                                             "move": move, "budget": budget_message(budget)},
+                                            searches(game, state) * hard_limit(budget), ("verdict",),
+                                            step="judging a move")
+        except EngineFailure as failure:
+            failed = self._failed(Forfeit(failure.termination, failure.reason))
+            if isinstance(failed, Cancelled):
+                raise failed from None
+            return f"{move}: no verdict — the coach {failure.reason}"
         return str(answer.get("text", ""))[:1000]
 
     def close(self) -> None:

@@ -52,7 +52,7 @@ CREATE TABLE IF NOT EXISTS moves (
     key TEXT NOT NULL REFERENCES games(key), ply INTEGER NOT NULL, mover INTEGER NOT NULL,
     participant TEXT NOT NULL, move TEXT NOT NULL, nodes INTEGER NOT NULL, depth INTEGER NOT NULL,
     score REAL, wall_time REAL NOT NULL, cpu_time REAL NOT NULL, pv TEXT NOT NULL, binding TEXT,
-    binding_reason TEXT, PRIMARY KEY (key, ply));
+    binding_reason TEXT, clock REAL, PRIMARY KEY (key, ply));
 CREATE TABLE IF NOT EXISTS seats (
     key TEXT NOT NULL REFERENCES games(key), seat INTEGER NOT NULL, participant TEXT NOT NULL,
     result REAL NOT NULL, rank INTEGER NOT NULL, PRIMARY KEY (key, seat));
@@ -69,11 +69,12 @@ CREATE TABLE IF NOT EXISTS solves (
 #: own or the worker process's so far (`memory.TaskMemory`); peak_entries: the solver's `SearchStats`;
 #: traceback: of the exception that cost a crashed agent the game; retries: times the task was replayed
 #: because its worker was killed from outside (guard.RETRIES); binding: how the move's search ran
-#: (`SearchStats.extra["binding"]`, framework.kernel.binding), and binding_reason why it was not compiled.
+#: (`SearchStats.extra["binding"]`, framework.kernel.binding), and binding_reason why it was not compiled;
+#: clock: seconds left on the mover's clock after the move (a time control's, framework/timecontrol.py).
 MEMORY_COLUMNS = (("rss_start", "INTEGER"), ("rss_peak", "INTEGER"), ("rss_scope", "TEXT"))
 ADDED = {"games": (*MEMORY_COLUMNS, ("traceback", "TEXT"), ("retries", "INTEGER")),
          "solves": (("peak_entries", "INTEGER"), *MEMORY_COLUMNS, ("retries", "INTEGER")),
-         "moves": (("binding", "TEXT"), ("binding_reason", "TEXT"))}
+         "moves": (("binding", "TEXT"), ("binding_reason", "TEXT"), ("clock", "REAL"))}
 GAME_COLUMNS = ("key", "pairing_a", "pairing_b", "game_index", "game", "first", "second", "seed", "start", "final",
                 "result_first", "result_second", "winner", "termination", "reason", "plies", "wall_time",
                 "finished_at", "rss_start", "rss_peak", "rss_scope", "traceback", "retries")
@@ -215,7 +216,7 @@ class Store:
                 sum(m.wall_time for m in record.moves), time.time(), *_memory(result.memory),
                 cap_text(record.traceback) or None,
                 result.retries))
-            self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                   _move_rows(played.key, record))
             ranks = rank_of(record.result)
             self.conn.executemany("INSERT INTO seats VALUES (?,?,?,?,?)", [
@@ -285,4 +286,4 @@ def _move_rows(key: str, record: Any) -> Iterable[tuple]:
     for m in record.moves:
         yield (key, m.ply, m.mover, "" if m.mover == CHANCE else record.players[m.mover], m.move, m.nodes, m.depth,
                None if m.score is None else float(m.score), m.wall_time, m.cpu_time, " ".join(m.pv),
-               m.binding or None, m.binding_reason or None)
+               m.binding or None, m.binding_reason or None, m.clock)

@@ -45,6 +45,7 @@ from framework.match import (
 )
 from framework.protocols import CHANCE, Budget, Proof
 from framework.registry import Registry, WorkerRegistry, load_plugin_file
+from framework.timecontrol import Clock
 from framework.tournament.config import Participant
 from framework.tournament.memory import PeakMeter, TaskMemory
 
@@ -304,7 +305,9 @@ class GameTask:
                     return self._forfeit(i, game.to_text(state), failure.termination, f"{name} {reason}", [],
                                          failure.details)
                 meters.append(PeakMeter(str(engine.pid)))
-                players.append(EnginePlayer(engine, history, self.hard_limit(i)))
+                control = p.time_control
+                players.append(EnginePlayer(engine, history, self.hard_limit(i),
+                                            None if control is None else Clock(control)))
             announce(state, None)
             record = play_game(game, players, budgets=tuple(p.budget for p in self.players), start=state,
                                players=ids, max_plies=self.max_plies, adjudication=self.adjudication,
