@@ -3,19 +3,31 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
+def _pyplot() -> ModuleType:
+    """matplotlib's pyplot on the Agg backend, imported on the first plot (a run that draws none, as `plyground
+    run` printing its match lines, need not pay for the import)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
 
 
 def crosstable_heatmap(scores: pd.DataFrame, path: Path) -> Path:
     """Score fraction of each row participant against each column participant."""
     n = len(scores)
-    fig, ax = plt.subplots(figsize=(1.2 * n + 2.5, 1.0 * n + 1.5))
+    fig, ax = _pyplot().subplots(figsize=(1.2 * n + 2.5, 1.0 * n + 1.5))
     image = ax.imshow(scores.to_numpy(dtype=float), cmap="RdYlGn", vmin=0, vmax=1)
     ax.set_xticks(range(n), scores.columns, rotation=45, ha="right")
     ax.set_yticks(range(n), scores.index)
@@ -31,7 +43,7 @@ def crosstable_heatmap(scores: pd.DataFrame, path: Path) -> Path:
 
 def rating_bars(standings: pd.DataFrame, path: Path) -> Path:
     """Elo per participant (field mean 0) with 95% confidence intervals as error bars."""
-    fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(standings) + 2), 3.5))
+    fig, ax = _pyplot().subplots(figsize=(max(4.0, 0.9 * len(standings) + 2), 3.5))
     ax.bar(standings["participant"], standings["elo"], yerr=standings["elo_ci95"], capsize=4, color="#4c72b0")
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylabel("Elo (field mean 0), 95% CI")
@@ -43,7 +55,7 @@ def rating_bars(standings: pd.DataFrame, path: Path) -> Path:
 def nodes_per_move(moves: pd.DataFrame, path: Path) -> Path:
     """Distribution of nodes per move for each participant (log scale)."""
     groups = [(pid, group["nodes"].clip(lower=1).to_numpy()) for pid, group in moves.groupby("participant")]
-    fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(groups) + 2), 3.5))
+    fig, ax = _pyplot().subplots(figsize=(max(4.0, 0.9 * len(groups) + 2), 3.5))
     if groups:
         ax.boxplot([g for _, g in groups], tick_labels=[pid for pid, _ in groups])
     ax.set_yscale("log")
@@ -55,7 +67,7 @@ def nodes_per_move(moves: pd.DataFrame, path: Path) -> Path:
 
 def solved_by_nodes(solves: pd.DataFrame, ids: list[str], path: Path) -> Path:
     """Positions solved within a node budget, per solver: the cumulative count against nodes (log scale)."""
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = _pyplot().subplots(figsize=(6, 4))
     for sid in ids:
         nodes = np.sort(solves[(solves["solver"] == sid) & (solves["status"] == "solved")]["nodes"].to_numpy())
         if len(nodes):
@@ -70,7 +82,7 @@ def solved_by_nodes(solves: pd.DataFrame, ids: list[str], path: Path) -> Path:
 
 def solved_by_time(solves: pd.DataFrame, ids: list[str], path: Path) -> Path:
     """Positions solved within a time per position, per solver: the cumulative count against seconds (log scale)."""
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = _pyplot().subplots(figsize=(6, 4))
     for sid in ids:
         seconds = np.sort(solves[(solves["solver"] == sid) & (solves["status"] == "solved")]["wall_time"].to_numpy())
         if len(seconds):
@@ -91,7 +103,7 @@ def nodes_scatter(solves: pd.DataFrame, x: str, y: str, path: Path, y_nodes: str
     ys = pd.to_numeric(solved[solved["solver"] == y].set_index("position_index")[y_nodes]).fillna(
         solved[solved["solver"] == y].set_index("position_index")["nodes"])
     both = pd.concat([xs.rename("x"), ys.rename("y")], axis=1, join="inner").clip(lower=1)
-    fig, ax = plt.subplots(figsize=(5, 5))
+    fig, ax = _pyplot().subplots(figsize=(5, 5))
     ax.scatter(both["x"], both["y"], s=8, alpha=0.6)
     if len(both):
         low, high = min(both.min()), max(both.max())
@@ -105,10 +117,10 @@ def nodes_scatter(solves: pd.DataFrame, x: str, y: str, path: Path, y_nodes: str
     return _save(fig, path)
 
 
-def _save(fig: plt.Figure, path: Path) -> Path:
+def _save(fig: Figure, path: Path) -> Path:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _pyplot().close(fig)
     return path
 
 
@@ -117,7 +129,7 @@ def tuning_trajectory(tuning: pd.DataFrame, path: Path, window: int = 50) -> Pat
     higher probe (the pair's score signed by the perturbation, averaged over the last `window` iterations):
     above 0 the larger values won more, and it drifts to 0 as θ reaches the optimum."""
     names = list(dict.fromkeys(tuning["parameter"]))
-    fig, axes = plt.subplots(2, len(names), figsize=(5.5 * len(names), 6), squeeze=False, sharex=True)
+    fig, axes = _pyplot().subplots(2, len(names), figsize=(5.5 * len(names), 6), squeeze=False, sharex=True)
     for column, name in enumerate(names):
         rows = tuning[tuning["parameter"] == name]
         top, bottom = axes[0][column], axes[1][column]

@@ -143,6 +143,8 @@ class Engine:
         self.private = tempfile.mkdtemp(prefix="plyground-engine-")
         group = f"{os.getpid()}-{next(_serial)}"
         self.pids_group, self.cpu_group = sandbox.make_groups(group)
+        self.cpu_fd = None if self.cpu_group is None else os.open(Path(self.cpu_group, "cpuacct.usage"),
+                                                                  os.O_RDONLY | os.O_CLOEXEC)
         # a host caps itself once loaded (what it maps then plus the limit); a program is capped from its start
         memory = None if spec.memory_limit_mb is None or spec.command is None else \
             (spec.memory_limit_mb + BASE_MEMORY_MB) << 20
@@ -185,10 +187,11 @@ class Engine:
     def cpu(self) -> float:
         """CPU seconds the engine has used so far: its whole group's, else its process's (all threads, waited
         children)."""
-        if self.cpu_group is not None:
-            used = sandbox.cpu_seconds(self.cpu_group)
-            if used is not None:
-                return used
+        if self.cpu_fd is not None:
+            try:
+                return int(os.pread(self.cpu_fd, 32, 0)) / 1e9
+            except (OSError, ValueError):
+                pass
         try:
             fields = Path(f"/proc/{self.pid}/stat").read_bytes().rsplit(b")", 1)[1].split()
         except OSError:
@@ -240,21 +243,31 @@ class Engine:
             raise EngineFailure(Termination.CRASH, "crashed: its engine was already stopped")
         cpu0, wall0 = self.cpu(), time.perf_counter()
         self.send(message)
+        return self.answer(limit, expect, step, cpu0, wall0)
+
+    def answer(self, limit: float, expect: Sequence[str], step: str = "choosing a move", cpu0: float | None = None,
+               wall0: float | None = None) -> dict[str, Any]:
+        """The engine's next answer of a type in `expect` to what was sent (since `cpu0` and `wall0`: now when
+        not given), judged as `request` says."""
+        if cpu0 is None or wall0 is None:
+            cpu0, wall0 = self.cpu(), time.perf_counter()
         fd = self.proc.stdout.fileno()   # type: ignore[union-attr]
         infos = 0
         bound = wall_bound(limit) if math.isfinite(limit) else math.inf
+        used = 0.0   # read again only when a wait ends with no answer: a quick answer costs no reading
         while True:
             line = self._line()
             while line is None:
                 now = time.perf_counter()
-                used = self.cpu() - cpu0
                 if used >= limit or now - wall0 >= bound:
                     spent, measure = (limit, "hard time limit") if used >= limit else \
                         (bound, "hard time limit of wall time: it waited or was starved")
                     raise self._failure(Termination.TIME, f"was stopped after {spent:g}s{_on(step)} ({measure})")
                 wait = min(bound - (now - wall0), max(limit - used, 0.005), 1.0)
                 readable, _, _ = select.select([fd], [], [], wait)
-                if readable:
+                if not readable:
+                    used = self.cpu() - cpu0
+                else:
                     chunk = os.read(fd, 1 << 16)
                     if not chunk:
                         raise self._died(step)
@@ -294,12 +307,19 @@ class Engine:
         return line
 
     def new_game(self, game: str, options: Mapping[str, Any], seat: int, seed: int, start: str | None,
-                 params: Mapping[str, Any] | None = None) -> None:
-        """Set the engine up for a game (with `params`, default its spec's) and wait until it is ready (loading and
-        warm-up happen here, before any clock runs)."""
+                 params: Mapping[str, Any] | None = None, wait: bool = True) -> None:
+        """Set the engine up for a game (with `params`, default its spec's) and, with `wait`, wait until it is
+        ready (loading and warm-up happen here, before any clock runs); else `ready()` waits, so a referee sets
+        up every seat's engine at once."""
         self.send({"type": "new", "game": game, "options": dict(options), "seat": seat, "seed": seed,
                    "start": start, "params": dict(self.spec.params if params is None else params)})
-        self.request({"type": "isready"}, BUILD_LIMIT, ("readyok",), step="getting ready for a game")
+        self.send({"type": "isready"})
+        if wait:
+            self.ready()
+
+    def ready(self) -> None:
+        """Wait for the `readyok` of the `new_game` sent last."""
+        self.answer(BUILD_LIMIT, ("readyok",), step="getting ready for a game")
 
     def kill(self) -> None:
         """Kill the engine's process group now, from any thread (a request waiting on it sees its death)."""
@@ -331,6 +351,9 @@ class Engine:
                     stream.close()
                 except OSError:
                     pass
+        if self.cpu_fd is not None:
+            os.close(self.cpu_fd)
+            self.cpu_fd = None
         sandbox.remove_group(self.pids_group)
         sandbox.remove_group(self.cpu_group)
         shutil.rmtree(self.private, ignore_errors=True)

@@ -207,14 +207,6 @@ def remove_group(group: str | None) -> None:
         pass
 
 
-def cpu_seconds(group: str) -> float | None:
-    """CPU seconds used by every process that ever ran in a cpuacct group (None: unreadable)."""
-    try:
-        return int(Path(group, "cpuacct.usage").read_text()) / 1e9
-    except (OSError, ValueError):
-        return None
-
-
 def sweep_orphans() -> int:
     """Kill the engines left by runners that are gone (a `kill -9` of a runner: PR_SET_PDEATHSIG ends each
     engine's first process, this its children), and remove their groups; how many groups were removed."""

@@ -288,24 +288,24 @@ class GameTask:
         meters: list[PeakMeter] = []
         players: list[EnginePlayer] = []
         try:
-            for i, p in enumerate(self.players):
+            for i, p in enumerate(self.players):   # every seat's engine set up at once (its `new`), then awaited
                 beat(referee_limit(STARTUP_LIMIT + BUILD_LIMIT),
                      Progress(None, game.to_text(state), i, game.player_names[i], building=True))
                 try:
-                    engine = context.engines.take(self.engine_spec(p))
-                    engines.append(engine)
-                    engine.new_game(self.game, self.game_options, i, derive_seed(self.seed, i), game.to_text(state),
-                                    p.params)
+                    engines.append(context.engines.take(self.engine_spec(p)))
+                    engines[i].new_game(self.game, self.game_options, i, derive_seed(self.seed, i),
+                                        game.to_text(state), p.params, wait=False)
                 except EngineFailure as failure:
-                    name = f"{game.player_names[i]} ({p.id})"
-                    if failure.termination is Termination.VOID:
-                        return self.void([], f"{name} {failure.reason}")
-                    reason = failure.reason.replace("crashed: ", "crashed when created: ", 1) \
-                        if failure.reason.startswith("crashed: ") else failure.reason
-                    return self._forfeit(i, game.to_text(state), failure.termination, f"{name} {reason}", [],
-                                         failure.details)
+                    return self._unready(game, state, i, failure)
+            for i, engine in enumerate(engines):
+                beat(referee_limit(BUILD_LIMIT),
+                     Progress(None, game.to_text(state), i, game.player_names[i], building=True))
+                try:
+                    engine.ready()
+                except EngineFailure as failure:
+                    return self._unready(game, state, i, failure)
                 meters.append(PeakMeter(str(engine.pid)))
-                control = p.time_control
+                control = self.players[i].time_control
                 players.append(EnginePlayer(engine, history, self.hard_limit(i),
                                             None if control is None else Clock(control)))
             announce(state, None)
@@ -318,6 +318,14 @@ class GameTask:
         finally:
             for j, engine in enumerate(engines):
                 context.engines.give_back(engine, healthy=j < len(players) and not players[j].failed)
+
+    def _unready(self, game: Any, state: Any, seat: int, failure: EngineFailure) -> GameResult:
+        """The game of an engine that could not be started or set up: its forfeit (void for an OOM kill)."""
+        name = f"{game.player_names[seat]} ({self.players[seat].id})"
+        if failure.termination is Termination.VOID:
+            return self.void([], f"{name} {failure.reason}")
+        reason = failure.reason.replace("crashed: ", "crashed when created: ", 1)
+        return self._forfeit(seat, game.to_text(state), failure.termination, f"{name} {reason}", [], failure.details)
 
     def vet(self, result: Any) -> str | None:
         """What makes `result`, as the game's process sent it, unfit to store (None: nothing)."""
