@@ -35,8 +35,10 @@ YAML_KEYS: dict[str, str] = {
     "move_time_limit": "seconds of CPU time after which a move still running is stopped and forfeits on time "
                        "(or 2 x its time budget + 1 s, whichever is smaller; a move that waits instead is stopped "
                        "after 3 x that + 5 s of wall time; default 60)",
-    "memory_limit_mb": "address space (MiB) each game's process may add to its warm parent's; an agent that "
+    "memory_limit_mb": "address space (MiB) each engine may add to what it maps once loaded; an agent that "
                        "needs more forfeits (default 4096)",
+    "time_control": "every participant's clock, as fastchess writes it: `BASE+INC` or `MOVES/BASE+INC` (seconds, "
+                    "or `m:ss`), e.g. `10+0.1`; a participant's own `time_control` wins (default: none)",
     "plugins": "extra plugin modules as `.py` files, relative to this file",
     "workers": "parallel worker processes, 1 to 4 per CPU (default 1)",
     "results": "the results folder, relative to the current directory (default `results/NAME`)",
@@ -58,6 +60,8 @@ YAML_KEYS: dict[str, str] = {
     "participants[].budget": "per move: `{time: SECONDS, nodes: N}`, either or both (default: none)",
     "participants[].budget.time": "seconds per move",
     "participants[].budget.nodes": "nodes per move",
+    "participants[].time_control": "this participant's clock (`BASE+INC` or `MOVES/BASE+INC`), kept by the "
+                                   "referee; it loses on time when the clock runs out",
     "format": "`round-robin` (default): every pair plays; `gauntlet`: the `champion` plays every other",
     "champion": "a gauntlet's participant id who plays the field",
     "games_per_pairing": "games each pairing plays, in colour-swapped pairs (a multiple of 2 x the number of "

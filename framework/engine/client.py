@@ -105,14 +105,16 @@ class EngineSpec:
         return [sys.executable, "-m", "framework.engine.host", json.dumps(spec, default=repr)]
 
     def readable(self) -> tuple[str, ...]:
-        """Folders the engine must read beyond the system's: the packages of this framework and its plugins'."""
+        """Folders the engine must read beyond the system's: the packages of this framework and its plugins', and a
+        program's own folder and those of the files its command names."""
         import framework
         import plugins
 
         folders = {str(Path(framework.__file__).resolve().parent), str(Path(plugins.__file__).resolve().parent)}
         folders.update(str(Path(file).resolve().parent) for file in self.plugins)
-        if self.command is not None:
-            folders.add(str(Path(self.command[0]).resolve().parent))
+        for word in self.command or ():   # the program, and the files its arguments name (an interpreter's script)
+            if os.path.exists(word):
+                folders.add(str(Path(word).resolve().parent))
         # the folders Python searches, so imports see the same packages as the runner (never its cwd)
         folders.update(entry for entry in sys.path if entry and os.path.isdir(entry)
                        and not any(Path(entry).resolve() == Path(p).resolve() for p in ("/", os.getcwd())))
