@@ -80,7 +80,8 @@ elif message["type"] == "isready":
 @pytest.mark.parametrize("answer, termination, reason", [
     ('sys.stdout.write("bestmove e2e4\\n"); sys.stdout.flush()', Termination.INVALID_OUTPUT,
      "broke the protocol while choosing a move: not a JSON line"),
-    ('say({"type": "readyok"})', Termination.INVALID_OUTPUT, "answered 'readyok' while choosing a move, expected 'move'"),
+    ('say({"type": "readyok"})', Termination.INVALID_OUTPUT,
+     "answered 'readyok' while choosing a move, expected 'move'"),
     ('say({"type": "error", "message": "no idea"})', Termination.CRASH, "crashed: no idea"),
     ('say({"type": "error", "message": "the game must be void", "termination": "void"})', Termination.CRASH,
      "crashed: the game must be void"),   # an engine cannot void a game
