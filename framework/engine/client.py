@@ -105,16 +105,18 @@ class EngineSpec:
         return [sys.executable, "-m", "framework.engine.host", json.dumps(spec, default=repr)]
 
     def readable(self) -> tuple[str, ...]:
-        """Folders the engine must read beyond the system's: the packages of this framework and its plugins', and a
-        program's own folder and those of the files its command names."""
+        """What the engine must read beyond the system's folders: the packages of this framework and its plugins,
+        each plugin file, a program's own folder and the files its command names (an interpreter's script)."""
         import framework
         import plugins
 
         folders = {str(Path(framework.__file__).resolve().parent), str(Path(plugins.__file__).resolve().parent)}
-        folders.update(str(Path(file).resolve().parent) for file in self.plugins)
-        for word in self.command or ():   # the program, and the files its arguments name (an interpreter's script)
+        # plugin files and the files a command names, each alone (their folders may hold a results folder)
+        folders.update(str(Path(file).resolve()) for file in self.plugins)
+        for i, word in enumerate(self.command or ()):
             if os.path.exists(word):
-                folders.add(str(Path(word).resolve().parent))
+                path = Path(word).resolve()
+                folders.add(str(path.parent if i == 0 and path.is_file() else path))   # a program's own folder
         # the folders Python searches, so imports see the same packages as the runner (never its cwd)
         folders.update(entry for entry in sys.path if entry and os.path.isdir(entry)
                        and not any(Path(entry).resolve() == Path(p).resolve() for p in ("/", os.getcwd())))

@@ -216,10 +216,18 @@ def sweep_orphans() -> int:
             continue
         for group in root.iterdir():
             owner = group.name.split("-", 1)[0]
-            if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+            if owner.isdigit() and not _running(int(owner)):
                 remove_group(str(group))
                 removed += 1
     return removed
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return False
 
 
 @dataclass(frozen=True)

@@ -192,7 +192,9 @@ class Rogue:
         if self.moves == 1:
             for _ in range(8):
                 threading.Thread(target=_spin, daemon=True).start()
-        time.sleep(1.5)
+        start = time.process_time()   # every thread's CPU: the main thread only waits for the others to spend it
+        while time.process_time() - start < 2.0:
+            time.sleep(0.01)
 
     def fork_bomb(self, game, state, move):   # as many processes as it can make
         if self.moves > 1:
