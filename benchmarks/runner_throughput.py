@@ -22,15 +22,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from framework.match import play_game
-from framework.registry import Registry
 from framework.tournament.config import load_config
-from framework.tournament.scheduler import schedule
-from framework.tournament.tasks import GameTask, derive_seed
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from revision import worktree  # noqa: E402  (beside this file)
+import runner_overhead  # noqa: E402  (beside this file)
+from revision import worktree  # noqa: E402
 
 RANDOM = """\
 name: throughput
@@ -53,18 +50,8 @@ participants:
 
 
 def plain_loop(path: Path) -> float:
-    """Seconds to play the tournament's games in this process, without the runner."""
-    config = load_config(path)
-    registry = Registry()
-    game = registry.create_game(config.game, config.game_options)
-    tasks = schedule(config)
-    start = time.perf_counter()
-    for task in tasks:
-        assert isinstance(task, GameTask)  # a tournament of games schedules game tasks
-        agents = [registry.create_agent(p.agent, game, p.params, seed=derive_seed(task.seed, i))
-                  for i, p in enumerate(task.players)]
-        play_game(game, agents, players=(task.first.id, task.second.id))
-    return time.perf_counter() - start
+    """Seconds to play the tournament's games in this process, without the runner (runner_overhead.py's loop)."""
+    return runner_overhead.plain_loop(load_config(path))
 
 
 def plyground_run(tree: Path, path: Path) -> float:

@@ -10,6 +10,8 @@ a death the kernel's OOM killer caused is no one's (VOID).
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import itertools
 import json
 import math
@@ -23,6 +25,7 @@ import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +42,7 @@ from framework.engine.protocol import (
 from framework.engine.spawn import spawn
 from framework.errors import cap_text
 from framework.match import Termination
+from framework.registry import ENTRY_POINT_GROUP
 
 #: Seconds an engine may take to start and answer `hello`, and to load and warm up for a game (`isready`).
 STARTUP_LIMIT = 120.0
@@ -107,10 +111,7 @@ class EngineSpec:
     def readable(self) -> tuple[str, ...]:
         """What the engine must read beyond the system's folders: the packages of this framework and its plugins,
         each plugin file, a program's own folder and the files its command names (an interpreter's script)."""
-        import framework
-        import plugins
-
-        folders = {str(Path(framework.__file__).resolve().parent), str(Path(plugins.__file__).resolve().parent)}
+        folders = {str(path) for path in package_roots().values()}
         # plugin files and the files a command names, each alone (their folders may hold a results folder)
         folders.update(str(Path(file).resolve()) for file in self.plugins)
         for i, word in enumerate(self.command or ()):
@@ -123,17 +124,31 @@ class EngineSpec:
         return tuple(sorted(folders))
 
 
+@functools.cache
+def package_roots() -> dict[str, Path]:
+    """The folders of this framework's package and of every package that provides plugins (the top-level package
+    of each entry point of the group), as the runner imports them: an engine imports the same code."""
+    names = {"framework"} | {ep.value.split(":")[0].split(".")[0]
+                             for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    roots = {}
+    for name in sorted(names):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            roots[name] = Path(next(iter(spec.submodule_search_locations))).resolve()
+    return roots
+
+
+def import_folder(private: str) -> str:
+    """A folder in the engine's private folder that links each package of `package_roots`, first on the engine's
+    import path: the engine imports the runner's own code (a checkout beside an installed copy included)."""
+    folder = Path(private, "imports")
+    folder.mkdir()
+    for name, root in package_roots().items():
+        (folder / name).symlink_to(root, target_is_directory=True)
+    return str(folder)
+
+
 _serial = itertools.count(1)
-
-
-def _oom_kills() -> int:
-    try:
-        for line in Path("/proc/vmstat").read_text().splitlines():
-            if line.startswith("oom_kill "):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
 
 
 class Engine:
@@ -157,12 +172,13 @@ class Engine:
         ENGINE_CACHE.mkdir(parents=True, exist_ok=True)
         self.stderr_path = Path(self.private, "stderr.log")
         env = dict(os.environ, NUMBA_CACHE_DIR=str(ENGINE_CACHE), TMPDIR=self.private, PYTHONDONTWRITEBYTECODE="1",
-                   PYTHONPATH=os.pathsep.join(p for p in sys.path if p and os.path.isdir(p)))
+                   PYTHONPATH=os.pathsep.join([import_folder(self.private),
+                                               *(p for p in sys.path if p and os.path.isdir(p))]))
         with open(self.stderr_path, "wb") as stderr:
             self.proc = spawn(sandbox.launch_command(confinement, spec.argv()), (), stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=stderr, env=env)
         self.buffer = b""
-        self.oom = _oom_kills()
+        self.oom = sandbox.oom_kills()
         self.closed = False
         self.used = self.wall = 0.0
         try:
@@ -220,7 +236,7 @@ class Engine:
             code = self.proc.wait(timeout=2.0)
         except subprocess.TimeoutExpired:
             code = None
-        if _oom_kills() > self.oom:
+        if sandbox.oom_kills() > self.oom:
             return self._failure(Termination.VOID, f"its engine was killed by the kernel's OOM killer while {step}")
         if code is None:
             how = "closed its output"

@@ -163,6 +163,17 @@ def limit_memory(extra: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
+def oom_kills() -> int:
+    """Processes the kernel's OOM killer has killed since boot (/proc/vmstat oom_kill, Linux 4.13+; else 0)."""
+    try:
+        for line in Path("/proc/vmstat").read_text().splitlines():
+            if line.startswith("oom_kill "):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def make_groups(name: str, max_processes: int = MAX_PROCESSES) -> tuple[str | None, str | None]:
     """A pids group (with `pids.max`) and a cpuacct group named `name`, each None where it cannot be made."""
     made: list[str | None] = []

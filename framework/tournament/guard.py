@@ -1,21 +1,16 @@
 """A supervised worker process that enforces hard per-step time limits.
 
-Python cannot stop a thread that hangs, so games run in worker processes (`python -m
-framework.tournament.worker`): a warm parent that forks one process per game (worker.py). The game's
-process logs a progress beat before each step (beats.py); a step's hard limit is judged on the CPU time of
-the main thread of that process, and a step that sleeps or waits is stopped after a generous wall bound
-(`tasks.wall_bound`),
-so a process stopped or starved by the machine is not its mover's loss. The supervisor kills a game's
-process that overruns, turns the progress so far into a forfeit (`task.timed_out`), and the warm parent
-goes on with the next game.
+Python cannot stop a thread that hangs, so tasks run in worker processes (`python -m
+framework.tournament.worker`). A task's referee runs there and logs a progress beat before each step (beats.py);
+it stops the engines itself (framework/engine/), and announces limits past its own, so the supervisor steps in
+only when the referee fails: a step past its hard limit (CPU time of the worker's main thread) or past its wall
+bound (`tasks.wall_bound`) kills the worker and turns the progress so far into the task's `timed_out` result.
 
-A game's process that dies, or sends an answer that does not decode, is its agents' doing: the agent whose
-code ran forfeits (`task.died`, `task.failed`), unless the framework can show the cause came from outside
-(the kernel's OOM killer struck). Then, and when the warm parent itself dies (it runs no agent), the task
-is replayed up to RETRIES times and then stored as void (`task.void`). Tasks that are not isolated
-(engine.py's moves) run in the worker itself, whose death is judged by its status alone. Workers are plain
-subprocesses, so this works inside Dask workers too, whose daemonic processes may not use multiprocessing
-children.
+No agent runs in a worker, so a worker's death (a kill from outside, the kernel's OOM killer) is no one's doing:
+the task is replayed up to RETRIES times and then stored as void (`task.void`); a task that raised is the
+referee's failure (`task.failed`). A worker that dies while importing the plugins is a plugin's doing, named
+as such. Workers are plain subprocesses, so this works inside Dask workers too, whose daemonic processes may
+not use multiprocessing children.
 """
 
 from __future__ import annotations
@@ -73,7 +68,6 @@ class GuardedWorker:
         self.fast = False           # the last task took less than SEND_AHEAD_BELOW
         self.head_since = 0.0       # when the oldest task in flight became the oldest
         self.retries: dict[int, int] = {}   # by slot: times the task in it was replayed
-        self.stale = 0              # answers still to come for tasks already ended here (stopped on time)
         self.loading: str | None = None     # the plugins the worker is importing, when it said so
 
     # -- the process -------------------------------------------------------------
@@ -96,7 +90,6 @@ class GuardedWorker:
             self._stop()
             raise Cancelled
         self.ready = False
-        self.stale = 0
         self.loading = None
         self.floor = math.inf
         self.due = clock() + STARTUP_LIMIT
@@ -190,10 +183,6 @@ class GuardedWorker:
             kind, payload = "due", None
         else:
             return False, None
-        if kind in ("ended", "done", "error") and self.stale:
-            self.stale -= 1   # the answer of a task stopped on time: already stored as a forfeit
-            self._watch()
-            return False, None
         if kind not in ("due", "died"):
             self.loading = None
         if kind in ("ready", "loaded"):
@@ -209,24 +198,20 @@ class GuardedWorker:
                 stamp, limit = payload
                 beats.note(stamp, limit)
                 self.floor = min(self.floor, limit)
-            elif kind == "ended":
-                return self._ended(task, beats, payload)
             elif kind == "done" and task.vet(payload) is None:
                 return True, self._finish(self._own(task, payload))
-            elif kind == "done" and not task.isolated:
+            elif kind == "done":
                 beats.read()
                 result = task.failed(beats.steps, f"its answer is not a valid result: {task.vet(payload)}")
                 if result is None:
                     raise WorkerError(f"task {task.key} failed in its worker: {task.vet(payload)}")
                 return True, self._finish(result)
-            elif kind == "error" and not task.isolated:
+            elif kind == "error":
                 beats.read()
                 result = task.failed(beats.steps, payload)
                 if result is None:
                     raise WorkerError(f"task {task.key} failed in its worker: {payload}")
                 return True, self._finish(result)
-            elif kind == "error":
-                raise WorkerError(f"task {task.key} failed in its worker: {payload}")
             elif kind == "due" and not self.ready:
                 self._stop()
                 raise WorkerError(f"a worker process did not start within {STARTUP_LIMIT:g}s")
@@ -258,36 +243,10 @@ class GuardedWorker:
             self._watch()
             return False, None
         measure, spent = ("CPU", limit) if used >= limit else ("wall", wall)
-        if task.isolated and beats.pid is not None and self.proc is not None and beats.pid != self.proc.pid:
-            kill_child(beats.pid, self.proc.pid)   # the game's process only: its warm parent goes on
-            self.stale += 1
-        else:
-            self._stop()
-            if self.closed:
-                raise Cancelled
+        self._stop()
+        if self.closed:
+            raise Cancelled
         return True, self._finish(task.timed_out(beats.steps, spent, measure))
-
-    def _ended(self, task: Task, beats: BeatLog, payload: tuple[bytes, int, bool]) -> tuple[bool, Any]:
-        """A game's process ended: its answer, else its death judged (see the module's docstring)."""
-        answer, code, oom = payload
-        kind, value = "", None
-        if code == 0:
-            try:
-                kind, value = safe_loads(answer)
-            except Exception as exc:   # damaged or forged by an agent
-                kind, value = "error", f"its answer could not be read ({type(exc).__name__}: {exc})"
-        problem = task.vet(value) if kind == "done" else None
-        if kind == "done" and problem is None:
-            return True, self._finish(self._own(task, value))
-        if problem is not None:
-            kind, value = "error", f"its answer is not a valid result: {problem}"
-        beats.read()
-        if kind == "error":
-            result = task.failed(beats.steps, str(value))
-            if result is None:
-                raise WorkerError(f"task {task.key} failed in its worker: {value}")
-            return True, self._finish(result)
-        return self._died(task, beats, Death(code if code != 0 else 1, outside=oom))
 
     def _own(self, task: Task, result: Any) -> Any:
         """The result with the supervisor's own task in it (never the copy the worker sent back)."""
@@ -410,14 +369,3 @@ def cpu_seconds(pid: int) -> float | None:
     except OSError:
         return None
     return (int(fields[11]) + int(fields[12])) / TICKS
-
-
-def kill_child(pid: int, parent: int) -> None:
-    """SIGKILL process `pid` if it is still a child of `parent` (a reaped game's number may be reused)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as file:
-            stat = file.read()
-        if int(stat.rsplit(b")", 1)[1].split()[1]) == parent:
-            os.kill(pid, signal.SIGKILL)
-    except (OSError, ValueError):
-        pass

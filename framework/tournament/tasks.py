@@ -155,26 +155,17 @@ class Death:
 class Task(Protocol):
     """The protocol executors and the store rely on.
 
-    An `isolated` task runs in a process forked for it alone (worker.py), after `prepare` warmed what it
-    needs in the parent, with its address space capped at `memory_limit` bytes more than the parent's
-    (None: no cap). `failed` turns an error raised by the task's own code, once its agents ran, into a
-    result (None: no agent ran; the error is the run's)."""
+    A task runs in a worker process (worker.py). `failed` turns an error raised by the task's own code once its
+    game began into a result (None: before it began; the error is the run's)."""
 
     @property
     def key(self) -> str: ...
-
-    @property
-    def isolated(self) -> bool: ...
-
-    @property
-    def memory_limit(self) -> int | None: ...
 
     @property
     def floor(self) -> float:
         """The shortest hard limit of any step of the task (how often its supervisor must look at least)."""
         ...
 
-    def prepare(self, context: WorkerContext) -> None: ...
     def run(self, context: WorkerContext, beat: Beat) -> Any: ...
     def vet(self, result: Any) -> str | None: ...
     def timed_out(self, progress: list, limit: float, measure: str) -> Any: ...
@@ -245,9 +236,6 @@ class GameTask:
     others: tuple[Participant, ...] = ()
     memory_limit_mb: int | None = None   # address space each engine may map beyond what it loaded
 
-    isolated = False   # the referee runs in the worker; the agents run in their engines
-    memory_limit = None
-
     @property
     def players(self) -> tuple[Participant, ...]:
         return (self.first, self.second, *self.others)
@@ -258,9 +246,6 @@ class GameTask:
     @property
     def floor(self) -> float:
         return min(self.hard_limit(i) for i in range(len(self.players)))
-
-    def prepare(self, context: WorkerContext) -> None:
-        """Nothing: the referee runs in the worker, and each engine loads and warms up before its game's clock."""
 
     def engine_spec(self, participant: Participant) -> EngineSpec:
         return EngineSpec(participant.id, participant.agent, dict(participant.params), self.plugins,
@@ -432,15 +417,9 @@ class SolveTask:
     entry_points: tuple[str, ...] | None = None  # the plugins the worker loads first (WorkerRegistry); None: all
     memory_limit_mb: int | None = None   # address space the solver's engine may map beyond what it loaded
 
-    isolated = False   # the referee runs in the worker; the solver runs in its engine
-    memory_limit = None
-
     @property
     def floor(self) -> float:
         return hard_limit(self.solver.budget, self.move_time_limit)
-
-    def prepare(self, context: WorkerContext) -> None:
-        """Nothing: the solver's engine loads and warms up before the solve's clock."""
 
     def run(self, context: WorkerContext, beat: Beat) -> SolveOutcome:
         """Ask the solver's engine (from the worker's pool, set up at the position) to solve it."""

@@ -1,18 +1,14 @@
 """The worker process: `python -m framework.tournament.worker IN_FD OUT_FD BEAT_FD,...` runs tasks sent over a pipe.
 
-It is a warm parent (a zygote): for a task that is `isolated` (a game, a solve) it imports the plugins the
-task needs and warms the game's compiled kernels once (`task.prepare`), then forks one child per task. The
-child builds a fresh game object and the agents, plays, writes its answer to a pipe of its own and exits; the
-parent then kills whatever the child left running (its descendants: the worker is a child subreaper, so every
-orphan of the game comes back to it) and sends ("ended", (answer bytes, exit status, OOM kill seen)) to its
-supervisor (framework/tournament/guard.py). So no agent ever runs in a process that served another game, and
-nothing an agent starts outlives its game. Within the child the agent's address space is bounded
-(`task.memory_limit`: RLIMIT_AS above what the parent maps). A task that is not isolated (engine.py's
-MoveTask, one agent asked move after move) runs in the worker itself.
+A task is a game's or a solve's referee (framework/engine/referee.py): it runs here, keeps the engines of the
+participants between tasks (`WorkerContext.engines`), and answers ("done", result) or ("error", traceback);
+("loading", what) and ("loaded", None) surround the first import of plugins. No agent's code runs here: every
+agent plays from its own engine process. The worker is a child subreaper, so whatever an engine's processes
+leave behind comes back to it and is killed when it ends.
 
 Beats (beats.py) go to the beat file of the slot sent with the task. The worker ignores SIGINT: an
 interruption is the supervisor's to handle, and must not turn into forfeits. A worker dies with its
-supervisor (`die_with_parent`), a game's child with its worker, so killing a run leaves no search going.
+supervisor (`die_with_parent`), an engine with its worker, so killing a run leaves no search going.
 """
 
 from __future__ import annotations
@@ -49,9 +45,8 @@ def _prctl(option: int, value: int) -> bool:
 
 
 def serve(inbox: Connection, outbox: Connection, beat_fds: list[int]) -> int:
-    """Answer each (task, slot) until the inbox closes: an isolated task with ("ended", (bytes, status, oom)),
-    another with ("done", result) or ("error", traceback); ("loading", what) and ("loaded", None) around the
-    first import of plugins.
+    """Answer each (task, slot) until the inbox closes with ("done", result) or ("error", traceback); ("loading",
+    what) and ("loaded", None) around the first import of plugins.
 
     Beats go to the file; a beat that lowers the process's shortest limit also sends ("floor", (stamp, limit)).
     """
@@ -71,17 +66,6 @@ def serve(inbox: Connection, outbox: Connection, beat_fds: list[int]) -> int:
             outbox.send(("done", task.run(context, beat)))
         except Exception:
             outbox.send(("error", traceback.format_exc()))
-
-
-def oom_kills() -> int:
-    """Processes the kernel's OOM killer has killed since boot (/proc/vmstat oom_kill, Linux 4.13+; else 0)."""
-    try:
-        for line in Path("/proc/vmstat").read_text().splitlines():
-            if line.startswith("oom_kill "):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
 
 
 def children() -> list[int]:
