@@ -117,3 +117,16 @@ def test_openspiel_mcts_plays_loa_in_a_tournament_and_beats_the_random_agent(tmp
     games = Results(config.results).games
     assert len(games) == 2 and set(games["termination"]) == {"normal"}, games[["termination", "reason"]]
     assert list(games["winner"]) == ["openspiel-mcts"] * 2 and set(games["moved_first"]) == {"openspiel-mcts", "random"}
+
+
+def test_a_repeated_loa_board_ends_openspiels_game_but_not_ours_and_the_agent_says_so():
+    game = REGISTRY.create_game("loa", {})
+    agent = REGISTRY.create_agent("openspiel-mcts", game, {"simulations": 10}, seed=0)
+    state = game.initial_state()
+    for text in ("b1-b3", "a2-c2", "b3-b1", "c2-a2"):   # back where it began: OpenSpiel draws, we play on
+        state = game.apply(state, game.parse_move(state, text))
+        if game.to_move(state) == 0 and text != "c2-a2":
+            agent.known = (state, agent.follow(game, state))
+    with pytest.raises(MappingError, match="OpenSpiel's lines_of_action has ended .* where loa goes on: their rules "
+                                           "differ there"):
+        agent.select_move(game, state, BUDGET)
