@@ -14,8 +14,10 @@ no other game, so the adapter names the one it plays (GAMES) and refuses the res
                                             ucinewgame at the first search of the game
     isready                                 isready ... readyok
     go (moves, budget, clock)               position fen START moves UCI... ; go wtime btime winc binc [movestogo]
-                                            when `clock` carries them, else go movetime (budget.time less
-                                            MARGIN) and/or nodes (budget.nodes); DEFAULT_LIMIT when neither
+                                            from the mover's `clock` (time, inc, movestogo: both sides are told
+                                            the mover's, which is the one a program reads) when there is one,
+                                            else go movetime (budget.time less MARGIN) and/or nodes
+                                            (budget.nodes); DEFAULT_LIMIT when neither
     quit                                    quit
 
 A `move` answer carries PROGRAM's best move in SAN and its last `info` as stats: depth, nodes, score (centipawns
@@ -49,8 +51,8 @@ DEFAULT_TIME = 1.0
 HANDSHAKE_TIMEOUT = 60.0
 #: The escapes of a position text's body (OpenSpiel's serialization on one line: newlines written `\\n`).
 _ESCAPES = re.compile(r"\\\\|\\n")
-#: The fields of the referee's `clock` that map to UCI's `go` (milliseconds, except movestogo).
-CLOCK_FIELDS = ("wtime", "btime", "winc", "binc", "movestogo")
+#: The fields of the referee's `clock` (the mover's: seconds left, increment in seconds, moves to go).
+CLOCK_FIELDS = ("time", "inc", "movestogo")
 
 
 class UciError(Exception):
@@ -119,13 +121,12 @@ def limit_of(message: Mapping[str, Any]) -> Any:
     budget = message.get("budget") or {}
     if not isinstance(clock, dict) or not isinstance(budget, dict):
         raise UciError("a go whose clock or budget is not an object")
-    if "wtime" in clock or "btime" in clock:
+    if "time" in clock:
         for key in CLOCK_FIELDS:
             if key in clock and (isinstance(clock[key], bool) or not isinstance(clock[key], (int, float))):
                 raise UciError(f"the clock's {key} is {clock[key]!r}, not a number")
-        seconds = {key: clock[key] / 1000 for key in CLOCK_FIELDS[:4] if key in clock}
-        return chess.engine.Limit(white_clock=seconds.get("wtime"), black_clock=seconds.get("btime"),
-                                  white_inc=seconds.get("winc"), black_inc=seconds.get("binc"),
+        left, increment = float(clock["time"]), float(clock.get("inc", 0.0))
+        return chess.engine.Limit(white_clock=left, black_clock=left, white_inc=increment, black_inc=increment,
                                   remaining_moves=int(clock["movestogo"]) if "movestogo" in clock else None)
     time, nodes = budget.get("time"), budget.get("nodes")
     if time is None and nodes is None:

@@ -92,7 +92,7 @@ def test_the_adapter_says_the_programs_name_maps_go_and_info_and_refuses_what_uc
                                 ("move",))
         assert answer["move"] == "Qxf7#" and answer["stats"]["score"] == WIN_SCORE - 1
         # the referee's clock, when it carries one, is what the program is given
-        clock = {"wtime": 2000, "btime": 2000, "winc": 10, "binc": 10, "movestogo": 5}
+        clock = {"time": 2.0, "inc": 0.01, "movestogo": 5}
         answer = engine.request({"type": "go", "moves": ["e4"], "budget": {}, "clock": clock}, 30.0, ("move",))
         assert chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").parse_san(answer["move"])
         with pytest.raises(EngineFailure, match="cannot answer 'solve'"):
@@ -123,16 +123,15 @@ def test_a_program_that_does_not_start_is_named():
 
 
 def test_the_clock_goes_to_go_when_it_carries_times_else_the_budget():
-    limit = uci.limit_of({"clock": {"wtime": 60000, "btime": 30000, "winc": 1000, "binc": 500, "movestogo": 20},
-                          "budget": {"time": 5}})
+    limit = uci.limit_of({"clock": {"time": 60.0, "inc": 1.0, "movestogo": 20}, "budget": {"time": 5}})
     assert (limit.white_clock, limit.black_clock, limit.white_inc, limit.black_inc, limit.remaining_moves,
-            limit.time) == (60.0, 30.0, 1.0, 0.5, 20, None)
+            limit.time) == (60.0, 60.0, 1.0, 1.0, 20, None)   # the mover's clock, whichever side it is
     limit = uci.limit_of({"clock": {}, "budget": {"time": 0.5, "nodes": 1000}})
     assert (limit.time, limit.nodes, limit.white_clock) == ((500 - uci.MARGIN_MS) / 1000, 1000, None)
     assert uci.limit_of({"clock": {}, "budget": {"time": 0.001}}).time == 0.001   # never below 1 ms
     assert uci.limit_of({"budget": {}}).time == uci.DEFAULT_TIME
-    with pytest.raises(uci.UciError, match="the clock's winc is 'x', not a number"):
-        uci.limit_of({"clock": {"wtime": 1, "winc": "x"}})
+    with pytest.raises(uci.UciError, match="the clock's inc is 'x', not a number"):
+        uci.limit_of({"clock": {"time": 1, "inc": "x"}})
     with pytest.raises(uci.UciError, match="not an object"):
         uci.limit_of({"clock": [1]})
 
