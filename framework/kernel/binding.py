@@ -188,7 +188,7 @@ def offers(kernel: api.GameKernel, name: str) -> bool:
     """Whether the game's kernel (its heuristics kernel, its rules, or a kernel they are built on) defines `name`:
     a search told so in its `work` calls an OPTIONAL primitive only where it is (MCTS, expectiminimax and the
     n-seat searches read an end's returns from `player_return` where the kernel has it, else from `outcome`)."""
-    chain: numba_backend.Kernel | None = kernel.heuristics if kernel.heuristics is not None else kernel.rules
+    chain: api.CompiledModule | None = kernel.heuristics if kernel.heuristics is not None else kernel.rules
     while chain is not None:
         if name in vars(chain.module):
             return True
