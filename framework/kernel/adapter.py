@@ -17,8 +17,8 @@ adapter visits the same nodes and finds the same values as one written over the 
 functions are written once (`game_functions`), over the adapter's conversions of states and moves: the
 `PassThroughAdapter`'s are the identity (the game's own states and moves pass through).
 
-The interned states live as long as the adapter: make one per decision (a search of N distinct states
-keeps N states, as a transposition table over them would).
+The interned states live until the adapter forgets them (`forget`, at the start of each decision: a search of
+N distinct states keeps N states, as a transposition table over them would).
 """
 
 from __future__ import annotations
@@ -48,6 +48,15 @@ class KernelAdapter:
         self.state_ids: dict[State, int] = {}
         self.move_ids: dict[Hashable, int] = {}
         self._functions: dict[str, Callable[..., Any]] | None = None
+        #: What `functions` keeps of the states it was asked about (`_kept`), emptied with the states by `forget`.
+        self._kept: list[dict[Any, Any]] = []
+
+    def forget(self) -> None:
+        """Forget every state and move interned, and all kept of them: the adapter of a new decision (ids are
+        given afresh in the order first seen, as by a new adapter)."""
+        kept: list[list[Any] | dict[Any, Any]] = [self.states, self.moves, self.state_ids, self.move_ids, *self._kept]
+        for each in kept:
+            each.clear()
 
     def to_kernel(self, state: State) -> tuple[int]:
         """The kernel state of a game state (interned on first sight)."""
@@ -84,7 +93,7 @@ class KernelAdapter:
         """Every name of `framework.kernel.api` (its PRIMITIVES and DERIVED), over this game and heuristic."""
         if self._functions is None:
             f = game_functions(self.game, self.heuristic, self.state, self.to_kernel, self.move, self.move_list)
-            self._functions = {**f, **_kept(f)}
+            self._functions = {**f, **_kept(f, self._kept)}
         return self._functions
 
 
@@ -206,9 +215,10 @@ def game_functions(game: Game, heuristic: Heuristic | None, state: Callable[[Any
             "chance_probability": chance_probability, "player_return": player_return, "pass_to": pass_to}
 
 
-def _kept(functions: dict[str, Callable[..., Any]]) -> dict[str, Callable[..., Any]]:
-    """`functions`' answers about an interned state that a search asks again, kept by the state's id: its
-    mover, legal moves (also drawn from by `random_move`), hints, key, outcome and each move's child."""
+def _kept(functions: dict[str, Callable[..., Any]], stores: list[dict[Any, Any]]) -> dict[str, Callable[..., Any]]:
+    """`functions`' answers about an interned state that a search asks again, kept by the state's id (in dicts
+    added to `stores`): its mover, legal moves (also drawn from by `random_move`), hints, key, outcome and each
+    move's child."""
     f_legal, f_hinted, f_apply, f_key = (functions["legal_moves"], functions["ordered_moves"],
                                          functions["apply_move"], functions["search_key"])
     f_to_move, f_outcome, f_count = functions["to_move"], functions["outcome"], functions["move_count"]
@@ -218,6 +228,7 @@ def _kept(functions: dict[str, Callable[..., Any]]) -> dict[str, Callable[..., A
     movers: dict[int, int] = {}
     outcomes: dict[tuple[int, int], int] = {}
     children: dict[int, dict[int, tuple[int]]] = {}
+    stores.extend((legal, hinted, keys, movers, outcomes, children))
 
     def kept_moves(state: tuple[int]) -> Sequence[int]:
         found = legal.get(state[0])

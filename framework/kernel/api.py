@@ -31,17 +31,15 @@ from __future__ import annotations
 
 import math
 import time
+import types
 from collections.abc import Callable, Mapping, MutableSequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from framework.errors import PluginError
 from framework.layout import layout
 from framework.protocols import CHANCE, WIN_SCORE
-
-if TYPE_CHECKING:
-    from framework.kernel.numba_backend import Kernel
 
 __all__ = ["CHANCE", "DRAW", "LOSS", "ONGOING", "WIN"]
 
@@ -296,6 +294,18 @@ DERIVED = ("ordered_moves", "move_count", "random_move", "random_outcome", "eval
 SEARCH = ("counted", "draw_index")
 
 
+class CompiledModule(Protocol):
+    """A module of kernel functions as `framework.kernel.numba_backend.Kernel` compiles it: the module, and the
+    kernel it is chained on (a heuristics kernel on its rules). Named here so that the contract imports nothing
+    of the backend that compiles it."""
+
+    @property
+    def module(self) -> types.ModuleType: ...
+
+    @property
+    def rules(self) -> CompiledModule | None: ...
+
+
 class GameKernel:
     """What a game with compiled rules offers searches (its optional `kernel` capability).
 
@@ -321,8 +331,8 @@ class GameKernel:
     search is `framework.kernel.binding.bind`'s question.
     """
 
-    def __init__(self, tag: str, rules: Kernel, to_kernel: Callable[[Any], Any], option: int = 0,
-                 heuristics: Kernel | None = None, scores: Mapping[Any, str] | None = None,
+    def __init__(self, tag: str, rules: CompiledModule, to_kernel: Callable[[Any], Any], option: int = 0,
+                 heuristics: CompiledModule | None = None, scores: Mapping[Any, str] | None = None,
                  key_shifts: tuple[int, ...] = (), move_space: int = 0,
                  seat_scores: Mapping[Any, str] | None = None, move_id: Callable[[Any], int] = int,
                  move: Callable[[int], Any] = int) -> None:

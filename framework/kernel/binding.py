@@ -13,11 +13,18 @@ of three ways (its `kernel` parameter, every search agent's option of that name)
   per move: `Bound.recorded`, `SearchStats.extra["binding"]` and `["binding_reason"]`). With compiled
   kernels off (`PLYGROUND_JIT=0`) `auto` runs `interpreted` where it would run `compiled`.
 
-A kernel fits when the game offers one, it defines every primitive the search calls (directly or through the
-derived functions it imports; of its OPTIONAL ones, those the game calls for: `needed_here`), the heuristic
-has a compiled function there when the search calls `score`, and the search's own test (`fits`) passes. Asking
+A search module declares what it needs as data, read here (`declared`): the primitives it calls (those it
+imports, `needs`), of them the `OPTIONAL` ones (called only on games that call for them: `needed_here`), the
+maps of `GameKernel` whose heuristic functions it binds (`HEURISTIC_FUNCTIONS`), its size `LIMITS`
+(`key_words`, `state_words`, `move_space`), its `WORK` layout and `WORK_SIZE`, which adapter serves it
+(`ADAPTER`), whether it is `ANYTIME` (what a search cut by the budget found answers) and whether int arguments
+fold (`FOLD_INT_ARGUMENTS`). A kernel fits when the game offers one, it defines every primitive the search
+needs there, it has the heuristic function the search binds, and it is within the search's limits. Asking
 for `compiled` or `interpreted` where it does not fit is a ConfigError naming the reason: never a silent
 fallback. Every binding visits the same nodes and gives the same answers (one code).
+
+`bind` returns one `Bound`, made once per agent: it builds the search's state (`to_kernel`, `new_work`) and
+runs its root calls under the one root driver (`run`, `root_moves`: `framework.kernel.root`).
 """
 
 from __future__ import annotations
@@ -25,17 +32,21 @@ from __future__ import annotations
 import functools
 import types
 import weakref
-from collections.abc import Callable, Hashable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
 from framework.capabilities import capability, has_chance, player_count
 from framework.errors import ConfigError
 from framework.kernel import api, numba_backend, python_backend
-from framework.kernel.adapter import KernelAdapter
+from framework.kernel.adapter import KernelAdapter, PassThroughAdapter
+from framework.kernel.root import Run, drive, root_moves
 from framework.params import Param
 from framework.protocols import CHANCE, Budget, Game, Heuristic, State
+from framework.search import SearchLimits
+
+T = TypeVar("T")
 
 #: The values of the `kernel` option.
 BINDINGS = ("auto", "compiled", "interpreted", "adapter")
@@ -45,8 +56,39 @@ KERNEL_PARAM = Param("kernel", str, "auto", "how the search runs: compiled (numb
                      "Python methods), auto (compiled when the kernel fits, else adapter)", choices=BINDINGS)
 
 
+class Declared(NamedTuple):
+    """What a search module declares of itself as data (`declared`)."""
+
+    name: str                                   # NAME: the search's name in a refusal
+    optional: tuple[str, ...]                   # OPTIONAL: primitives called only on games that call for them
+    heuristic_functions: tuple[str, ...]        # HEURISTIC_FUNCTIONS: the GameKernel maps it binds a function of
+    limits: Mapping[str, int]                   # LIMITS: key_words, state_words (most), move_space (1: needs one)
+    work: Any                                   # WORK: the layout of its `work` (None: it keeps none)
+    work_size: int                              # WORK_SIZE
+    adapter: type[KernelAdapter]                # ADAPTER: "interning" (KernelAdapter) or "pass-through"
+    anytime: bool                               # ANYTIME: a root search cut by the budget answers
+    fold_int_arguments: bool                    # FOLD_INT_ARGUMENTS: see `numba_backend.Kernel`
+
+
+ADAPTERS: dict[str, type[KernelAdapter]] = {"interning": KernelAdapter, "pass-through": PassThroughAdapter}
+
+
+@functools.cache
+def declared(search: types.ModuleType) -> Declared:
+    """The declarations of `search`, with their defaults."""
+    adapter = getattr(search, "ADAPTER", "interning")
+    if adapter not in ADAPTERS:
+        raise ConfigError(f"{search.__name__}: ADAPTER must be one of {', '.join(ADAPTERS)}, got {adapter!r}")
+    return Declared(getattr(search, "NAME", search.__name__.rsplit(".", 2)[-2]), tuple(getattr(search, "OPTIONAL", ())),
+                    tuple(getattr(search, "HEURISTIC_FUNCTIONS", ("scores", "seat_scores"))),
+                    dict(getattr(search, "LIMITS", {})), getattr(search, "WORK", None),
+                    int(getattr(search, "WORK_SIZE", 0)), ADAPTERS[adapter], bool(getattr(search, "ANYTIME", False)),
+                    bool(getattr(search, "FOLD_INT_ARGUMENTS", True)))
+
+
 class Bound(NamedTuple):
-    """A search module's functions bound for one game and heuristic, and how states and moves cross over."""
+    """A search module's functions bound for one game and heuristic, how states and moves cross over, and the
+    one root driver its decisions run under (`run`)."""
 
     functions: Any                          # the search's functions (attributes), bound
     binding: str                            # "compiled", "interpreted" or "adapter"
@@ -58,6 +100,7 @@ class Bound(NamedTuple):
     kernel: api.GameKernel | None = None    # the game's kernel, unless through an adapter
     adapter: KernelAdapter | None = None    # the adapter, when through one
     reason: str = ""                        # why it is not compiled ("" when it is)
+    search: types.ModuleType | None = None  # the search module bound
 
     def returns(self) -> int:
         """1 when the search reads an end's returns from `player_return` (an adapter's, or the kernel's:
@@ -69,12 +112,39 @@ class Bound(NamedTuple):
         """What a search agent records in `SearchStats.extra`: the binding, and why it is not the compiled one."""
         return record_binding(self.binding, self.reason)
 
-    def work(self, slots: Any, size: int, node_limit: int) -> Any:
-        """A search's `work` (`array`, `size` slots) with the node limit and the game's option in the slots
-        `slots.limit` and `slots.option` of its layout."""
-        work = self.array(size)
-        work[slots.option], work[slots.limit] = self.option, node_limit
+    def new_work(self, node_limit: int) -> Any:
+        """The search's `work` (its declared WORK_SIZE slots, as `array`) with the node limit, the game's option
+        and the `returns` switch in the slots of its WORK layout that hold them."""
+        assert self.search is not None      # made by `bind`
+        slots = declared(self.search)
+        work = self.array(slots.work_size)
+        work[slots.work.limit] = node_limit
+        for name, value in (("option", self.option), ("returns", self.returns())):
+            if hasattr(slots.work, name):
+                work[getattr(slots.work, name)] = value
         return work
+
+    def run(self, budget: Budget | SearchLimits, iteration: Callable[[Run[T], int, T | None], T | None],
+            depths: Iterable[int] = (1,), stop: Callable[[T], bool] | None = None,
+            switches: Mapping[str, int] | None = None) -> Run[T]:
+        """One decision under the root driver (`framework.kernel.root.drive`): the budget's limits, a new
+        `work` with `switches` (slot name: value) set, `iteration(run, depth, previous)` at each of `depths`.
+        Through an interning adapter, the states it interned in earlier decisions are forgotten first."""
+        assert self.search is not None      # made by `bind`
+        if self.adapter is not None:
+            self.adapter.forget()
+        limits = budget if isinstance(budget, SearchLimits) else SearchLimits.start(budget)
+        run: Run[T] = Run(limits, self.new_work(limits.nodes_left()), self.recorded())
+        slots = declared(self.search).work
+        for name, value in (switches or {}).items():
+            run.work[getattr(slots, name)] = value
+        return drive(run, iteration, depths, stop, declared(self.search).anytime)
+
+    def root_moves(self, run: Run[Any], game: Game, state: State, child: Callable[[Any, float], float],
+                   maximise: bool = True) -> tuple[float, Hashable] | None:
+        """One root search over the game's moves, each child valued by `child(kernel_child, best so far)`
+        (`framework.kernel.root.root_moves`)."""
+        return root_moves(run, game, state, self.to_kernel, child, maximise)
 
     def array(self, size: int, kind: type = int) -> Any:
         """`size` zeros of `kind` (int or float) as the search keeps its state: a numpy array compiled, a list
@@ -118,7 +188,7 @@ def offers(kernel: api.GameKernel, name: str) -> bool:
     """Whether the game's kernel (its heuristics kernel, its rules, or a kernel they are built on) defines `name`:
     a search told so in its `work` calls an OPTIONAL primitive only where it is (MCTS, expectiminimax and the
     n-seat searches read an end's returns from `player_return` where the kernel has it, else from `outcome`)."""
-    chain: numba_backend.Kernel | None = kernel.heuristics if kernel.heuristics is not None else kernel.rules
+    chain: api.CompiledModule | None = kernel.heuristics if kernel.heuristics is not None else kernel.rules
     while chain is not None:
         if name in vars(chain.module):
             return True
@@ -126,44 +196,65 @@ def offers(kernel: api.GameKernel, name: str) -> bool:
     return False
 
 
-#: Per game kernel: why it does not fit a (search, heuristic class, fits) ("" when it fits), found once.
+#: Per game kernel: why it does not fit a (search, heuristic class) ("" when it fits), found once.
 _MISFITS: weakref.WeakKeyDictionary[api.GameKernel, dict[tuple[Any, ...], str]] = weakref.WeakKeyDictionary()
 
 
-def misfit(search: types.ModuleType, game: Game, heuristic: Heuristic | None,
-           fits: Callable[[Game, api.GameKernel], str] | None = None, own_score: bool = False) -> str:
-    """Why the game's kernel does not fit `search` with `heuristic` ("" when it fits); `own_score`: the search
-    chooses the function it binds as `score` itself (so the heuristic need not have one)."""
+def misfit(search: types.ModuleType, game: Game, heuristic: Heuristic | None) -> str:
+    """Why the game's kernel does not fit `search` with `heuristic` ("" when it fits)."""
     kernel: api.GameKernel | None = capability(game, "kernel")
     if kernel is None:
         return f"{game.name} has no kernel"
-    key = (search.__name__, None if own_score else type(heuristic), fits)
+    key = (search.__name__, None if heuristic is None else type(heuristic))
     found = _MISFITS.setdefault(kernel, {})
     if key not in found:
-        found[key] = _misfit(search, game, kernel, heuristic, fits, own_score)
+        found[key] = _misfit(search, game, kernel, heuristic)
     return found[key]
 
 
-def _misfit(search: types.ModuleType, game: Game, kernel: api.GameKernel, heuristic: Heuristic | None,
-            fits: Callable[[Game, api.GameKernel], str] | None, own_score: bool) -> str:
+def _misfit(search: types.ModuleType, game: Game, kernel: api.GameKernel, heuristic: Heuristic | None) -> str:
     wanted = needs(search) | needed_here(search, game)
-    scored = "score" in wanted
+    own = declared(search)
     missing = sorted(name for name in wanted - {"score"} if not offers(kernel, name))
     if missing:
         return f"the {game.name} kernel has no {', '.join(missing)}"
-    if scored and not own_score and type(heuristic) not in kernel.scores and type(heuristic) not in kernel.seat_scores:
-        return f"heuristic {getattr(heuristic, 'name', heuristic)!r} has no compiled function in the {game.name} kernel"
-    return fits(game, kernel) if fits is not None else ""
+    if "score" in wanted:
+        functions = heuristic_functions(kernel, own)
+        if kernel.heuristics is None or not functions:
+            return f"the {game.name} kernel has no compiled heuristic (a compiled {own.name} binds one, even unused)"
+        if type(heuristic) not in functions and not unscored(heuristic):
+            return (f"heuristic {getattr(heuristic, 'name', heuristic)!r} has no compiled function in the {game.name} "
+                    "kernel")
+    limits = own.limits
+    if "key_words" in limits and not 0 < len(kernel.key_shifts) <= limits["key_words"]:
+        return f"the {game.name} kernel's search key is not packed in 1 to {limits['key_words']} words (key_shifts)"
+    if limits.get("move_space") and kernel.move_space <= 0:
+        return f"the {game.name} kernel declares no move_space"
+    if "state_words" in limits and len(kernel.to_kernel(game.initial_state())) > limits["state_words"]:
+        return f"the {game.name} kernel's states are longer than {limits['state_words']} words"
+    return ""
+
+
+def heuristic_functions(kernel: api.GameKernel, own: Declared) -> dict[Any, str]:
+    """The kernel's compiled heuristic functions a search may bind, by Heuristic class, from the maps it
+    declares (`HEURISTIC_FUNCTIONS`: first-seat `scores`, any-seat `seat_scores`)."""
+    return {cls: name for kind in own.heuristic_functions for cls, name in getattr(kernel, kind).items()}
+
+
+def unscored(heuristic: Heuristic | None) -> bool:
+    """Whether a search never calls `heuristic`'s evaluation (none, or one that says so: `UNSCORED`, as the
+    solver's win/loss one), so that any compiled function may stand bound in its place."""
+    return heuristic is None or bool(getattr(heuristic, "UNSCORED", False))
 
 
 #: Compiled searches, by search module, game kernel tag, heuristic functions and int folding (made on first use).
 _COMPILED: dict[tuple[str, str, tuple[tuple[str, str], ...], bool], numba_backend.Kernel] = {}
 
 
-def compiled_search(search: types.ModuleType, kernel: api.GameKernel, aliases: dict[str, str],
-                    fold_int_arguments: bool = True) -> numba_backend.Kernel:
+def compiled_search(search: types.ModuleType, kernel: api.GameKernel, aliases: dict[str, str]) -> numba_backend.Kernel:
     """`search` over `kernel` (compiled as attributes, `.interpreted` as Python), `aliases` binding `score` (or
     `evaluate`) to the heuristic function of that name (empty: the search calls no heuristic)."""
+    fold_int_arguments = declared(search).fold_int_arguments
     key = (search.__name__, kernel.tag, tuple(sorted(aliases.items())), fold_int_arguments)
     made = _COMPILED.get(key)
     if made is None:
@@ -174,60 +265,52 @@ def compiled_search(search: types.ModuleType, kernel: api.GameKernel, aliases: d
 
 
 def bind(search: types.ModuleType, game: Game, heuristic: Heuristic | None = None, kernel: str = "auto", *,
-         adapter: type[KernelAdapter] = KernelAdapter,
          constants: python_backend.Constants | Callable[[], python_backend.Constants] | None = None,
-         fits: Callable[[Game, api.GameKernel], str] | None = None, fold_int_arguments: bool = True,
-         score: Callable[[api.GameKernel, Heuristic | None], str] | None = None, refuse: str = "") -> Bound:
-    """`search` bound for `game` and `heuristic` the way `kernel` (one of BINDINGS) says.
+         refuse: str = "") -> Bound:
+    """`search` bound for `game` and `heuristic` the way `kernel` (one of BINDINGS) says, as it declares
+    (`declared`).
 
-    `adapter`: the adapter class for the adapter binding (`constants`, or a function making them when
-    needed: slots its functions read as ints, `python_backend.interpret`); `fits(game, kernel)`: the
-    search's own test of a kernel, the reason it does not fit or ""; `score(kernel, heuristic)`: the name of
-    the kernel's heuristic function to bind as `score`, or as `evaluate` when it is a function for any seat
-    (`GameKernel.seat_scores`) (default: the heuristic's own, `GameKernel.scores` or `seat_scores`);
-    `refuse`: a reason the caller found why the search cannot run on the kernel now, whatever it offers (""
-    for none); `fold_int_arguments`: see `numba_backend.Kernel`."""
+    `constants` (or a function making them when needed): slots the adapter binding's functions read as ints
+    (`python_backend.interpret`); `refuse`: a reason the caller found why the search cannot run on the kernel
+    with its parameters, whatever the kernel offers ("" for none)."""
     if kernel not in BINDINGS:
         raise ConfigError(f"kernel: must be one of {', '.join(BINDINGS)}, got {kernel!r}")
-    reason = "asked for" if kernel == "adapter" else misfit(search, game, heuristic, fits, score is not None)
+    reason = "asked for" if kernel == "adapter" else misfit(search, game, heuristic)
     if not reason and refuse:
         reason = refuse
     if reason:
         if kernel != "auto" and kernel != "adapter":
             raise ConfigError(f"kernel: {kernel} does not fit {search.__name__} on {game.name}: {reason} "
                               "(kernel: adapter runs it over the game's Python methods)")
-        made = adapter(game, heuristic)
+        made = declared(search).adapter(game, heuristic)
         if callable(constants):
             constants = constants()
         return Bound(python_backend.interpret(search, made.functions(), constants), "adapter", made.to_kernel,
-                     made.move, made.move_id, 0, adapter=made, reason=reason)
+                     made.move, made.move_id, 0, adapter=made, reason=reason, search=search)
     offered: api.GameKernel = capability(game, "kernel")
     if kernel == "compiled" and not numba_backend.enabled():
         raise ConfigError("kernel: compiled, but PLYGROUND_JIT=0 turns compiled kernels off here "
                           "(kernel: interpreted runs the same code as Python)")
-    aliases = _aliases(offered, heuristic, score) if "score" in needs(search) else {}
-    compiled = compiled_search(search, offered, aliases, fold_int_arguments)
+    aliases = _aliases(offered, heuristic, declared(search)) if "score" in needs(search) else {}
+    compiled = compiled_search(search, offered, aliases)
     weights = _weights(game, offered, heuristic, aliases)
     if kernel == "compiled" or (kernel == "auto" and numba_backend.enabled()):
         return Bound(compiled, "compiled", offered.to_kernel, offered.move, offered.move_id, offered.option, weights,
-                     offered)
+                     offered, search=search)
     to_kernel = offered.to_kernel
     return Bound(compiled.interpreted, "interpreted", lambda state: tuple(int(w) for w in to_kernel(state)),
                  offered.move, offered.move_id, offered.option, weights, offered,
-                 reason="asked for" if kernel == "interpreted" else "compiled kernels are off (PLYGROUND_JIT=0)")
+                 reason="asked for" if kernel == "interpreted" else "compiled kernels are off (PLYGROUND_JIT=0)",
+                 search=search)
 
 
-def _aliases(kernel: api.GameKernel, heuristic: Heuristic | None,
-             score: Callable[[api.GameKernel, Heuristic | None], str] | None) -> dict[str, str]:
-    """The heuristic function bound in the search: the search's own choice (as `evaluate` when it is a function
-    for any seat, else as `score`), else the heuristic's function for any seat as `evaluate`
-    (`GameKernel.seat_scores`), else its first seat's as `score`."""
-    if score is not None:
-        chosen = score(kernel, heuristic)
-        return {"evaluate" if chosen in kernel.seat_scores.values() else "score": chosen}
-    if type(heuristic) in kernel.seat_scores:
-        return {"evaluate": kernel.seat_scores[type(heuristic)]}
-    return {"score": kernel.scores[type(heuristic)]}
+def _aliases(kernel: api.GameKernel, heuristic: Heuristic | None, own: Declared) -> dict[str, str]:
+    """The heuristic function bound in the search: the heuristic's own of the maps the search declares, else
+    (a search that never calls it: `unscored`) the first of them; as `evaluate` when it is a function for any
+    seat (`GameKernel.seat_scores`), else as `score` (the first seat's)."""
+    functions = heuristic_functions(kernel, own)
+    chosen = functions.get(type(heuristic)) or next(iter(functions.values()))
+    return {"evaluate" if chosen in kernel.seat_scores.values() else "score": chosen}
 
 
 def _weights(game: Game, kernel: api.GameKernel, heuristic: Heuristic | None,

@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from framework.errors import PluginError
+from framework.kernel import api
 from framework.kernel.api import (
     as_int64,
     as_uint64,
@@ -57,6 +59,22 @@ def enabled() -> bool:
     return os.environ.get("PLYGROUND_JIT", "1") != "0"
 
 
+class NumbaInternalsError(RuntimeError):
+    """The installed numba lacks an internal the compiled kernels rely on (each is checked where it is used)."""
+
+
+def _require(owner: Any, *names: str) -> None:
+    """Refuse a numba without the internals `names` of `owner` (a module or class), naming numba's version and
+    what to do: the private touches of this backend are few and each is guarded here or has a fallback."""
+    import numba
+    missing = [name for name in names if not hasattr(owner, name)]
+    if missing:
+        raise NumbaInternalsError(
+            f"numba {numba.__version__} has no {getattr(owner, '__name__', owner)}.{', '.join(missing)}, an internal "
+            "the compiled kernels rely on (tested on the numba range pyproject.toml pins): install a numba in that "
+            "range, or run without compiled kernels (kernel: interpreted, or PLYGROUND_JIT=0)")
+
+
 def _numba() -> Any:
     """Import numba and teach it `int.bit_count()` / `int.bit_length()` (once)."""
     global _REGISTERED
@@ -69,6 +87,8 @@ def _numba() -> Any:
     from numba import types as nbtypes
     from numba.core import cgutils
     from numba.extending import intrinsic, overload, overload_method
+
+    _require(cgutils, "create_struct_proxy", "get_null_value", "false_bit")   # private: `borrowed_view`, `ctlz`
 
     @intrinsic
     def ctpop(typingctx: Any, x: Any) -> Any:
@@ -257,11 +277,15 @@ def _announce_compiles(numba: Any) -> None:
     takes: a first run is otherwise silent for seconds. numba fires `numba:compile` only on a cache miss."""
     from numba.core import event
 
+    _require(event, "Listener", "register")     # numba's compile events (private: numba.core)
     class Announcer(event.Listener):
         def on_start(self, ev: Any) -> None:
             if "numba.np.arraymath" not in sys.modules:  # loading cached code needs none of it (see `_hidden`)
                 with _hidden("scipy", "scipy.linalg.cython_blas"):
-                    import numba.np.arraymath  # noqa: F401  (decides `_HAVE_BLAS` at import)
+                    try:
+                        import numba.np.arraymath  # noqa: F401  (decides `_HAVE_BLAS` at import)
+                    except ImportError:        # private: numba.np.arraymath
+                        _require(sys.modules["numba"].np, "arraymath")
             dispatcher = ev.data["dispatcher"]
             _COMPILING.append(dispatcher)
             if len(_COMPILING) == 1 and id(dispatcher) in _LABELS:
@@ -361,14 +385,16 @@ class Kernel:
     prefix: str
 
     def __init__(self, module: types.ModuleType, bitboards: tuple[str, ...] = (),
-                 rules: Kernel | None = None, tag: str = "", aliases: dict[str, str] | None = None,
+                 rules: api.CompiledModule | None = None, tag: str = "", aliases: dict[str, str] | None = None,
                  small: tuple[str, ...] = (), fold_int_arguments: bool = True) -> None:
         self.module = module
         compiled_only(module)       # refused now, when the game registers its kernel
         self.fold_int_arguments = fold_int_arguments
         self.bitboards = frozenset(bitboards)
         self.small = frozenset(small)
-        self.rules = rules
+        if rules is not None and not isinstance(rules, Kernel):
+            raise PluginError(f"{module.__name__}: rules must be a numba_backend.Kernel, got {rules!r}")
+        self.rules: Kernel | None = rules
         self.aliases = dict(aliases or {})
         # numba's cache stamps only the function's own file: the globals rebound here (which tables are
         # bitboards) and the chained rules go into the compiled twins' names, so a change meets no stale twin.
@@ -436,6 +462,8 @@ def _int_arguments_unfolded() -> type:
     if not _UNFOLDED:
         from numba.core import types as nbtypes
         from numba.core.registry import CPUDispatcher
+
+        _require(CPUDispatcher, "get_call_template")    # private: overridden below
 
         def plain(t: Any) -> Any:
             return nbtypes.unliteral(t) if isinstance(t, nbtypes.IntegerLiteral) else t

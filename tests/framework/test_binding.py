@@ -173,3 +173,17 @@ def test_a_game_kernel_record_that_cannot_be_is_refused_naming_the_field(fields,
     rules = numba_backend.Kernel(race, tag="race")
     with pytest.raises(PluginError, match=message.replace("(", r"\(").replace(")", r"\)")):
         api.GameKernel(**{"tag": "race", "rules": rules, "to_kernel": tuple, **fields})
+
+
+def test_a_kernel_chained_on_what_is_not_a_compiled_kernel_is_refused():
+    with pytest.raises(PluginError, match="dice_race_sample: rules must be a numba_backend.Kernel, got 'rules'"):
+        numba_backend.Kernel(race, rules="rules", tag="refused")
+
+
+def test_a_numba_without_an_internal_the_backend_touches_is_refused_naming_its_version():
+    import numba
+    owner = types.SimpleNamespace(__name__="internals", present=1)
+    numba_backend._require(owner, "present")
+    with pytest.raises(numba_backend.NumbaInternalsError, match=f"numba {numba.__version__} has no "
+                                                                "internals.absent, an internal the compiled"):
+        numba_backend._require(owner, "absent")

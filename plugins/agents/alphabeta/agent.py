@@ -20,7 +20,7 @@ from framework.kernel.binding import bind, record_binding
 from framework.protocols import Budget, Decision, Game, Heuristic, SearchStats, SolveResult, State
 from framework.search import SearchLimits, Stopwatch
 from plugins.agents.alphabeta import search
-from plugins.agents.alphabeta.binding import CompiledTable, fits, score_function, warmup
+from plugins.agents.alphabeta.binding import CompiledTable, refusal, warmup
 from plugins.agents.alphabeta.driver import UNBOUNDED, AlphaBetaSearch
 from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.solver import solve
@@ -41,8 +41,8 @@ class AlphaBetaAgent:
         self.compiled_table: CompiledTable | None = None    # made by the first compiled search, kept across decisions
         # A kernel that does not fit `kernel` is refused now; compile (or load) the compiled search now, so no
         # timed move pays for it.
-        if kernel != "adapter" and bind(search, game, heuristic, kernel, fits=fits,
-                                        score=score_function).binding == "compiled":
+        if kernel != "adapter" and bind(search, game, heuristic, kernel,
+                                        refuse=refusal(self.settings)).binding == "compiled":
             warmup(game, heuristic)
 
     def new_search(self, game: Game, heuristic: Heuristic | None, budget: Budget,

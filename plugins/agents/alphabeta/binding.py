@@ -1,6 +1,6 @@
 """How alpha-beta's one negamax (`search.py`) is bound for a game and heuristic: `framework.kernel.binding.bind`
-with what negamax needs of a kernel (`fits`), which heuristic function it binds as `score` (`score_function`)
-and when it cannot run on the kernel at all (`refusal`).
+with what negamax declares it needs of a kernel (`search.LIMITS`, `search.HEURISTIC_FUNCTIONS`) and when it
+cannot run on the kernel with its settings (`refusal`).
 
 - compiled: the game's kernel fits and compiled kernels are on, with the solver's win/loss evaluation or a
   heuristic the kernel compiles (`GameKernel.scores`);
@@ -53,36 +53,9 @@ class Binding(NamedTuple):
     reason: str                 # why it is not compiled ("" when it is: `framework.kernel.binding.Bound.reason`)
 
 
-def fits(game: Game, kernel: api.GameKernel) -> str:
-    """Why `kernel` does not give what `negamax` needs within its fixed limits ("" when it does): a search key
-    of at most KEY_WORDS words packed at `key_shifts`, a kernel state of at most STATE_WORDS words (more would
-    be compared in part), a `move_space` (the history rows) and compiled heuristics."""
-    if kernel.heuristics is None or not kernel.scores:
-        return "its kernel compiles no heuristic"
-    if not 0 < len(kernel.key_shifts) <= search.KEY_WORDS:
-        return f"its kernel's search key is not packed in 1 to {search.KEY_WORDS} words (key_shifts)"
-    if kernel.move_space <= 0:
-        return "its kernel declares no move_space"
-    if len(kernel.to_kernel(game.initial_state())) > search.STATE_WORDS:
-        return f"its kernel's states are longer than {search.STATE_WORDS} words"
-    return ""
-
-
-def score_function(kernel: api.GameKernel, heuristic: Heuristic | None) -> str:
-    """The kernel's function bound as `score`: the heuristic's, or in solver mode (never called, but compiled
-    with the weights of the function bound) the first."""
-    return kernel.scores.get(type(heuristic)) or next(iter(kernel.scores.values()))
-
-
-def refusal(game: Game, heuristic: Heuristic | None, settings: Settings, proof_score: float | None) -> str:
-    """Why this search cannot run on the game's kernel whatever the kernel offers ("" when it can)."""
-    from plugins.agents.alphabeta.solver import WinLossEvaluation
-    kernel: api.GameKernel | None = capability(game, "kernel")
-    scores = kernel.scores if kernel is not None else {}
-    if proof_score is None and type(heuristic) not in scores:
-        return f"heuristic {getattr(heuristic, 'name', heuristic)!r} has no compiled function in the {game.name} kernel"
-    if proof_score is not None and (proof_score != 1.0 or type(heuristic) is not WinLossEvaluation):
-        return "the solver's evaluation has no compiled function"
+def refusal(settings: Settings) -> str:
+    """Why this search cannot run on the game's kernel with these settings, whatever the kernel offers ("" when
+    it can)."""
     if settings.tt_size > MAX_TT_SIZE:
         return f"tt_size is above {MAX_TT_SIZE}"
     return ""
@@ -96,8 +69,8 @@ def bind_negamax(game: Game, heuristic: Heuristic | None, settings: Settings, pr
     def constants() -> dict[str, dict[int, int]]:
         return {"work": switches() if callable(switches) else switches}
 
-    bound = bind(search, game, heuristic, kernel, constants=constants, fits=fits, score=score_function,
-                 refuse=refusal(game, heuristic, settings, proof_score) if kernel != "adapter" else "")
+    bound = bind(search, game, heuristic, kernel, constants=constants,
+                 refuse=refusal(settings) if kernel != "adapter" else "")
     if bound.kernel is None:
         return Binding(bound.functions.negamax, bound.to_kernel, bound.move, 0, ADAPTER_SPACE, ADAPTER_KEY_SHIFTS,
                        bound.weights, False, bound.binding, bound.reason)

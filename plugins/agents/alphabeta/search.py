@@ -68,6 +68,13 @@ STATE_WORDS = 5
 ROW, ROW_SIZE = layout("Row", "words*5 stamp depth ply flag move")
 #: Words of `search_key` hashed (zero-padded).
 KEY_WORDS = 4
+#: What `framework.kernel.binding.bind` reads (`declared`): the name in a refusal; the heuristic functions it
+#: binds, a first seat's (`GameKernel.scores`: negamax scores the mover by sign); its size limits: a search key
+#: of at most KEY_WORDS words packed at `key_shifts`, a state of at most STATE_WORDS words (more would be
+#: compared in part) and a `move_space` (the history rows).
+NAME = "alpha-beta"
+HEURISTIC_FUNCTIONS = ("scores",)
+LIMITS = {"key_words": KEY_WORDS, "state_words": STATE_WORDS, "move_space": 1}
 #: The slots of `work`: the budget (`api.BUDGET`: nodes, the node limit, aborted), heuristic leaves, the root
 #: move, the table's hashing (its size, then 2**shift % size for each key word, 1 when states and keys are one
 #: word each and an entry keeps only its first word: an adapter's, so Python pads and compares nothing more),

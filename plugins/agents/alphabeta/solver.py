@@ -45,6 +45,9 @@ class WinLossEvaluation:
     """The solver's evaluation: +1 / -1 / 0 at terminal states for the mover, 0 ("unknown") at the horizon."""
 
     name = "win-loss"
+    #: No search calls its `evaluate` (0 at every horizon, solver mode): a compiled one binds any heuristic
+    #: function in its place (`framework.kernel.binding.unscored`).
+    UNSCORED = True
 
     def __init__(self, game: Game) -> None:
         self.game = game

@@ -61,6 +61,8 @@ from framework.layout import layout
 #: (checkers) compiles without `chance_probability`, which this code calls only at a chance node; one without
 #: `player_return` (LOA, whose result depends on its option) without it, an end then scored by `outcome`.
 OPTIONAL = ("chance_probability", "player_return")
+#: What `framework.kernel.binding.bind` reads besides (`declared`): the name in a refusal.
+NAME = "expectiminimax"
 INF = float("inf")
 #: The slots of `work`: counters (nodes, cutoffs at chance nodes by Star1 and by Star2's probes), the budget
 #: (node limit, aborted flag), the switches, the game's one int option (for `outcome`) and `returns` (1 when

@@ -21,7 +21,7 @@ final move is a proven win when there is one. Draws stay unproven (as in the pap
 proves only wins and losses), so `solve` reports win, loss or unknown. Proofs need two players
 and no dice: in other games the solver switch proves nothing (terminal states still score).
 
-The search is written once in `search.py` over `framework.kernel.api` and bound per decision by
+The search is written once in `search.py` over `framework.kernel.api` and bound once per agent by
 `framework.kernel.binding.bind` (the `kernel` option: compiled over a game's kernel, its rules
 interpreted, or through a `PassThroughAdapter` over the game's own methods; recorded in
 `extra["binding"]`). Every binding makes the same tree, draws the same random numbers (an
@@ -45,24 +45,21 @@ their current state, and no states are kept in the tree (a descent replays the m
 
 from __future__ import annotations
 
-import functools
 import math
 import multiprocessing
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from framework.capabilities import has_chance, player_count
 from framework.errors import ConfigError
-from framework.kernel.adapter import PassThroughAdapter
-from framework.kernel.api import GameKernel
 from framework.kernel.binding import KERNEL_PARAM, Bound, bind, decision_state, record_binding
+from framework.kernel.root import Run
 from framework.params import HeuristicRef, Param
 from framework.protocols import Budget, Decision, Game, Heuristic, Proof, SearchStats, SolveResult, State
 from framework.search import SearchLimits, Stopwatch
 from plugins.agents.mcts import search
-from plugins.agents.mcts.search import NODE, NODE_SIZE, WORK, WORK_SIZE
+from plugins.agents.mcts.search import NODE, NODE_SIZE, WORK
 
 #: Most iterations per move: each adds at most one tree node (48 bytes compiled), so well under 2 GB.
 MAX_ITERATIONS = 10_000_000
@@ -92,33 +89,6 @@ def seeded(seed: int) -> int:
     """The generator's first state for `seed`: a nonzero 32-bit value (a multiplicative hash of the seed)."""
     x = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & ((1 << 64) - 1)
     return ((x >> 32) ^ x) & search.MASK32 or 1
-
-
-def _compiled_heuristics(kernel: GameKernel) -> dict[Any, str]:
-    """The kernel's compiled heuristic functions by Heuristic class: first-seat `scores` and any-seat
-    `seat_scores` (bound as `evaluate`, `framework.kernel.binding.bind`)."""
-    return {**kernel.scores, **kernel.seat_scores}
-
-
-@functools.cache
-def _kernel_fits(heuristic_class: type | None) -> Callable[[Game, GameKernel], str]:
-    """MCTS's test of a kernel for a heuristic of `heuristic_class` (None: no heuristic): it binds the
-    heuristic's own compiled function, or without a heuristic any of the kernel's (never called then, but the
-    compiled search calls one by name, so the kernel must offer one)."""
-    def fits(game: Game, kernel: GameKernel) -> str:
-        functions = _compiled_heuristics(kernel)
-        if not functions:
-            return f"the {game.name} kernel has no compiled heuristic (a compiled MCTS binds one, even unused)"
-        if heuristic_class is not None and heuristic_class not in functions:
-            return f"heuristic {getattr(heuristic_class, 'name', heuristic_class)!r} has no compiled function " \
-                   f"in the {game.name} kernel"
-        return ""
-    return fits
-
-
-def _score(kernel: GameKernel, heuristic: Heuristic | None) -> str:
-    functions = _compiled_heuristics(kernel)
-    return functions.get(type(heuristic)) or next(iter(functions.values()))
 
 
 class Tree:
@@ -210,7 +180,8 @@ class MCTSAgent:
         self.playout_depth, self.heuristic, self.solver, self.iterations = playout_depth, heuristic, solver, iterations
         self.kernel, self.parallel = kernel, parallel
         self.rng = seeded(seed)
-        if self.bind(game).binding == "compiled":     # a kernel that does not fit is refused now
+        self.bound = bind(search, game, heuristic, kernel)     # a kernel that does not fit is refused now
+        if self.bound.binding == "compiled":
             self.warm_up(game)
 
     def warm_up(self, game: Game) -> None:
@@ -222,8 +193,8 @@ class MCTSAgent:
             self.search(game, state, SearchLimits.start(Budget(nodes=1)), 1, self.rng)
 
     def bind(self, game: Game) -> Bound:
-        return bind(search, game, self.heuristic, self.kernel, adapter=PassThroughAdapter,
-                    fits=_kernel_fits(None if self.heuristic is None else type(self.heuristic)), score=_score)
+        """The search bound for `game` (once, when the agent was made for it)."""
+        return self.bound
 
     # -- one search ----------------------------------------------------------------
 
@@ -231,29 +202,38 @@ class MCTSAgent:
                rng: int) -> tuple[Searched, int]:
         """Run up to `iterations` iterations within `limits` from the generator state `rng`, until a proof at
         the root; return what the root learnt and the generator's state after."""
-        bound = self.bind(game)
-        compiled = bound.binding == "compiled"
+        bound = self.bound
         seats = player_count(game)
-        work = bound.array(WORK_SIZE)
-        work[WORK.limit] = limits.nodes_left()
-        work[WORK.option], work[WORK.seats] = bound.option, seats
-        work[WORK.proving] = int(self.solver and seats == 2 and not has_chance(game))
-        work[WORK.playout] = int(self.playout == "heuristic")
-        work[WORK.playout_depth] = -1 if self.playout_depth is None else self.playout_depth
-        work[WORK.heuristic] = int(self.heuristic is not None)
-        work[WORK.returns] = bound.returns()
-        work[WORK.rng], work[WORK.iterations] = rng, iterations
-        most = min(iterations, int(work[WORK.limit])) + 1
+        run = bound.run(limits, lambda run, depth, _: self.grow(bound, state, run), switches={
+            "seats": seats, "proving": int(self.solver and seats == 2 and not has_chance(game)),
+            "playout": int(self.playout == "heuristic"),
+            "playout_depth": -1 if self.playout_depth is None else self.playout_depth,
+            "heuristic": int(self.heuristic is not None), "rng": rng, "iterations": iterations})
+        work = run.work
+        tree, totals = run.done[0]
+        size = int(work[WORK.size])
+        read = Tree(tree, totals, size, bound)
+        children = tuple((read.move(c), read.slot(c, NODE.visits), float(totals[c]), read.winner(c))
+                         for c in read.children(0)) if size else ()
+        return Searched(children, read.winner(0) if size else None, read.slot(0, NODE.visits) if size else 0,
+                        read.principal_variation() if size else (), run.nodes, int(work[WORK.done]),
+                        size, bound.binding, bound.reason), int(work[WORK.rng])
+
+    def grow(self, bound: Bound, state: State, run: Run[Any]) -> tuple[Any, Any]:
+        """The root call: `search.run` over a tree that doubles (up to what the iterations and the budget allow)
+        while the search fills it; the tree and its totals."""
+        work, compiled = run.work, bound.binding == "compiled"
+        most = min(int(work[WORK.iterations]), int(work[WORK.limit])) + 1
         capacity = min(most, FIRST_CAPACITY)
         tree: Any = np.zeros(capacity * NODE_SIZE, np.int32) if compiled else [0] * (capacity * NODE_SIZE)
         totals: Any = bound.array(capacity, float)
         root = bound.to_kernel(state)
         while True:
             work[WORK.capacity] = capacity
-            bound.functions.run(root, tree, totals, work, bound.weights, limits.deadline, self.exploration,
+            bound.functions.run(root, tree, totals, work, bound.weights, run.limits.deadline, self.exploration,
                                 self.epsilon)
             if work[WORK.size] < capacity or capacity >= most:
-                break
+                return tree, totals
             grown = min(2 * capacity, most) - capacity
             if compiled:
                 tree = np.concatenate((tree, np.zeros(grown * NODE_SIZE, np.int32)))
@@ -262,13 +242,6 @@ class MCTSAgent:
                 tree.extend([0] * (grown * NODE_SIZE))
                 totals.extend([0.0] * grown)
             capacity += grown
-        size = int(work[WORK.size])
-        read = Tree(tree, totals, size, bound)
-        children = tuple((read.move(c), read.slot(c, NODE.visits), float(totals[c]), read.winner(c))
-                         for c in read.children(0)) if size else ()
-        return Searched(children, read.winner(0) if size else None, read.slot(0, NODE.visits) if size else 0,
-                        read.principal_variation() if size else (), int(work[WORK.nodes]), int(work[WORK.done]),
-                        size, bound.binding, bound.reason), int(work[WORK.rng])
 
     def searches(self, game: Game, state: State, budget: Budget) -> list[Searched]:
         """One search, or (`parallel` > 1) one per worker process, each with its share of the iterations and node

@@ -54,6 +54,13 @@ from framework.layout import layout
 
 #: Primitives called only on games that have them (`framework.kernel.binding.needs`).
 OPTIONAL = ("chance_probability", "player_return")
+#: What `framework.kernel.binding.bind` reads besides (`declared`): the name in a refusal; a search cut by the
+#: budget answers with what it found (ANYTIME); through an adapter, the game's own states pass through (the
+#: tree keeps moves, not states); without a heuristic (or with one the kernel does not compile, refused) the
+#: kernel's first compiled function is bound, never called.
+NAME = "MCTS"
+ANYTIME = True
+ADAPTER = "pass-through"
 
 INF = float("inf")
 MASK32 = 0xFFFFFFFF

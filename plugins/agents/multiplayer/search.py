@@ -53,6 +53,8 @@ from framework.layout import layout
 #: kernel without `player_return` (LOA, whose result depends on its option) without it, an end then scored by
 #: `outcome`.
 OPTIONAL = ("chance_probability", "player_return")
+#: What `framework.kernel.binding.bind` reads besides (`declared`): the name in a refusal.
+NAME = "n-seat search"
 INF = float("inf")
 #: The slots of `work`: nodes, shallow cutoffs, heuristic vectors that broke max_sum, the node limit, the
 #: aborted flag, the shallow-pruning switch, the game's one int option and `returns` (1 when `player_return`

@@ -17,7 +17,6 @@ from typing import Any
 from framework.capabilities import capabilities
 from framework.errors import ConfigError
 from framework.kernel import binding
-from framework.kernel.adapter import PassThroughAdapter
 from framework.protocols import Budget, Game, Move, Proof, SearchStats, SolveResult, State
 from framework.search import SearchLimits, Stopwatch
 from plugins.agents.proofnumber import search
@@ -50,13 +49,9 @@ def node_allowance(spend: Spend) -> int:
 
 
 def bind(game: Game, kernel: str) -> tuple[binding.Bound, bool]:
-    """The searches bound for `game` as `kernel` says (`framework.kernel.binding.bind`), and whether the game
-    can repeat a state. Through an adapter, the game's own states and moves pass through uninterned (the
-    searches keep states only in Python lists and dicts, so a bounded table bounds the memory); compiled,
-    each helper compiles once rather than once per int constant passed to it (a third less compile time,
-    the same nodes/s)."""
-    return (binding.bind(search, game, None, kernel, adapter=PassThroughAdapter, fold_int_arguments=False),
-            capabilities(game).offers("repetition_limit"))
+    """The searches bound for `game` as `kernel` says (`framework.kernel.binding.bind`, as `search` declares),
+    and whether the game can repeat a state."""
+    return binding.bind(search, game, None, kernel), capabilities(game).offers("repetition_limit")
 
 
 @dataclass
