@@ -105,14 +105,17 @@ class EngineSpec:
         return [sys.executable, "-m", "framework.engine.host", json.dumps(spec, default=repr)]
 
     def readable(self) -> tuple[str, ...]:
-        """Folders the engine must read beyond the system's: the packages of this framework and its plugins'."""
+        """Folders the engine must read beyond the system's: the packages of this framework and its plugins', and a
+        program's folder and those of the files its (absolute) arguments name."""
         import framework
         import plugins
 
         folders = {str(Path(framework.__file__).resolve().parent), str(Path(plugins.__file__).resolve().parent)}
         folders.update(str(Path(file).resolve().parent) for file in self.plugins)
-        if self.command is not None:
+        if self.command is not None:   # the program's folder, and those of the files its arguments name
             folders.add(str(Path(self.command[0]).resolve().parent))
+            folders.update(str(Path(arg).resolve().parent) for arg in self.command[1:]
+                           if os.path.isabs(arg) and os.path.isfile(arg))
         # the folders Python searches, so imports see the same packages as the runner (never its cwd)
         folders.update(entry for entry in sys.path if entry and os.path.isdir(entry)
                        and not any(Path(entry).resolve() == Path(p).resolve() for p in ("/", os.getcwd())))
@@ -135,7 +138,7 @@ def _oom_kills() -> int:
 class Engine:
     """One engine process, started confined and hand-shaken (`hello`)."""
 
-    def __init__(self, spec: EngineSpec) -> None:
+    def __init__(self, spec: EngineSpec, startup_limit: float = STARTUP_LIMIT) -> None:
         self.spec = spec
         self.name = spec.label
         self.version = ""
@@ -160,7 +163,7 @@ class Engine:
         self.closed = False
         self.used = self.wall = 0.0
         try:
-            hello = self.request({"type": "hello", "protocol": PROTOCOL_VERSION}, STARTUP_LIMIT, ("hello",),
+            hello = self.request({"type": "hello", "protocol": PROTOCOL_VERSION}, startup_limit, ("hello",),
                                  step="starting")
         except EngineFailure:
             self.close()
@@ -232,14 +235,32 @@ class Engine:
             raise self._died("it was sent a message") from None
 
     def request(self, message: Mapping[str, Any], limit: float, expect: Sequence[str],
-                step: str = "choosing a move") -> dict[str, Any]:
+                step: str = "choosing a move", errors: bool = False) -> dict[str, Any]:
         """Send `message` and return the answer of a type in `expect` (`info` lines are skipped), within `limit`
-        seconds of the engine's CPU time and its wall bound; EngineFailure otherwise. `self.used` and
-        `self.wall` hold what the step cost."""
+        seconds of the engine's CPU time and its wall bound; EngineFailure otherwise (an `error` answer too,
+        unless `errors`: then it is returned). `self.used` and `self.wall` hold what the step cost."""
         if self.closed:
             raise EngineFailure(Termination.CRASH, "crashed: its engine was already stopped")
         cpu0, wall0 = self.cpu(), time.perf_counter()
         self.send(message)
+        return self.receive(limit, expect, step, errors, (cpu0, wall0))
+
+    def send_raw(self, line: bytes) -> None:
+        """Write `line` as it is (engine-check's malformed messages)."""
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(line)
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self._died("it was sent a message") from None
+
+    def receive(self, limit: float, expect: Sequence[str], step: str = "choosing a move", errors: bool = False,
+                since: tuple[float, float] | None = None) -> dict[str, Any]:
+        """The next answer of a type in `expect` (or `error`, with `errors`), as `request` waits for it; `since`:
+        the CPU and wall clocks the step started at (default: now)."""
+        if self.closed:
+            raise EngineFailure(Termination.CRASH, "crashed: its engine was already stopped")
+        cpu0, wall0 = since if since is not None else (self.cpu(), time.perf_counter())
         fd = self.proc.stdout.fileno()   # type: ignore[union-attr]
         infos = 0
         bound = wall_bound(limit) if math.isfinite(limit) else math.inf
@@ -274,6 +295,9 @@ class Engine:
                     raise self._failure(Termination.INVALID_OUTPUT, f"sent more than {MAX_INFO:,} info lines while "
                                                                     f"{step}")
                 continue
+            if kind == "error" and errors:
+                self.used, self.wall = max(self.cpu() - cpu0, 0.0), time.perf_counter() - wall0
+                return answer
             if kind == "error":   # its own forfeit; it may say which kind (never void: that is no one's doing)
                 text = str(answer.get("message", ""))[:2000]
                 kind = OWN_FORFEITS.get(str(answer.get("termination", "crash")), Termination.CRASH)
