@@ -265,6 +265,7 @@ class Checker:
             self.say("quit", "skip", f"not run: the engine could not be restarted: {_failure(failure)}")
             return
         started = time.perf_counter()
+        code: int | None
         try:
             engine.send({"type": "quit"})
             code = engine.proc.wait(QUIT_WAIT)
