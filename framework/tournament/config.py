@@ -602,9 +602,9 @@ def participant(r: _Reader, entry: Any, registry: Registry, games: list[tuple[st
 def _program(r: _Reader, entry: dict[str, Any], key: str, taken: Collection[str]) -> Participant:
     """A program's participant: `command: [PROGRAM, ARGS...]` (a path relative to the config's folder, or a name
     on PATH), optional `id`, `name`, `protocol` (plyground or uci) and `budget`."""
-    entry = r.mapping(entry, key, {"id": 1, "command": 1, "name": 1, "protocol": 1, "budget": 1})
     if "agent" in entry or "params" in entry:
         raise r.fail(key, "a participant is either an agent ('agent:', 'params:') or a program ('command:'), not both")
+    entry = r.mapping(entry, key, {"id": 1, "command": 1, "name": 1, "protocol": 1, "budget": 1})
     argv = entry["command"]
     if isinstance(argv, str):
         raise r.fail(f"{key}.command", f"expected a list of the program and its arguments, e.g. "
