@@ -70,3 +70,7 @@ participants:
     assert points("negamax-c", "alphabeta-full") == [0.0] * 10
     assert ("negamax-c", "tictactoe-negamax-c", "1.0") in engines
     assert {e for p, e, _ in engines if p == "random"} == {"plyground-host random"}
+    assert main(["report", str(tmp_path / "out")]) == 0
+    report = (tmp_path / "out" / "report.md").read_text()
+    row = next(line for line in report.splitlines() if line.startswith("| negamax-c "))
+    assert "program `tictactoe`" in row and "tictactoe-negamax-c 1.0" in row, row
