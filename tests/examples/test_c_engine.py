@@ -4,6 +4,7 @@ alpha-beta; the store names it by its handshake."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 import subprocess
@@ -74,3 +75,8 @@ participants:
     report = (tmp_path / "out" / "report.md").read_text()
     row = next(line for line in report.splitlines() if line.startswith("| negamax-c "))
     assert "program `tictactoe`" in row and "tictactoe-negamax-c 1.0" in row, row
+    assert main(["export", str(tmp_path / "out"), "--format", "jsonl", "--out", str(tmp_path / "games.jsonl")]) == 0
+    records = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
+    named = {(player, engine["name"], engine["version"]) for record in records
+             for player, engine in zip(record["players"], record["engines"])}
+    assert ("negamax-c", "tictactoe-negamax-c", "1.0") in named and len(records) == 30
