@@ -80,3 +80,25 @@ participants:
     named = {(player, engine["name"], engine["version"]) for record in records
              for player, engine in zip(record["players"], record["engines"])}
     assert ("negamax-c", "tictactoe-negamax-c", "1.0") in named and len(records) == 30
+
+
+def test_it_solves_positions_in_a_solve_run_and_agrees_with_alphabeta(program, tmp_path):
+    (tmp_path / "positions.txt").write_text("X../.O./... x\nXX./OO./... x | X wins at once\nXO./.X./... o\n")
+    config = tmp_path / "solve.yaml"
+    config.write_text(f"""\
+mode: solve
+game: tictactoe
+results: {tmp_path / 'out'}
+positions: positions.txt
+solvers:
+  - {{id: negamax-c, command: [{program}]}}
+  - {{agent: alphabeta}}
+""")
+    assert main(["run", str(config), "--quiet"]) == 0
+    with sqlite3.connect(tmp_path / "out" / "results.sqlite") as db:
+        rows = db.execute("SELECT solver, position, value, status, engine FROM solves").fetchall()
+    values = {(solver, position): value for solver, position, value, _, _ in rows}
+    assert [values[("negamax-c", p)] for p in ("X../.O./... x", "XX./OO./... x", "XO./.X./... o")] == \
+        ["draw", "win", "loss"]
+    assert all(values[("negamax-c", p)] == values[("alphabeta", p)] for _, p in values)
+    assert {engine for solver, _, _, status, engine in rows if solver == "negamax-c"} == {"tictactoe-negamax-c"}
