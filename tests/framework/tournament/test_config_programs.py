@@ -93,3 +93,27 @@ def test_a_program_cannot_be_tuned(tmp_path):
     with pytest.raises(ConfigError, match=r"tune\.agent\.command: tuning changes an agent's declared parameters, "
                                           "and a program declares none"):
         load_config(path)
+
+
+def test_too_many_arguments_are_refused(tmp_path):
+    with pytest.raises(ConfigError, match=r"participants\[0\]\.command: 257 arguments are more than the 256"):
+        load_config(config(tmp_path, "{command: [bin/engine" + ", x" * 256 + "]}"))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("cmd:", "--seat 1 'cmd:': names no program; expected cmd:PROGRAM [ARGS...]"),
+    ("cmd:'unclosed", "--seat 1 'cmd:'unclosed': cannot split the command (No closing quotation)"),
+])
+def test_a_seat_text_that_names_no_program_is_refused(text, message):
+    from framework.engine.programs import parse_program
+
+    with pytest.raises(ConfigError) as info:
+        parse_program(text, "--seat 1")
+    assert str(info.value) == message
+
+
+def test_seat_texts_split_as_a_shell_would():
+    from framework.engine.programs import parse_program
+
+    assert parse_program("uci:stockfish 'a b'", "--seat 1") == ("uci", ["stockfish", "a b"])
+    assert parse_program("alphabeta:depth=3", "--seat 1") is None
