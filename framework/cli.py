@@ -15,7 +15,7 @@ from framework.errors import PlygroundError
 COMMANDS = {"list": "list_plugins", "plugins": "list_plugins", "play": "play", "perft": "perft",
             "warmup": "warmup", "run": "run", "validate": "validate", "report": "report", "nash": "nash",
             "spe": "spe", "make-endgames": "make_endgames", "serve": "serve", "export": "export",
-            "replay": "replay", "solve": "solve"}
+            "replay": "replay", "solve": "solve", "engine-check": "engine_check"}
 
 
 #: Commands that leave nothing to clean up (they only print): their process ends without Python's finalization,

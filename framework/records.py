@@ -160,7 +160,15 @@ def records_from_results(results: Any, fmt: str, pdn_types: dict[str, int | None
                           termination=row.termination, reason=row.reason, start=row.start, final=row.final,
                           moves=moves, fmt=fmt, key=row.key, pdn_type=pdn_types[row.game],
                           time_control=None if limit is None else f"move_time_limit={limit}",
-                          pairing=stored_pairing(row), extra={"seed": int(row.seed)})
+                          pairing=stored_pairing(row), extra={"seed": int(row.seed), **_engines(seats)})
+
+
+def _engines(seats: Any) -> dict[str, Any]:
+    """`engines`: each seat's engine as its handshake named it ({name, version}), when the store kept them."""
+    if seats is None or "engine" not in seats.columns or not seats["engine"].map(lambda v: isinstance(v, str)).any():
+        return {}
+    return {"engines": [{"name": _text(name), "version": _text(version)}
+                        for name, version in zip(seats["engine"], seats["engine_version"])]}
 
 
 def stored_pairing(row: Any) -> list[str]:

@@ -54,9 +54,14 @@ YAML_KEYS: dict[str, str] = {
     "game.options": "the game's declared options (`plyground list --verbose`)",
     "game.start_positions": "the game's start-positions file (the same as the top-level `start_positions`)",
     "participants": "the agents that play: a list of at least two",
-    "participants[].id": "a unique id of letters, digits and `_.+-` (default: the agent's name)",
+    "participants[].id": "a unique id of letters, digits and `_.+-` (default: the agent's name, a program's "
+                         "`name` or file name)",
     "participants[].agent": "a registered agent's name (`plyground list`)",
     "participants[].params": "the agent's declared parameters, checked against their types and ranges",
+    "participants[].command": "instead of `agent`: a program and its arguments, `[PROGRAM, ARGS...]`, that speaks "
+                              "the engine protocol (a path with `/` relative to the file, else on PATH)",
+    "participants[].name": "a program's name in the config (default id when it is a valid one)",
+    "participants[].protocol": "a program's protocol: `plyground` (default) or `uci` (through the UCI adapter)",
     "participants[].budget": "per move: `{time: SECONDS, nodes: N}`, either or both (default: none)",
     "participants[].budget.time": "seconds per move",
     "participants[].budget.nodes": "nodes per move",

@@ -131,6 +131,16 @@ def _markdown(table: pd.DataFrame, index: bool = False) -> str:
 CELL_WIDTH = 60
 
 
+def _agent(participant: dict) -> str:
+    """A participant's agent, or its program: the program's file name and arguments (and the protocol if not ours)."""
+    command = participant.get("command")
+    if not command:
+        return str(participant["agent"])
+    shown = " ".join([Path(command[0]).name, *command[1:]])
+    protocol = participant.get("protocol", "plyground")
+    return f"program `{shown}`" + (f" ({protocol})" if protocol != "plyground" else "")
+
+
 def _listing(values: dict) -> str:
     """`key=value, ...` of the values that are set, wrapped with <br> so a long listing stays readable."""
     lines: list[str] = []
@@ -168,8 +178,9 @@ def write_report(results: Results, folder: Path | None = None) -> Path:
     plots.rating_bars(standings, folder / "ratings.png")
     plots.nodes_per_move(results.decisions(), folder / "nodes_per_move.png")
     config = results.config
-    participants = pd.DataFrame([{"participant": p["id"], "agent": p["agent"], "params": _listing(p["params"]),
-                                  "budget": _listing(p["budget"])}
+    engines = results.engines()
+    participants = pd.DataFrame([{"participant": p["id"], "agent": _agent(p), "params": _listing(p["params"]),
+                                  "budget": _listing(p["budget"]), "engine": engines.get(p["id"], "")}
                                  for p in config["participants"]])
     prior = standings.attrs.get("elo_prior_draws")
     sprt = "".join(f"\n{line}\n" for line in results.sprt())
@@ -302,8 +313,9 @@ column one (ties count half), in %.
 def _write_solve_report(results: Results, folder: Path) -> Path:
     config = results.config
     plots.solved_by_nodes(results.solves, results.ids, folder / "solved_by_nodes.png")
-    solvers = pd.DataFrame([{"solver": p["id"], "agent": p["agent"], "params": _listing(p["params"]),
-                             "budget": _listing(p["budget"])}
+    engines = results.engines()
+    solvers = pd.DataFrame([{"solver": p["id"], "agent": _agent(p), "params": _listing(p["params"]),
+                             "budget": _listing(p["budget"]), "engine": engines.get(p["id"], "")}
                             for p in config["participants"]])
     summary = results.solve_summary()
     bad = results.disagreements()

@@ -181,6 +181,22 @@ class Results:
     def _of(self, game: str | None) -> pd.DataFrame:
         return self.games if game is None else self.games[self.games["game"] == game]
 
+    def engines(self) -> dict[str, str]:
+        """Each participant's engine as its handshake named it ("name version"; several, joined by ", ", when it
+        changed between games), from the seats of games and the solves (folders made before engines were stored
+        name none)."""
+        out: dict[str, list[str]] = {}
+        for frame, who in ((self.seats, "participant"), (self.solves, "solver")):
+            if "engine" not in frame.columns:
+                continue
+            for pid, name, version in frame[[who, "engine", "engine_version"]].drop_duplicates().itertuples(
+                    index=False):
+                if isinstance(name, str) and name:
+                    text = f"{name} {version}" if isinstance(version, str) and version else name
+                    if text not in out.setdefault(str(pid), []):
+                        out[str(pid)].append(text)
+        return {pid: ", ".join(texts) for pid, texts in out.items()}
+
     def standings(self, game: str | None = None) -> pd.DataFrame:
         """Standings over every game played, or over the games of one game (by name)."""
         return analysis.standings(self._of(game), self.ids)

@@ -8,10 +8,12 @@ cannot be built is a one-line error naming its option.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from framework.agentspec import parse_agent_spec, parse_key_values
 from framework.capabilities import player_count
 from framework.commands import options
+from framework.engine.programs import engine_argv, parse_program, resolve_program
 from framework.errors import ConfigError, PlygroundError, one_line
 from framework.match import Termination, play_game, rolled
 from framework.params import resolve_params
@@ -45,16 +47,33 @@ def _person(registry: Registry, game: Game, text: str, seed: int, flag: str) -> 
 
 
 def _interactive(registry: Registry, text: str, flag: str) -> bool:
-    """Whether the agent `text` names is a person's (its plugin declares it interactive)."""
+    """Whether the agent `text` names is a person's (its plugin declares it interactive); a program never is."""
+    if parse_program(text, flag) is not None:
+        return False
     return registry.agent_spec(parse_agent_spec(text, flag)[0]).interactive
+
+
+def program_command(text: str, flag: str) -> tuple[str, ...] | None:
+    """The argv of the program `text` names (`cmd:PROGRAM ARGS`, `uci:PROGRAM ARGS`; paths relative to the current
+    folder), None when it names an agent; ConfigError when the program cannot be run."""
+    parsed = parse_program(text, flag)
+    if parsed is None:
+        return None
+    protocol, argv = parsed
+    return engine_argv(resolve_program(argv, Path.cwd(), f"{flag} '{text}'"), protocol)
 
 
 def _engine(registry: Registry, args: argparse.Namespace, game_options: dict, text: str, seed: int,
             flag: str) -> GuardedAgent:
-    """The engine `text` names, in a guarded worker; its parameters are refused here, before a worker starts."""
+    """The engine `text` names, in a guarded worker; its parameters are refused here, before a worker starts. A
+    program (`cmd:PROGRAM ARGS`) plays as it is."""
+    clock = None if args.tc is None else Clock(TimeControl.parse(args.tc, "--tc"))
+    command = program_command(text, flag)
+    if command is not None:
+        return GuardedAgent("", {}, args.game, game_options, seed=seed, where=flag, label=f"{flag} '{text}'",
+                            command=command, clock=clock)
     name, params = parse_agent_spec(text, flag)
     resolve_params(registry.agent_spec(name).params, params, f"{flag} '{name}'")
-    clock = None if args.tc is None else Clock(TimeControl.parse(args.tc, "--tc"))
     return GuardedAgent(name, params, args.game, game_options, seed=seed, plugins=tuple(args.plugin or ()), where=flag,
                         label=f"{flag} '{text}'", clock=clock)
 
@@ -155,7 +174,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("game", help="game name (see 'plyground list')")
     p.add_argument("--seat", action="append", metavar="AGENT", help="agent for the next seat: NAME[:key=value,...] "
                    "(repeat once per seat, in order: the first --seat moves first; for two seats --first/--second "
-                   "say the same)")
+                   "say the same), or a program: 'cmd:PROGRAM ARGS' (it speaks the engine protocol) or "
+                   "'uci:PROGRAM ARGS' (a UCI engine)")
     p.add_argument("--first", help="agent for the first player: NAME[:key=value,...] (default: the agent a plugin "
                                    "declares for it, the interactive one; 'plyground list' marks it)")
     p.add_argument("--second", help="agent for the second player: NAME[:key=value,...] (default: the agent a "

@@ -21,7 +21,8 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise ConfigError(f"plyground serve needs the web packages ({exc.name} is missing): "
                           "pip install 'plyground'") from None
-    app = create_app(args.results, tuple(args.plugin or ()), hosts=(args.host,), engines=args.engines)
+    app = create_app(args.results, tuple(args.plugin or ()), hosts=(args.host,), engines=args.engines,
+                     programs=args.programs)
     print(f"Plyground workbench on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
     # Ctrl-C: open pages (a live feed, a search in progress) get a second, then their connections are closed
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
@@ -44,6 +45,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=options.port, default=8000, help="port (default 8000)")
     p.add_argument("--results", metavar="DIR", help="a results folder, or a folder of them, to browse and replay")
     p.add_argument("--plugin", action="append", metavar="FILE", help="a plugin file to load (repeatable)")
+    p.add_argument("--programs", action="store_true", help="let the new-game form seat programs ('cmd:PROGRAM "
+                   "ARGS', paths relative to the folder serve runs in), as 'plyground play --seat' does; off by "
+                   "default, since it lets the page start any program on this machine (confined as every engine)")
     p.add_argument("--engines", type=int, default=2, metavar="N",
                    help="searches run at once, for every tab together (default 2); more wait, or get 429")
     p.set_defaults(func=run)

@@ -154,7 +154,7 @@ _serial = itertools.count(1)
 class Engine:
     """One engine process, started confined and hand-shaken (`hello`)."""
 
-    def __init__(self, spec: EngineSpec) -> None:
+    def __init__(self, spec: EngineSpec, startup_limit: float = STARTUP_LIMIT) -> None:
         self.spec = spec
         self.name = spec.label
         self.version = ""
@@ -182,7 +182,7 @@ class Engine:
         self.closed = False
         self.used = self.wall = 0.0
         try:
-            hello = self.request({"type": "hello", "protocol": PROTOCOL_VERSION}, STARTUP_LIMIT, ("hello",),
+            hello = self.request({"type": "hello", "protocol": PROTOCOL_VERSION}, startup_limit, ("hello",),
                                  step="starting")
         except EngineFailure:
             self.close()
@@ -255,22 +255,32 @@ class Engine:
             raise self._died("it was sent a message") from None
 
     def request(self, message: Mapping[str, Any], limit: float, expect: Sequence[str],
-                step: str = "choosing a move") -> dict[str, Any]:
+                step: str = "choosing a move", errors: bool = False) -> dict[str, Any]:
         """Send `message` and return the answer of a type in `expect` (`info` lines are skipped), within `limit`
-        seconds of the engine's CPU time and its wall bound; EngineFailure otherwise. `self.used` and
-        `self.wall` hold what the step cost."""
+        seconds of the engine's CPU time and its wall bound; EngineFailure otherwise (an `error` answer too,
+        unless `errors`: then it is returned). `self.used` and `self.wall` hold what the step cost."""
         if self.closed:
             raise EngineFailure(Termination.CRASH, "crashed: its engine was already stopped")
         cpu0, wall0 = self.cpu(), time.perf_counter()
         self.send(message)
-        return self.answer(limit, expect, step, cpu0, wall0)
+        return self.receive(limit, expect, step, errors, (cpu0, wall0))
 
-    def answer(self, limit: float, expect: Sequence[str], step: str = "choosing a move", cpu0: float | None = None,
-               wall0: float | None = None) -> dict[str, Any]:
-        """The engine's next answer of a type in `expect` to what was sent (since `cpu0` and `wall0`: now when
-        not given), judged as `request` says."""
-        if cpu0 is None or wall0 is None:
-            cpu0, wall0 = self.cpu(), time.perf_counter()
+    def send_raw(self, line: bytes) -> None:
+        """Write `line` as it is (engine-check's malformed messages)."""
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(line)
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self._died("it was sent a message") from None
+
+    def receive(self, limit: float, expect: Sequence[str], step: str = "choosing a move", errors: bool = False,
+                since: tuple[float, float] | None = None) -> dict[str, Any]:
+        """The next answer of a type in `expect` (or `error`, with `errors`), as `request` waits for it; `since`:
+        the CPU and wall clocks the step started at (default: now)."""
+        if self.closed:
+            raise EngineFailure(Termination.CRASH, "crashed: its engine was already stopped")
+        cpu0, wall0 = since if since is not None else (self.cpu(), time.perf_counter())
         fd = self.proc.stdout.fileno()   # type: ignore[union-attr]
         infos = 0
         bound = wall_bound(limit) if math.isfinite(limit) else math.inf
@@ -307,6 +317,9 @@ class Engine:
                     raise self._failure(Termination.INVALID_OUTPUT, f"sent more than {MAX_INFO:,} info lines while "
                                                                     f"{step}")
                 continue
+            if kind == "error" and errors:
+                self.used, self.wall = max(self.cpu() - cpu0, 0.0), time.perf_counter() - wall0
+                return answer
             if kind == "error":   # its own forfeit; it may say which kind (never void: that is no one's doing)
                 text = str(answer.get("message", ""))[:2000]
                 kind = OWN_FORFEITS.get(str(answer.get("termination", "crash")), Termination.CRASH)
@@ -339,7 +352,7 @@ class Engine:
 
     def ready(self) -> None:
         """Wait for the `readyok` of the `new_game` sent last."""
-        self.answer(BUILD_LIMIT, ("readyok",), step="getting ready for a game")
+        self.receive(BUILD_LIMIT, ("readyok",), step="getting ready for a game")
 
     def kill(self) -> None:
         """Kill the engine's process group now, from any thread (a request waiting on it sees its death)."""

@@ -21,6 +21,7 @@ from typing import Any
 
 from framework.adjudication import Adjudication, DrawRule, ResignRule
 from framework.capabilities import player_count
+from framework.engine.programs import PROTOCOLS, engine_argv, program_id, resolve_program
 from framework.errors import ConfigError, PluginError, PlygroundError, PositionError, one_line, quoted
 from framework.params import HeuristicRef, Param, heuristic_choice
 from framework.protocols import Budget
@@ -84,18 +85,37 @@ KEYS = {"games": COMMON_KEYS + ("games", "participants", "format", "champion", "
 
 @dataclass(frozen=True)
 class Participant:
-    """An agent with its parameters, budget and time control (None: none; its budget alone binds) under an id."""
+    """An agent with its parameters, budget and time control (None: none; its budget alone binds) under an id, or
+    a program (`command`, its argv with the program's absolute path first) that speaks `protocol` ("plyground", or
+    "uci" through framework.engine.uci); a program's `agent` is "" and its `params` empty, `name` is what the config
+    calls it (None: its id)."""
 
     id: str
     agent: str
     params: Mapping[str, Any]
     budget: Budget
     time_control: TimeControl | None = None
+    command: tuple[str, ...] | None = None
+    protocol: str = "plyground"
+    name: str | None = None
+
+    @property
+    def program(self) -> bool:
+        """Whether this participant is a program rather than a registered agent."""
+        return self.command is not None
+
+    def engine_command(self) -> tuple[str, ...] | None:
+        """The argv that starts its engine: the program itself, or the UCI adapter around it (None: an agent)."""
+        return None if self.command is None else engine_argv(self.command, self.protocol)
 
     def as_dict(self) -> dict[str, Any]:
-        told = {"id": self.id, "agent": self.agent, "params": dict(self.params),
-                "budget": {"time": self.budget.time, "nodes": self.budget.nodes}}
-        return told if self.time_control is None else {**told, "time_control": str(self.time_control)}
+        out: dict[str, Any] = {"id": self.id, "agent": self.agent, "params": dict(self.params),
+                               "budget": {"time": self.budget.time, "nodes": self.budget.nodes}}
+        if self.command is not None:   # absent for agents, so folders made before keep their fingerprint
+            out.update(command=list(self.command), protocol=self.protocol, name=self.name)
+        if self.time_control is not None:
+            out["time_control"] = str(self.time_control)
+        return out
 
 
 @dataclass(frozen=True)
@@ -469,7 +489,7 @@ def _solve_config(r: _Reader, data: dict[str, Any], registry: Registry, game: An
     default = _budget(r, data.get("budget"), "budget")
     solvers = _participants(r, data.get("solvers"), registry, [(common["game"], game)], key="solvers",
                             minimum=1, solver=True)
-    solvers = tuple(p if p.budget != Budget() else Participant(p.id, p.agent, p.params, default) for p in solvers)
+    solvers = tuple(p if p.budget != Budget() else replace(p, budget=default) for p in solvers)
     if len(positions) * len(solvers) > MAX_TASKS:
         raise r.fail("positions", f"{len(positions):,} positions x {len(solvers)} solvers make more than the "
                                   f"{MAX_TASKS:,} solves one run may hold; split the positions file")
@@ -538,9 +558,23 @@ def _participants(r: _Reader, entries: Any, registry: Registry, games: list[tupl
 def participant(r: _Reader, entry: Any, registry: Registry, games: list[tuple[str, Any]], key: str, *,
                 taken: Collection[str] = (), solver: bool = False, default_id: str | None = None) -> Participant:
     """One `{id, agent, params, budget}` entry at the key path `key`, its agent checked for every game (its
-    parameters against what it declares; nothing is built)."""
+    parameters against what it declares; nothing is built); or a program, `{id, command, name, protocol,
+    budget}` (not for tuning, `default_id`: a program declares no parameters to tune)."""
+    if isinstance(entry, dict) and "command" in entry:
+        if default_id:
+            raise r.fail(f"{key}.command", "tuning changes an agent's declared parameters, and a program declares "
+                                           "none; tune a registered agent ('agent: NAME')")
+        return _program(r, entry, key, taken)
     entry = r.mapping(entry, key, {"agent": 1, "params": 1, "budget": 1, "time_control": 1} if default_id else
-                      {"id": 1, "agent": 1, "params": 1, "budget": 1, "time_control": 1})
+                      {"id": 1, "agent": 1, "params": 1, "budget": 1, "time_control": 1, "command": 1, "name": 1,
+                       "protocol": 1})
+    if "agent" not in entry:
+        either = "" if default_id else " (or 'command: [PROGRAM, ARGS...]' for a program)"
+        raise r.fail(f"{key}.agent", f"missing; name a registered agent{either}, e.g. 'agent: NAME'")
+    for extra in ("name", "protocol"):
+        if extra in entry:
+            raise r.fail(f"{key}.{extra}", f"'{extra}' belongs to a program's participant ('command: [PROGRAM, "
+                                           "ARGS...]'); an agent's is its id")
     agent = r.string(entry.get("agent"), f"{key}.agent")
     pid = entry.get("id", default_id or agent)
     if not isinstance(pid, str) or not ID_PATTERN.match(pid):
@@ -584,6 +618,37 @@ def _time_control(r: _Reader, entry: Any, key: str) -> TimeControl:
                                  else entry, key)
     except ConfigError as exc:
         raise r.fail(key, str(exc).removeprefix(f"{key}: ")) from None
+
+
+def _program(r: _Reader, entry: dict[str, Any], key: str, taken: Collection[str]) -> Participant:
+    """A program's participant: `command: [PROGRAM, ARGS...]` (a path relative to the config's folder, or a name
+    on PATH), optional `id`, `name`, `protocol` (plyground or uci) and `budget`."""
+    if "agent" in entry or "params" in entry:
+        raise r.fail(key, "a participant is either an agent ('agent:', 'params:') or a program ('command:'), not both")
+    entry = r.mapping(entry, key, {"id": 1, "command": 1, "name": 1, "protocol": 1, "budget": 1, "time_control": 1})
+    argv = entry["command"]
+    if isinstance(argv, str):
+        raise r.fail(f"{key}.command", f"expected a list of the program and its arguments, e.g. "
+                                       f"'command: [{argv.split()[0] if argv.split() else 'PROGRAM'}, ...]', "
+                                       f"got the string {quoted(argv)}")
+    if not isinstance(argv, list):
+        raise r.fail(f"{key}.command", f"expected a list of the program and its arguments, got {quoted(argv)}")
+    try:
+        command = resolve_program(argv, r.path.parent, f"{r.path}: {key}.command")
+    except ConfigError as exc:
+        raise ConfigError(str(exc)) from None
+    protocol = r.choice(entry.get("protocol", "plyground"), f"{key}.protocol", PROTOCOLS)
+    name = None if entry.get("name") is None else r.string(entry["name"], f"{key}.name")
+    pid = entry.get("id", name if name is not None and ID_PATTERN.match(name) else program_id(command))
+    if not isinstance(pid, str) or not ID_PATTERN.match(pid):
+        raise r.fail(f"{key}.id", f"expected an id of letters, digits and _.+- , got {quoted(pid)}")
+    if pid in taken:
+        raise r.fail(f"{key}.id", f"'{pid}' is already the id of another participant; ids must be unique (give "
+                                  "this one an 'id')")
+    control = None if entry.get("time_control") is None else \
+        _time_control(r, entry["time_control"], f"{key}.time_control")
+    return Participant(pid, "", {}, _budget(r, entry.get("budget"), f"{key}.budget"), control, command=command,
+                       protocol=protocol, name=name)
 
 
 def _budget(r: _Reader, entry: Any, key: str) -> Budget:

@@ -59,18 +59,21 @@ class GuardedAgent(Relay):
     """The agent `name` with `params`, playing from an engine process (see the module's docstring): taken from
     `pool` when one of its kind is idle there; each search within `memory_limit_mb` MiB more than the engine
     maps once loaded (None: no limit; a search past it forfeits, crashed: MemoryError); on `clock` when given
-    (its time left with every move, lost on time when it runs out, as the referee keeps a tournament's)."""
+    (its time left with every move, lost on time when it runs out, as the referee keeps a tournament's). With
+    `command`, a program plays instead (framework/engine/programs.py: its argv, the program's path absolute);
+    `name` and `params` are then unused."""
 
     def __init__(self, name: str, params: Mapping[str, Any], game_name: str, game_options: Mapping[str, Any],
                  seed: int, plugins: tuple[str, ...] = (), where: str = "agent", label: str = "agent",
                  pool: EnginePool | None = None, memory_limit_mb: int | None = None,
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, command: tuple[str, ...] | None = None) -> None:
         self.pool = pool if pool is not None else EnginePool(keep=0)
         self.owns_pool = pool is None
         self.label = label
         self.healthy = True
         self.clock = clock
-        self.spec = EngineSpec(label, name, dict(params), plugins, None, memory_limit_mb=memory_limit_mb, where=where)
+        self.spec = EngineSpec(label, name, dict(params), plugins, None, memory_limit_mb=memory_limit_mb, where=where) \
+            if command is None else EngineSpec(label, command=command, memory_limit_mb=memory_limit_mb)
         self.game = (game_name, dict(game_options), seed)
         try:
             self.engine = self._start()

@@ -77,6 +77,8 @@ def providers(config: TournamentConfig, registry: Registry) -> dict[str, Provena
         game = registry.create_game(game_name, options)
         out[f"game {game_name}"] = registry.games[game_name].provenance
         for p in config.participants:
+            if p.program:   # a program is no plugin: its handshake's name and version are stored with its games
+                continue
             out[f"agent {p.agent}"] = registry.agents[p.agent].provenance
             for param in registry.agent_spec(p.agent).params:
                 if param.type is HeuristicRef:

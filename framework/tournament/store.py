@@ -55,13 +55,13 @@ CREATE TABLE IF NOT EXISTS moves (
     binding_reason TEXT, clock REAL, PRIMARY KEY (key, ply));
 CREATE TABLE IF NOT EXISTS seats (
     key TEXT NOT NULL REFERENCES games(key), seat INTEGER NOT NULL, participant TEXT NOT NULL,
-    result REAL NOT NULL, rank INTEGER NOT NULL, PRIMARY KEY (key, seat));
+    result REAL NOT NULL, rank INTEGER NOT NULL, engine TEXT, engine_version TEXT, PRIMARY KEY (key, seat));
 CREATE TABLE IF NOT EXISTS solves (
     key TEXT PRIMARY KEY, solver TEXT NOT NULL, position_index INTEGER NOT NULL, position TEXT NOT NULL,
     note TEXT NOT NULL, value TEXT NOT NULL, move TEXT, nodes INTEGER NOT NULL, depth INTEGER NOT NULL,
     wall_time REAL NOT NULL, cpu_time REAL NOT NULL, status TEXT NOT NULL, reason TEXT NOT NULL,
     extra TEXT NOT NULL, finished_at REAL NOT NULL, peak_entries INTEGER, rss_start INTEGER, rss_peak INTEGER,
-    rss_scope TEXT, retries INTEGER);
+    rss_scope TEXT, retries INTEGER, engine TEXT, engine_version TEXT);
 """
 
 #: Columns added after the first release of the schema, per table: (name, type), in SCHEMA's order.
@@ -71,16 +71,20 @@ CREATE TABLE IF NOT EXISTS solves (
 #: because its worker was killed from outside (guard.RETRIES); binding: how the move's search ran
 #: (`SearchStats.extra["binding"]`, framework.kernel.binding), and binding_reason why it was not compiled;
 #: clock: seconds left on the mover's clock after the move (a time control's, framework/timecontrol.py).
+#: engine, engine_version: the name and version the seat's (or solver's) engine gave in its handshake.
 MEMORY_COLUMNS = (("rss_start", "INTEGER"), ("rss_peak", "INTEGER"), ("rss_scope", "TEXT"))
+ENGINE_COLUMNS = (("engine", "TEXT"), ("engine_version", "TEXT"))
 ADDED = {"games": (*MEMORY_COLUMNS, ("traceback", "TEXT"), ("retries", "INTEGER")),
-         "solves": (("peak_entries", "INTEGER"), *MEMORY_COLUMNS, ("retries", "INTEGER")),
-         "moves": (("binding", "TEXT"), ("binding_reason", "TEXT"), ("clock", "REAL"))}
+         "solves": (("peak_entries", "INTEGER"), *MEMORY_COLUMNS, ("retries", "INTEGER"), *ENGINE_COLUMNS),
+         "moves": (("binding", "TEXT"), ("binding_reason", "TEXT"), ("clock", "REAL")),
+         "seats": ENGINE_COLUMNS}
 GAME_COLUMNS = ("key", "pairing_a", "pairing_b", "game_index", "game", "first", "second", "seed", "start", "final",
                 "result_first", "result_second", "winner", "termination", "reason", "plies", "wall_time",
                 "finished_at", "rss_start", "rss_peak", "rss_scope", "traceback", "retries")
 SOLVE_COLUMNS = ("key", "solver", "position_index", "position", "note", "value", "move", "nodes", "depth",
                  "wall_time", "cpu_time", "status", "reason", "extra", "finished_at", "peak_entries", "rss_start",
-                 "rss_peak", "rss_scope", "retries")
+                 "rss_peak", "rss_scope", "retries", "engine", "engine_version")
+SEAT_COLUMNS = ("key", "seat", "participant", "result", "rank", "engine", "engine_version")
 
 
 def shown(folder: Path) -> str:
@@ -200,7 +204,7 @@ class Store:
                     task.key, task.solver.id, task.index, task.position, task.note, result.value, result.move,
                     result.nodes, result.depth, result.wall_time, result.cpu_time, result.status, result.reason,
                     json.dumps(dict(result.extra)), time.time(), result.peak_entries, *_memory(result.memory),
-                    result.retries))
+                    result.retries, *(result.engine or (None, None))))
             return
         played, record = result.task, result.record
         winner = None if record.winner is None else record.players[record.winner]
@@ -219,9 +223,10 @@ class Store:
             self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                   _move_rows(played.key, record))
             ranks = rank_of(record.result)
-            self.conn.executemany("INSERT INTO seats VALUES (?,?,?,?,?)", [
-                (played.key, seat, pid, result, ranks[seat])
-                for seat, (pid, result) in enumerate(zip(record.players, record.result))])
+            engines = result.engines
+            self.conn.executemany(_insert("seats", SEAT_COLUMNS), [
+                (played.key, seat, pid, points, ranks[seat], *(engines[seat] if seat < len(engines) else (None, None)))
+                for seat, (pid, points) in enumerate(zip(record.players, record.result))])
 
     def close(self) -> None:
         self.conn.close()

@@ -79,6 +79,16 @@ def random_opening(game: Any, state: Any, plies: int, seed: int) -> Any:
     return state
 
 
+def engine_spec(participant: Participant, plugins: tuple[str, ...] = (), entry_points: tuple[str, ...] | None = None,
+                memory_limit_mb: int | None = None, solver: bool = False) -> EngineSpec:
+    """What starts a participant's engine: its agent in an engine host, or its program (`command`)."""
+    if participant.program:
+        return EngineSpec(participant.id, command=participant.engine_command(), memory_limit_mb=memory_limit_mb,
+                          solver=solver)
+    return EngineSpec(participant.id, participant.agent, dict(participant.params), plugins, entry_points,
+                      memory_limit_mb=memory_limit_mb, solver=solver)
+
+
 class WorkerContext:
     """What a worker process keeps between tasks: a registry per (plugin files, entry points), the referee's
     games, and the engines of the participants (`engines`: kept between games, framework/engine/referee.py).
@@ -210,6 +220,7 @@ class GameResult:
     record: GameRecord
     memory: TaskMemory | None = None
     retries: int = 0
+    engines: tuple[tuple[str, str], ...] = ()   # (name, version) per seat, as each engine's handshake gave them
 
 
 @dataclass(frozen=True)
@@ -248,8 +259,7 @@ class GameTask:
         return min(self.hard_limit(i) for i in range(len(self.players)))
 
     def engine_spec(self, participant: Participant) -> EngineSpec:
-        return EngineSpec(participant.id, participant.agent, dict(participant.params), self.plugins,
-                          self.entry_points, memory_limit_mb=self.memory_limit_mb)
+        return engine_spec(participant, self.plugins, self.entry_points, self.memory_limit_mb)
 
     def run(self, context: WorkerContext, beat: Beat) -> GameResult:
         """Referee one game: each seat's engine from the worker's pool, set up for this game before any clock
@@ -299,7 +309,7 @@ class GameTask:
                                on_move=lambda before, move, after: announce(after, move),
                                seed=derive_seed(self.seed, "chance"))
             memory = max((meter.read() for meter in meters), key=lambda m: m.peak or 0, default=None)
-            return GameResult(self, record, memory)
+            return GameResult(self, record, memory, engines=tuple((e.name, e.version) for e in engines))
         finally:
             for j, engine in enumerate(engines):
                 context.engines.give_back(engine, healthy=j < len(players) and not players[j].failed)
@@ -398,6 +408,7 @@ class SolveOutcome:
     peak_entries: int | None = None
     memory: TaskMemory | None = None
     retries: int = 0
+    engine: tuple[str, str] | None = None   # (name, version) of the solver's engine, from its handshake
 
 
 @dataclass(frozen=True)
@@ -427,8 +438,7 @@ class SolveTask:
         state = game.from_text(self.position)
         limit = hard_limit(self.solver.budget, self.move_time_limit)
         beat(referee_limit(STARTUP_LIMIT + BUILD_LIMIT), "building")
-        spec = EngineSpec(self.solver.id, self.solver.agent, dict(self.solver.params), self.plugins,
-                          self.entry_points, memory_limit_mb=self.memory_limit_mb, solver=True)
+        spec = engine_spec(self.solver, self.plugins, self.entry_points, self.memory_limit_mb, solver=True)
         healthy = False
         engine: Engine | None = None
         try:
@@ -458,7 +468,7 @@ class SolveTask:
         extra = {k: v for k, v in stats.extra.items() if isinstance(v, (int, float, str, bool, type(None)))}
         return SolveOutcome(self, result.value.value, move, stats.nodes, stats.depth, stats.wall_time, stats.cpu_time,
                             "solved" if solved else "unknown", extra=extra, peak_entries=stats.peak_entries,
-                            memory=memory)
+                            memory=memory, engine=(engine.name, engine.version))
 
     def vet(self, result: Any) -> str | None:
         """What makes `result`, as the solve's process sent it, unfit to store (None: nothing)."""

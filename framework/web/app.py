@@ -190,11 +190,13 @@ def game_names(registry: Registry) -> list[str]:
 
 def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] = (),
                pool: EnginePool | None = None, *, hosts: tuple[str, ...] = (),
-               engines: int = DEFAULT_ENGINES, memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB) -> Starlette:
+               engines: int = DEFAULT_ENGINES, memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
+               programs: bool = False) -> Starlette:
     """The ASGI application; `results_dir` is a results folder or a folder of them (None: no results pages).
 
     `hosts`: the address served besides this machine's own names; `engines`: searches that run at once;
-    `memory_limit_mb`: what an engine's build or search may map beyond its worker (a tournament game's default)."""
+    `memory_limit_mb`: what an engine's build or search may map beyond its worker (a tournament game's default);
+    `programs`: whether a seat may be a program (`cmd:PROGRAM ARGS`), as `plyground play` allows."""
     if engines < 1:
         raise ConfigError(f"--engines must be at least 1, got {engines}")
     registry = make_registry(plugins)
@@ -241,7 +243,7 @@ def create_app(results_dir: str | Path | None = None, plugins: tuple[str, ...] =
         form = dict(fields)
         seats = [value for name, value in fields if name == "seat"]
         try:
-            session = new_session(registry, form, seats, plugins)
+            session = new_session(registry, form, seats, plugins, programs)
             await in_engine(session.build, pool, memory_limit_mb)
         except (PlygroundError, Busy) as exc:
             return HTMLResponse(start_page(form, seats, str(exc)), status_code=429 if isinstance(exc, Busy) else 400)

@@ -14,10 +14,12 @@ import secrets
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from framework.agentspec import parse_agent_spec, parse_key_values
 from framework.capabilities import capabilities, player_count
+from framework.engine.programs import engine_argv, parse_program, resolve_program
 from framework.errors import ConfigError, PlygroundError
 from framework.match import Dice, Forfeit, MoveRecord, Termination, forfeit_result, seat_names
 from framework.protocols import CHANCE, Budget, Game, State
@@ -47,6 +49,7 @@ class Seat:
     params: Mapping[str, Any]
     spec: str
     human: bool   # the agent is declared interactive (AgentSpec.interactive)
+    command: tuple[str, ...] | None = None   # a program plays the seat (`cmd:PROGRAM ARGS`): the argv that starts it
 
 
 @dataclass(frozen=True)
@@ -178,7 +181,7 @@ class PlaySession:
                 if seat is not None and not seat.human:
                     self.engines[role] = GuardedAgent(seat.agent, seat.params, self.game_name, self.options, seed,
                                                       self.plugins, role, f"{role} '{seat.spec}'", pool,
-                                                      memory_limit_mb)
+                                                      memory_limit_mb, command=seat.command)
         except Exception:   # not built (ConfigError), or no worker could build it (WorkerError)
             self.close()
             raise
@@ -293,10 +296,19 @@ class PlaySession:
             extra={"seed": None if ended is None else self.seed})   # the seed foretells every roll: not mid-game
 
 
-def parse_seat(registry: Registry, text: str, where: str) -> Seat:
+def parse_seat(registry: Registry, text: str, where: str, programs: bool = False) -> Seat:
     """A seat from `NAME[:key=value,...]`; empty: the default of `plyground play --first` for the first seat,
-    of `--second` for the others."""
+    of `--second` for the others. A program (`cmd:PROGRAM ARGS`, `uci:PROGRAM ARGS`, as `plyground play` reads
+    it) only when the server allows `programs` (`plyground serve --programs`): a page must not start any
+    program on the machine unless its owner said so."""
     text = (text or "").strip() or registry.default_for(f"play --{'first' if where == 'first' else 'second'}")
+    parsed = parse_program(text, where)
+    if parsed is not None:
+        if not programs:
+            raise ConfigError(f"{where}: '{text}' names a program; the workbench starts programs only when it was "
+                              "started with 'plyground serve --programs'")
+        protocol, argv = parsed
+        return Seat("", {}, text, False, engine_argv(resolve_program(argv, Path.cwd(), f"{where} '{text}'"), protocol))
     name, params = parse_agent_spec(text, where)
     return Seat(name, params, text, registry.agent_spec(name).interactive)
 
@@ -326,7 +338,7 @@ def parse_seconds(text: str, where: str, default: float) -> float:
 
 
 def new_session(registry: Registry, form: Mapping[str, str], seats: Sequence[str] = (),
-                plugins: tuple[str, ...] = ()) -> PlaySession:
+                plugins: tuple[str, ...] = (), programs: bool = False) -> PlaySession:
     """A session from the new-game form's fields, every value checked (ConfigError, PositionError, PluginError).
 
     `seats` are the form's repeated `seat` fields, one per player in order; without them the two-seat fields
@@ -340,7 +352,7 @@ def new_session(registry: Registry, form: Mapping[str, str], seats: Sequence[str
         raise ConfigError(f"seat: {game_name} {'with ' + form['options'].strip() + ' ' if options else ''}is played "
                           f"by {players} players, the form gave {len(texts)} seats; give one seat per player")
     names = seat_names(players)
-    parsed = tuple(parse_seat(registry, text, names[i]) for i, text in enumerate(texts))
+    parsed = tuple(parse_seat(registry, text, names[i], programs) for i, text in enumerate(texts))
     coach = parse_seat(registry, form["coach"], "coach") if (form.get("coach") or "").strip() else None
     if coach is not None and coach.human:
         raise ConfigError(f"coach: '{coach.spec}' is a person at the keyboard; a coach is an agent that searches")

@@ -123,12 +123,12 @@ def _dump(data: dict[str, Any]) -> str:
 
 
 def _commands(block: Block) -> list[list[str]]:
-    """The commands of a bash block: continuation lines joined, comments dropped, `&&` chains split."""
+    """The commands of a bash block: continuation lines joined, comments dropped, `&&` chains and pipes split."""
     out: list[list[str]] = []
     for line in block.text.replace("\\\n", " ").splitlines():
         words = shlex.split(line, comments=True)
         while words:
-            cut = words.index("&&") if "&&" in words else len(words)
+            cut = min((words.index(sep) for sep in ("&&", "|") if sep in words), default=len(words))
             command = words[:cut]
             while command and "=" in command[0] and not command[0].startswith("-"):
                 command = command[1:]   # VAR=value prefixes
@@ -169,6 +169,8 @@ def _check_command(block: Block, words: list[str], scratch: Path) -> bool:
         spec = find_spec(words[2])
         assert spec is not None and spec.origin, f"{where}: no module {words[2]!r}"
         _check_options(where, Path(spec.origin).read_text(), words[3:])
+    elif words[0] == "printf":   # writes its arguments (the lines a transcript sends an engine)
+        pass
     elif words[0] in (".", "source"):   # activating the virtual environment the page made
         assert words[1:] == [".venv/bin/activate"], f"{where}: only the page's .venv is activated"
     elif words[0] == "python" and words[1].endswith(".py"):
