@@ -16,7 +16,6 @@ from framework.commands import options
 from framework.engine.programs import engine_argv, parse_program, resolve_program
 from framework.errors import ConfigError, PlygroundError, one_line
 from framework.match import Termination, play_game, rolled
-from framework.params import resolve_params
 from framework.protocols import CHANCE, UNLIMITED, Agent, Budget, Game
 from framework.records import format_score
 from framework.registry import Registry, load_plugin_file
@@ -73,7 +72,7 @@ def _engine(registry: Registry, args: argparse.Namespace, game_options: dict, te
         return GuardedAgent("", {}, args.game, game_options, seed=seed, where=flag, label=f"{flag} '{text}'",
                             command=command, clock=clock)
     name, params = parse_agent_spec(text, flag)
-    resolve_params(registry.agent_spec(name).params, params, f"{flag} '{name}'")
+    registry.check_agent(name, registry.create_game(args.game, game_options), params, where=flag)
     return GuardedAgent(name, params, args.game, game_options, seed=seed, plugins=tuple(args.plugin or ()), where=flag,
                         label=f"{flag} '{text}'", clock=clock)
 
@@ -104,6 +103,10 @@ def run(args: argparse.Namespace) -> int:
     game_options = parse_key_values(args.option or [], "--option")
     game = registry.create_game(args.game, game_options)
     seats = seat_specs(registry, game, args)
+    for flag, text in seats:   # every seat checked before any engine starts (a search may compile for seconds)
+        if program_command(text, flag) is None and not _interactive(registry, text, flag):
+            name, params = parse_agent_spec(text, flag)
+            registry.check_agent(name, game, params, where=flag)
     agents: list[Agent] = []
     people: set[int] = set()
     coach = None
