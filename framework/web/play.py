@@ -293,7 +293,14 @@ class PlaySession:
             start=self.game.to_text(self.states[0]), final=self.game.to_text(self.state), moves=moves, fmt=fmt,
             key=self.id, pdn_type=capabilities(self.game).pdn_game_type,
             time_control=f"move_time={self.budget.time:g}" if self.budget.time else None,
-            extra={"seed": None if ended is None else self.seed})   # the seed foretells every roll: not mid-game
+            extra={"seed": None if ended is None else self.seed,   # the seed foretells every roll: not mid-game
+                   "engines": [self._engine_name(role) for role in self.roles]})
+
+    def _engine_name(self, role: str) -> dict[str, str | None]:
+        """A seat's engine as its handshake named it ({name, version}; nulls for a person), as a run's records."""
+        engine = self.engines.get(role)
+        return {"name": None if engine is None else engine.engine.name,
+                "version": None if engine is None else engine.engine.version or None}
 
 
 def parse_seat(registry: Registry, text: str, where: str, programs: bool = False) -> Seat:

@@ -55,7 +55,8 @@ def test_the_built_in_solvers_declare_their_memory_bound_and_algorithm(registry)
                 if r.spec.memory_bound is not None}
     assert declared == {"alphabeta": ("tt_size", "alpha-beta"), "pns": ("tree_limit", "proof-number search"),
                         "pn2": ("tree_limit", "PN²"), "dfpn": ("tt_size", "df-pn"), "pds": ("tt_size", "PDS"),
-                        "pdspn": ("tt_size", "PDS-PN"), "mcts": ("iterations", "Monte-Carlo tree search")}
+                        "pdspn": ("tt_size", "PDS-PN"), "mcts": ("iterations", "Monte-Carlo tree search"),
+                        "openspiel-mcts": ("simulations", "Monte-Carlo tree search")}
 
 
 def test_a_person_is_the_agent_its_plugin_declares_interactive_not_one_with_an_attribute_of_that_name():
