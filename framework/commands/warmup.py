@@ -26,6 +26,7 @@ from typing import Any
 
 from framework.capabilities import capabilities
 from framework.engine.client import ENGINE_CACHE
+from framework.errors import PlygroundError
 from framework.kernel import numba_backend
 from framework.params import HeuristicRef
 from framework.registry import Registry
@@ -40,10 +41,18 @@ def warm_game(name: str) -> bool:
     return offered.warmup is not None or offered.kernel is not None
 
 
-def warm_agent(game_name: str, options: dict[str, Any], agent: str, params: dict[str, Any]) -> None:
-    """Build `agent` for the game with `options`: an agent with a compiled search compiles or loads it."""
+def warm_agent(game_name: str, options: dict[str, Any], agent: str, params: dict[str, Any]) -> set[tuple[str, str]]:
+    """Build `agent` for the game with `options`: an agent with a compiled search compiles or loads it. What this
+    process has compiled or loaded so far, as (search, game) pairs; an agent that refuses the game when built
+    (a plugin's own rule, beyond what its spec declares) is left out."""
+    from framework.kernel import binding
+
     registry = Registry()
-    registry.create_agent(agent, registry.create_game(game_name, options), params)
+    try:
+        registry.create_agent(agent, registry.create_game(game_name, options), params)
+    except PlygroundError:
+        pass
+    return {(search.rsplit(".", 2)[-2], tag) for search, tag, *_ in binding._COMPILED}
 
 
 def game_options(registry: Registry, game_name: str) -> list[dict[str, Any]]:
@@ -95,11 +104,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         compiled = [name for name, has in zip(names, _each(pool, warm_game, names)) if has]
         builds = [build for name in compiled for build in agent_builds(registry, name)]
-        _each(pool, warm_agent, *map(list, zip(*builds))) if builds else None
+        warmed = set().union(*_each(pool, warm_agent, *map(list, zip(*builds)))) if builds else set()
     finally:
         pool.shutdown()
     for name in names:
         print(f"{name:<16} " + ("kernels ready" if name in compiled else "no compiled kernels (runs interpreted)"))
+    searches = sorted({search for search, _ in warmed})
+    print("compiled searches ready: " + "; ".join(
+        f"{search} on {', '.join(sorted(game for s, game in warmed if s == search))}" for search in searches))
     print(f"warmed up in {time.perf_counter() - start:.1f} s with {args.jobs} process(es)")
     return 0
 
