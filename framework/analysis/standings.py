@@ -139,9 +139,15 @@ def elo_estimate(elo: float, error: float, los: float = math.nan) -> tuple[str, 
             f"{los:.1f}%" if spread and math.isfinite(los) else NOT_ESTIMATED)
 
 
+#: Complete colour-swapped pairs a pairing needs before its match line estimates Elo, interval and LOS: below it
+#: the three read NOT_ESTIMATED together (one rule for every pairing, whatever its first few pairs happened to be).
+MIN_PAIRS = 5
+
+
 def match_line(row: pd.Series) -> str:
     """One pairing in one line, e.g. "ab vs rnd: 46 games, W-D-L 44-2-0, score 97.8%, Elo 537.0 +- 254.6, ..."."""
-    elo, error, los = elo_estimate(row["elo"], row["elo_error"], row["los_pct"])
+    enough = sum(row["ptnml"]) >= MIN_PAIRS
+    elo, error, los = elo_estimate(row["elo"] if enough else math.nan, row["elo_error"], row["los_pct"])
     elo = elo if elo == NOT_ESTIMATED else f"{elo} +- {error}"
     return (f"{row['participant']} vs {row['opponent']}: {row['games']} games, W-D-L {row['wins']}-{row['draws']}-"
             f"{row['losses']}, score {row['score_pct']:.1f}%, Elo {elo}, LOS {los}, draws {row['draw_pct']:.1f}%, "

@@ -20,8 +20,18 @@ def _row(ptnml):
 def test_one_pair_has_no_spread_so_no_interval_and_no_los():
     """It printed `Elo 190.8 +- 0.0, LOS 100.0%`: one pair scoring 1.5 of 2, as if that were certain."""
     assert pair_stats((0, 0, 0, 1, 0)).elo_error == 0.0
+    assert elo_estimate(190.8, 0.0, 100.0) == ("190.8", NOT_ESTIMATED, NOT_ESTIMATED)
     line = match_line(_row((0, 0, 0, 1, 0)))
-    assert f"Elo 190.8 +- {NOT_ESTIMATED}, LOS {NOT_ESTIMATED}," in line
+    assert f"Elo {NOT_ESTIMATED}, LOS {NOT_ESTIMATED}," in line
+
+
+def test_below_five_pairs_no_pairing_estimates_anything():
+    """One rule for every pairing: two pairs with a spread printed `Elo -88.7 +- 136.3, LOS 7.9%` beside pairings
+    that printed n/a; under MIN_PAIRS complete pairs Elo, interval and LOS all read n/a."""
+    stats = pair_stats((0, 1, 1, 1, 0))   # four pairs with a spread: an interval exists, but four are too few
+    assert math.isfinite(stats.elo) and 0 < stats.elo_error < math.inf
+    assert f"Elo {NOT_ESTIMATED}, LOS {NOT_ESTIMATED}," in match_line(_row((0, 1, 1, 1, 0)))
+    assert f"Elo {NOT_ESTIMATED}" not in match_line(_row((1, 0, 1, 2, 1)))
 
 
 def test_a_perfect_score_has_no_finite_elo():
