@@ -106,7 +106,7 @@ class EngineSpec:
         spec = {"agent": self.agent, "params": dict(self.params), "plugins": list(self.plugins),
                 "entry_points": None if self.entry_points is None else list(self.entry_points),
                 "solver": self.solver, "where": self.where, "memory_limit_mb": self.memory_limit_mb}
-        return [sys.executable, "-m", "framework.engine.host", json.dumps(spec, default=repr)]
+        return [sys.executable, "-c", HOST_BOOTSTRAP, json.dumps(spec, default=repr)]
 
     def readable(self) -> tuple[str, ...]:
         """What the engine must read beyond the system's folders: the packages of this framework and its plugins,
@@ -138,14 +138,21 @@ def package_roots() -> dict[str, Path]:
     return roots
 
 
-def import_folder(private: str) -> str:
-    """A folder in the engine's private folder that links each package of `package_roots`, first on the engine's
-    import path: the engine imports the runner's own code (a checkout beside an installed copy included)."""
-    folder = Path(private, "imports")
-    folder.mkdir()
-    for name, root in package_roots().items():
-        (folder / name).symlink_to(root, target_is_directory=True)
-    return str(folder)
+#: How an engine host starts: the runner's own packages (`package_roots`, in PLYGROUND_PACKAGES) imported from
+#: their real folders first, so the engine runs the runner's code (a checkout beside an installed copy included)
+#: under the same file names (numba's cache is keyed by them), without listing the folders that hold them.
+HOST_BOOTSTRAP = """\
+import importlib.abc, importlib.util, json, os, runpy, sys
+ROOTS = json.loads(os.environ["PLYGROUND_PACKAGES"])
+class Packages(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        root = ROOTS.get(name)
+        return None if root is None else importlib.util.spec_from_file_location(
+            name, os.path.join(root, "__init__.py"), submodule_search_locations=[root])
+sys.meta_path.insert(0, Packages())
+sys.argv[0] = "framework.engine.host"
+runpy.run_module("framework.engine.host", run_name="__main__", alter_sys=True)
+"""
 
 
 _serial = itertools.count(1)
@@ -172,8 +179,8 @@ class Engine:
         ENGINE_CACHE.mkdir(parents=True, exist_ok=True)
         self.stderr_path = Path(self.private, "stderr.log")
         env = dict(os.environ, NUMBA_CACHE_DIR=str(ENGINE_CACHE), TMPDIR=self.private, PYTHONDONTWRITEBYTECODE="1",
-                   PYTHONPATH=os.pathsep.join([import_folder(self.private),
-                                               *(p for p in sys.path if p and os.path.isdir(p))]))
+                   PYTHONPATH=os.pathsep.join(p for p in sys.path if p and os.path.isdir(p)),
+                   PLYGROUND_PACKAGES=json.dumps({name: str(root) for name, root in package_roots().items()}))
         with open(self.stderr_path, "wb") as stderr:
             self.proc = spawn(sandbox.launch_command(confinement, spec.argv()), (), stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=stderr, env=env)
