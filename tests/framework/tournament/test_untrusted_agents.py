@@ -105,7 +105,7 @@ def workers_of(pid: int) -> list[int]:
 
 
 def engines_of(pid: int) -> list[int]:
-    """Engine processes whose parent, or whose parent's parent, is `pid`."""
+    """Engine processes descended from `pid` (its own, or its workers')."""
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -113,9 +113,21 @@ def engines_of(pid: int) -> list[int]:
                 cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
             except OSError:
                 continue
-            if b"framework.engine.host" in cmdline and b"untrusted_agents" in cmdline and alive(int(entry)):
+            if b"framework.engine.host" in cmdline and alive(int(entry)) and pid in ancestors(int(entry)):
                 found.append(int(entry))
     return found
+
+
+def ancestors(pid: int) -> list[int]:
+    """The processes above `pid`, its parent first."""
+    chain = []
+    while pid > 1:
+        try:
+            pid = int(Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError):
+            break
+        chain.append(pid)
+    return chain
 
 
 def alive(pid: int) -> bool:
