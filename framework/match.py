@@ -128,6 +128,13 @@ def seat_names(seats: int) -> tuple[str, ...]:
     return tuple(_ORDINALS[i] if i < len(_ORDINALS) else f"seat {i}" for i in range(seats))
 
 
+def _pv_text(agent: Agent, game: Game, state: State, pv: Sequence) -> tuple[str, ...]:
+    """A move's PV in notation: a relay's (an engine's) is in notation already, an agent's is made so here."""
+    if isinstance(agent, Relay) and all(isinstance(move, str) for move in pv):
+        return tuple(pv)
+    return pv_notation(game, state, pv)
+
+
 def pv_notation(game: Game, state: State, pv: Sequence) -> tuple[str, ...]:
     """The principal variation in notation, stopping quietly at the first move that does not apply."""
     out = []
@@ -379,8 +386,9 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         if budget.time is not None and wall > budget.time * (1 + time_slack) + time_grace:
             return forfeit(mover, Termination.TIME, f"took {wall:.3f}s with a budget of {budget.time}s")
         clock = stats.extra.get("clock") if isinstance(agents[mover], Relay) else None   # a referee's clock only
+        pv = _pv_text(agents[mover], game, state, stats.pv)
         record = MoveRecord(len(moves) + 1, mover, game.format_move(state, move), stats.nodes,
-                            stats.depth, stats.score, wall, stats.cpu_time, pv_notation(game, state, stats.pv),
+                            stats.depth, stats.score, wall, stats.cpu_time, pv,
                             str(stats.extra.get("binding", "")), str(stats.extra.get("binding_reason", "")),
                             float(clock) if isinstance(clock, (int, float)) else None)
         moves.append(record)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -24,25 +24,15 @@ from framework.match import Forfeit, Relay, Termination, crash_reason
 from framework.protocols import Budget, Decision, Game, Move, Proof, SearchStats, SolveResult, State
 from framework.timecontrol import Clock
 
+#: A PV is kept as the engine wrote it, in notation (shown, never judged): at most this many moves of this length.
+MAX_PV = 200
+MAX_PV_TEXT = 64
 #: Idle engines a pool keeps; past it the one idle longest is stopped.
 MAX_IDLE = 8
 
 
 def budget_message(budget: Budget) -> dict[str, Any]:
     return {key: value for key, value in (("time", budget.time), ("nodes", budget.nodes)) if value is not None}
-
-
-def _moves(game: Game, state: State, notation: Sequence[Any]) -> tuple:
-    """The moves of a PV in notation, as far as they parse (a PV is shown, never judged)."""
-    moves = []
-    for text in notation:
-        try:
-            move = game.parse_move(state, str(text))
-            state = game.apply(state, move)
-        except Exception:
-            break
-        moves.append(move)
-    return tuple(moves)
 
 
 def _number(stats: Mapping[str, Any], name: str, kind: type, default: Any) -> Any:
@@ -53,7 +43,8 @@ def _number(stats: Mapping[str, Any], name: str, kind: type, default: Any) -> An
 
 
 def search_stats(game: Game, state: State, stats: Any, used: float, wall: float) -> SearchStats:
-    """The statistics an engine sent, with the times the referee measured (never the engine's own)."""
+    """The statistics an engine sent, with the times the referee measured (never the engine's own); the PV stays
+    in the engine's notation (`pv` of strings, which `match.play_game` records as it is)."""
     if not isinstance(stats, dict):
         stats = {}
     extra = stats.get("extra")
@@ -63,7 +54,7 @@ def search_stats(game: Game, state: State, stats: Any, used: float, wall: float)
     pv = stats.get("pv")
     return SearchStats(nodes=_number(stats, "nodes", int, 0), depth=_number(stats, "depth", int, 0),
                        score=_number(stats, "score", float, None),
-                       pv=_moves(game, state, pv[:200]) if isinstance(pv, list) else (),
+                       pv=tuple(str(m)[:MAX_PV_TEXT] for m in pv[:MAX_PV]) if isinstance(pv, list) else (),
                        wall_time=wall, cpu_time=used, extra=extra,
                        peak_entries=_number(stats, "peak_entries", int, None))
 

@@ -25,7 +25,7 @@ from framework.engine.client import Engine, EngineFailure, EngineSpec
 from framework.engine.referee import EnginePool as _Pool
 from framework.engine.referee import ask_move, budget_message
 from framework.errors import ConfigError
-from framework.match import Forfeit, MoveRecord, Relay, pv_notation
+from framework.match import Forfeit, MoveRecord, Relay
 from framework.protocols import Budget, Decision, Game, SearchStats, State
 from framework.timecontrol import Clock
 from framework.tournament.guard import Cancelled
@@ -117,7 +117,7 @@ class GuardedAgent(Relay):
             raise self._failed(Forfeit(failure.termination, failure.reason, failure.details)) from None
         except Forfeit as forfeit:
             raise self._failed(forfeit) from None
-        return MoveOutcome(game.format_move(state, move), replace(stats, pv=()), pv_notation(game, state, stats.pv),
+        return MoveOutcome(game.format_move(state, move), replace(stats, pv=()), tuple(stats.pv),
                            engine.wall)
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:
