@@ -176,7 +176,11 @@ class Host:
             move, stats = checked(game.legal_moves(state), decision)
         except Forfeit as forfeit:
             return {"type": "error", "message": forfeit.reason, "termination": forfeit.termination.value}
-        return {"type": "move", "move": game.format_move(state, move), "stats": stats_message(game, state, stats)}
+        notation = game.format_move(state, move)
+        answer = {"type": "move", "move": notation, "stats": stats_message(game, state, stats)}
+        self.state = game.apply(state, move)   # the next `go` names this move first: it need not be parsed again
+        self.played.append(notation)
+        return answer
 
     def solve(self, message: Mapping[str, Any]) -> dict[str, Any]:
         game = cast(Game, self.game)
