@@ -148,6 +148,7 @@ COLUMNS: dict[str, str] = {
     "moves.pv": "its principal variation in notation, space-separated",
     "moves.binding": "how its search ran: compiled, interpreted or adapter (its `kernel` option; empty: unsaid)",
     "moves.binding_reason": "why its search did not run compiled (empty: compiled, or unsaid)",
+    "moves.clock": "seconds left on the mover's clock after the move, under a time control (null: none)",
     "solves.key": "the solve's key: solver and position index",
     "solves.solver": "the solver's id",
     "solves.position_index": "the position's line number among the file's positions, from 0",
@@ -167,6 +168,8 @@ COLUMNS: dict[str, str] = {
     "solves.rss_peak": "the worker's peak resident bytes",
     "solves.rss_scope": "`task` or `process`, as for games",
     "solves.retries": "times the solve was replayed because its worker was killed from outside",
+    "solves.engine": "the solver's engine as its handshake named it",
+    "solves.engine_version": "the version its engine's handshake gave",
 }
 
 
