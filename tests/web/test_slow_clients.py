@@ -3,18 +3,36 @@ connection. Driven through the ASGI interface, where a test can be the slow clie
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 import anyio
-import pytest
 
 import framework.web.app as web
 from framework.web.app import create_app
 
-pytestmark = pytest.mark.anyio
 
+def in_own_loop(test: Callable[..., Awaitable[Any]]) -> Callable[..., None]:
+    """Run an async test in an event loop of its own thread: a loop another test left running in this thread
+    (a browser test's) cannot stop it."""
+    @functools.wraps(test)   # pytest reads the test's own fixtures through __wrapped__
+    def run(*args: Any, **kwargs: Any) -> None:
+        failure: list[BaseException] = []
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
+        def body() -> None:
+            try:
+                asyncio.run(test(*args, **kwargs))
+            except BaseException as exc:
+                failure.append(exc)
+        thread = threading.Thread(target=body)
+        thread.start()
+        thread.join()
+        if failure:
+            raise failure[0]
+    return run
 
 
 def post(path: str, length: int) -> dict:
@@ -35,6 +53,7 @@ async def call(app, scope, receive) -> list[dict]:
     return sent
 
 
+@in_own_loop
 async def test_a_client_that_leaves_mid_body_ends_quietly():
     """It raised ClientDisconnect through the server's error middleware: a full traceback per client."""
     messages = iter([{"type": "http.request", "body": b"game=pig", "more_body": True}, {"type": "http.disconnect"}])
@@ -46,6 +65,7 @@ async def test_a_client_that_leaves_mid_body_ends_quietly():
     assert sent[0]["status"] == 400
 
 
+@in_own_loop
 async def test_a_body_that_trickles_in_is_cut_off_with_408(monkeypatch):
     """A body sent a byte now and then was held for minutes (400 such connections at once)."""
     monkeypatch.setattr(web, "BODY_SECONDS", 0.3)
@@ -60,6 +80,7 @@ async def test_a_body_that_trickles_in_is_cut_off_with_408(monkeypatch):
     assert b"did not arrive within 0.3 s" in b"".join(m.get("body", b"") for m in sent[1:])
 
 
+@in_own_loop
 async def test_a_whole_body_on_time_is_read_as_before():
     messages = iter([{"type": "http.request", "body": b"game=nope&seat=human", "more_body": False}])
 
