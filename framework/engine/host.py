@@ -14,7 +14,6 @@ move of a game pays for loading or compiling inside its clock.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import traceback
 from collections.abc import Mapping
@@ -22,7 +21,8 @@ from typing import IO, Any, cast
 
 from framework.capabilities import capabilities
 from framework.coach import coach_move
-from framework.engine.protocol import PROTOCOL_VERSION, REFEREE_MESSAGES, ProtocolError, decode, encode
+from framework.engine import protocol
+from framework.engine.protocol import PROTOCOL_VERSION
 from framework.engine.sandbox import limit_memory
 from framework.errors import cap_text
 from framework.match import Forfeit, checked, crash_reason, pv_notation
@@ -216,40 +216,23 @@ class Host:
 
 
 def serve(inbox: IO[bytes], outbox: IO[bytes], spec: Mapping[str, Any]) -> int:
-    """Answer the referee's messages until `quit` or the end of the input."""
-    host: Host | None = None
-    while True:
-        line = inbox.readline()
-        if not line:
-            return 0
+    """Answer the referee's messages until `quit` or the end of the input (the host is built at the first one)."""
+    hosts: list[Host] = []
+
+    def answer(message: dict[str, Any]) -> dict[str, Any] | None:
         try:
-            message = decode(line, REFEREE_MESSAGES)
-        except ProtocolError as exc:
-            reply: dict[str, Any] | None = {"type": "error", "message": f"protocol: {exc}"}
-        else:
-            if message["type"] == "quit":
-                return 0
-            try:
-                if host is None:
-                    host = Host(spec)
-                reply = host.answer(message)
-            except (Exception, SystemExit) as exc:
-                traceback.print_exc()
-                reply = {"type": "error", "message": crash_reason(exc), "traceback": cap_text(traceback.format_exc())}
-        if reply is not None:
-            try:
-                outbox.write(encode(reply))
-            except (ProtocolError, ValueError) as exc:
-                outbox.write(encode({"type": "error", "message": f"its answer cannot be sent: {exc}"}))
-            outbox.flush()
+            if not hosts:
+                hosts.append(Host(spec))
+            return hosts[0].answer(message)
+        except (Exception, SystemExit) as exc:
+            traceback.print_exc()
+            return {"type": "error", "message": crash_reason(exc), "traceback": cap_text(traceback.format_exc())}
+
+    return protocol.serve(inbox, outbox, answer)
 
 
 def main(argv: list[str]) -> int:
-    spec = json.loads(argv[1])
-    protocol_out = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)   # what the agent prints goes to standard error, never into the protocol
-    sys.stdout = sys.stderr
-    return serve(sys.stdin.buffer, protocol_out, spec)
+    return serve(sys.stdin.buffer, protocol.protocol_output(), json.loads(argv[1]))
 
 
 if __name__ == "__main__":

@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
-from typing import Any
+import os
+import sys
+from collections.abc import Callable, Mapping
+from typing import IO, Any
 
 #: The protocol's version: the referee and the engine say theirs in `hello` and must agree.
 PROTOCOL_VERSION = 1
@@ -101,3 +103,36 @@ def field(message: Mapping[str, Any], name: str, kind: type | tuple[type, ...], 
     if isinstance(value, float) and not math.isfinite(value):
         raise ProtocolError(f"its {message.get('type')!r} message has {name}={value!r}, not a finite number")
     return value
+
+
+def serve(inbox: IO[bytes], outbox: IO[bytes], answer: Callable[[dict[str, Any]], dict[str, Any] | None]) -> int:
+    """An engine's side of the exchange: each referee message in turn to `answer` (None: no reply) until `quit` or
+    the end of the input; a line that breaks the protocol, or an answer that cannot be sent, is answered `error`.
+    `answer` turns the failures of what it runs into `error` replies itself."""
+    while True:
+        line = inbox.readline()
+        if not line:
+            return 0
+        try:
+            message = decode(line, REFEREE_MESSAGES)
+        except ProtocolError as exc:
+            reply: dict[str, Any] | None = {"type": "error", "message": f"protocol: {exc}"}
+        else:
+            if message["type"] == "quit":
+                return 0
+            reply = answer(message)
+        if reply is not None:
+            try:
+                outbox.write(encode(reply))
+            except (ProtocolError, ValueError) as exc:
+                outbox.write(encode({"type": "error", "message": f"its answer cannot be sent: {exc}"}))
+            outbox.flush()
+
+
+def protocol_output() -> IO[bytes]:
+    """The protocol's output (standard output as it was), with what the engine's code prints sent to standard
+    error from now on, never into the protocol."""
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return out

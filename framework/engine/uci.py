@@ -37,7 +37,8 @@ import traceback
 from collections.abc import Mapping
 from typing import IO, Any
 
-from framework.engine.protocol import PROTOCOL_VERSION, REFEREE_MESSAGES, ProtocolError, decode, encode
+from framework.engine import protocol
+from framework.engine.protocol import PROTOCOL_VERSION
 from framework.errors import cap_text
 from framework.protocols import WIN_SCORE
 
@@ -275,29 +276,19 @@ class Adapter:
 def serve(inbox: IO[bytes], outbox: IO[bytes], command: list[str]) -> int:
     """Answer the referee's messages until `quit` or the end of the input; PROGRAM is quit then."""
     adapter = Adapter(command)
+
+    def answer(message: dict[str, Any]) -> dict[str, Any] | None:
+        try:
+            return adapter.answer(message)
+        except UciError as exc:
+            return {"type": "error", "message": str(exc)}
+        except Exception as exc:
+            traceback.print_exc()
+            return {"type": "error", "message": f"{type(exc).__name__}: {exc}",
+                    "traceback": cap_text(traceback.format_exc())}
+
     try:
-        while True:
-            line = inbox.readline()
-            if not line:
-                return 0
-            try:
-                message = decode(line, REFEREE_MESSAGES)
-            except ProtocolError as exc:
-                reply: dict[str, Any] | None = {"type": "error", "message": f"protocol: {exc}"}
-            else:
-                if message["type"] == "quit":
-                    return 0
-                try:
-                    reply = adapter.answer(message)
-                except UciError as exc:
-                    reply = {"type": "error", "message": str(exc)}
-                except Exception as exc:
-                    traceback.print_exc()
-                    reply = {"type": "error", "message": f"{type(exc).__name__}: {exc}",
-                             "traceback": cap_text(traceback.format_exc())}
-            if reply is not None:
-                outbox.write(encode(reply))
-                outbox.flush()
+        return protocol.serve(inbox, outbox, answer)
     finally:
         adapter.close()
 
@@ -306,10 +297,7 @@ def main(argv: list[str]) -> int:
     if len(argv) < 2:
         print("usage: python -m framework.engine.uci PROGRAM [ARGS...]", file=sys.stderr)
         return 2
-    protocol_out = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)   # what python-chess or the program prints goes to standard error, never into the protocol
-    sys.stdout = sys.stderr
-    return serve(sys.stdin.buffer, protocol_out, argv[1:])
+    return serve(sys.stdin.buffer, protocol.protocol_output(), argv[1:])
 
 
 if __name__ == "__main__":
