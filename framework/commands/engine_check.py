@@ -11,13 +11,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from framework.agentspec import parse_key_values
 from framework.commands import options
 from framework.engine.check import Checker, Settings, failed
 from framework.engine.client import EngineSpec
 from framework.engine.programs import PROTOCOLS, engine_argv, program_id, resolve_program
 from framework.protocols import Budget
-from framework.registry import Registry, load_plugin_file
 from framework.tournament.config import MAX_NODES, MAX_SEED
 
 #: Most random games one check plays.
@@ -25,11 +23,7 @@ MAX_GAMES = 10_000
 
 
 def run(args: argparse.Namespace) -> int:
-    registry = Registry()
-    for file in args.plugin or ():
-        load_plugin_file(registry, file)
-    game_options = parse_key_values(args.option or [], "--option")
-    game = registry.create_game(args.game, game_options)
+    registry, game_options, game = options.game_of(args)
     command = resolve_program(args.command, Path.cwd(), "engine-check COMMAND")
     spec = EngineSpec(program_id(command), command=engine_argv(command, args.protocol))
     budget = Budget(time=args.time, nodes=args.nodes)

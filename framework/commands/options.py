@@ -9,8 +9,12 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
+from typing import Any
 
+from framework.agentspec import parse_key_values
 from framework.errors import ConfigError
+from framework.protocols import Game
+from framework.registry import Registry, load_plugin_file
 from framework.tournament.config import MAX_SECONDS, check_workers
 
 
@@ -61,3 +65,13 @@ def workers(text: str) -> int:
         return check_workers(_integer(text), "")
     except ConfigError as exc:
         raise argparse.ArgumentTypeError(str(exc).removeprefix(": ")) from None
+
+
+def game_of(args: argparse.Namespace) -> tuple[Registry, dict[str, Any], Game]:
+    """The registry with the `--plugin` files loaded, the `--option` values, and the game `args.game` they make
+    (the commands that play one game: play, engine-check)."""
+    registry = Registry()
+    for file in args.plugin or ():
+        load_plugin_file(registry, file)
+    options = parse_key_values(args.option or [], "--option")
+    return registry, options, registry.create_game(args.game, options)

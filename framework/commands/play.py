@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from framework.agentspec import parse_agent_spec, parse_key_values
+from framework.agentspec import parse_agent_spec
 from framework.capabilities import player_count
 from framework.commands import options
 from framework.engine.programs import engine_argv, parse_program, resolve_program
@@ -18,7 +18,7 @@ from framework.errors import ConfigError, PlygroundError, one_line
 from framework.match import Termination, play_game, rolled
 from framework.protocols import CHANCE, UNLIMITED, Agent, Budget, Game
 from framework.records import format_score
-from framework.registry import Registry, load_plugin_file
+from framework.registry import Registry
 from framework.timecontrol import Clock, TimeControl, clock_text
 from framework.tournament.config import MAX_NODES, MAX_PLIES, MAX_SEED
 from framework.tournament.engine import GuardedAgent
@@ -97,11 +97,7 @@ def seat_specs(registry: Registry, game: Game, args: argparse.Namespace) -> list
 
 
 def run(args: argparse.Namespace) -> int:
-    registry = Registry()
-    for file in args.plugin or ():
-        load_plugin_file(registry, file)
-    game_options = parse_key_values(args.option or [], "--option")
-    game = registry.create_game(args.game, game_options)
+    registry, game_options, game = options.game_of(args)
     seats = seat_specs(registry, game, args)
     for flag, text in seats:   # every seat checked before any engine starts (a search may compile for seconds)
         if program_command(text, flag) is None and not _interactive(registry, text, flag):
