@@ -77,19 +77,17 @@ def pair_table(games: pd.DataFrame) -> pd.DataFrame:
 
     `wl_dd_ratio` splits Ptnml's middle bucket: pairs each side won once over pairs of two draws.
     """
+    # each game's points of the pairing's first-named participant, then one row per complete pair of games
+    mine = games.assign(mine=np.where(games["first"] == games["pairing_a"], games["score_first"],
+                                      1 - games["score_first"]))
+    keys = ["pairing_a", "pairing_b", *(["game"] if "game" in games else []), "pair"]
+    by_pair = mine.groupby(keys, sort=False)["mine"].agg(["size", "sum", "min", "max"])
+    complete = by_pair[by_pair["size"] == 2]
     rows = []
-    for (a, b), group in games.groupby(["pairing_a", "pairing_b"], sort=False):
-        pairs, wl, dd = [], 0, 0
-        for _, pair in group.groupby(["game", "pair"] if "game" in group else "pair"):
-            if len(pair) != 2:
-                continue
-            mine = sorted(np.where(pair["first"] == a, pair["score_first"], 1 - pair["score_first"]))
-            pairs.append(sum(mine))
-            wl += mine == [0.0, 1.0]
-            dd += mine == [0.5, 0.5]
-        if not pairs:
-            continue
-        ptnml = pentanomial(pairs)
+    for (a, b), group in complete.groupby(level=["pairing_a", "pairing_b"], sort=False):
+        ptnml = pentanomial(group["sum"].tolist())
+        wl = int(((group["min"] == 0.0) & (group["max"] == 1.0)).sum())
+        dd = int(((group["min"] == 0.5) & (group["max"] == 0.5)).sum())
         stats = pair_stats(ptnml)
         rows.append({"participant": a, "opponent": b, "pairs": stats.pairs, "ptnml": list(ptnml),
                      "score_pct": 100 * stats.score, "elo": stats.elo, "elo_error": stats.elo_error,
