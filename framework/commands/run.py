@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import shlex
 import signal
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -48,6 +50,13 @@ def _match_lines(config) -> list[str]:
     return match_lines(config.results)
 
 
+def _import_tables_meanwhile(config) -> None:
+    """Import the match lines' tables (pandas, a quarter of a second) in a thread while the workers start, when
+    idle: the end of a run then prints at once (Python's import lock makes a later import wait for this one)."""
+    if config.mode == "games":
+        threading.Thread(target=importlib.import_module, args=("framework.analysis.tables",), daemon=True).start()
+
+
 def run(args: argparse.Namespace) -> int:
     registry = Registry()
     config = load_config(args.file, registry)
@@ -61,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
             for warning in config.tune.warnings():
                 print(f"warning: {warning}", file=sys.stderr)
             return _tuned(config, run_tuning(config, quiet=args.quiet, registry=registry))
+        _import_tables_meanwhile(config)
         summary = run_tournament(config, quiet=args.quiet, registry=registry, report_every=args.report_every,
                                  report=lambda: _match_lines(config))
     except KeyboardInterrupt:

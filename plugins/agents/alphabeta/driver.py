@@ -33,7 +33,6 @@ import functools
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
 
 import numpy as np
 
@@ -81,7 +80,7 @@ class AlphaBetaSearch:
 
     def __init__(self, game: Game, heuristic: Heuristic | None, settings: Settings, limits: SearchLimits,
                  proof_score: float | None = None, compiled_table: CompiledTable | None = None,
-                 kernel: str = "auto") -> None:
+                 kernel: str = "auto", binding: Binding | None = None) -> None:
         self.game, self.heuristic, self.settings, self.limits = game, heuristic, settings, limits
         self.proof_score = proof_score
         offered = capabilities(game)
@@ -96,7 +95,7 @@ class AlphaBetaSearch:
         self.root_depth = 0
         self.root_move: Hashable | None = None
         self.size = slot_count(settings.tt_size) if settings.transposition_table else 1
-        self.binding = bind_negamax(game, heuristic, settings, proof_score, kernel, lambda: (
+        self.binding = binding or bind_negamax(game, heuristic, settings, proof_score, kernel, lambda: (
             self._switches | self._table_slots(ADAPTER_KEY_SHIFTS, True) | self._python_layout(ADAPTER_SPACE)))
         self.kernel = self.binding.name != "adapter"
         self._python: Binding | None = None if self.binding.compiled else self.binding
@@ -135,7 +134,7 @@ class AlphaBetaSearch:
     def _fill(self, work, binding: Binding, stamp: int) -> None:
         """The counters and switches of `negamax.WORK`, for one decision."""
         work[WORK.limit] = self.limits.nodes_left()
-        work[WORK.stamp], work[WORK.space] = stamp, binding.space
+        work[WORK.stamp], work[WORK.space], work[WORK.entries] = stamp, binding.space, 0
         for slot, value in (self._switches | self._table_slots(binding.key_shifts, not self.kernel)).items():
             work[slot] = value
 
@@ -186,12 +185,9 @@ class AlphaBetaSearch:
         """Transposition-table entries this decision wrote (the table's peak: entries are replaced, never freed)."""
         if not self.settings.transposition_table:
             return 0
-        entries = 0
-        table = self.compiled_table
-        if self.binding.compiled and table is not None:
-            entries = int(np.count_nonzero(table.rows[:, nm.ROW.stamp] == self.work[WORK.stamp]))
+        entries = int(self.work[WORK.entries]) if self.binding.compiled else 0
         if self._dict_work is not None:
-            entries += len(self._rows) - list(map(itemgetter(nm.ROW.stamp), self._rows.values())).count(0)
+            entries += self._dict_work[WORK.entries]
         return entries
 
     def _delta(self, before: list[int]) -> list[int]:

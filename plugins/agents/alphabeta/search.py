@@ -81,12 +81,13 @@ LIMITS = {"key_words": KEY_WORDS, "state_words": STATE_WORDS, "move_space": 1}
 #: the switches (solver mode: the win/loss evaluation and proven entries at any depth; quiescence and its most
 #: plies below the depth limit), the table stamp (>= 1), the move space (history rows), where per-ply rows and PV lines
 #: start and how far apart the lines lie, PVS, late-move reductions (least remaining depth, moves searched in
-#: full before), singular extensions (least depth, margin as a float64's bits), and the root search's depth.
+#: full before), singular extensions (least depth, margin as a float64's bits), the root search's depth, and the
+#: table entries the decision wrote (slots it stamped first: its peak, counted as it goes, never by a scan).
 WORK, CONTROL_SIZE = layout("Work", "nodes limit aborted leaves root_move size shifts*4 one_word use_table use_tt_move "
                                     "use_hints use_killers use_history use_ordering solver quiescence "
                                     "quiescence_depth stamp space plies_at pv_at pv_stride use_pvs use_lmr "
                                     "lmr_min_depth lmr_moves use_singular singular_min_depth singular_margin "
-                                    "root_depth")
+                                    "root_depth entries")
 #: Columns of a per-ply row: nodes visited at that ply, the two killers.
 PLY, PLY_COLUMNS = layout("Ply", "nodes killer*2")
 #: The stages of a child's search in `negamax`: the last (full window), a null-window probe, a reduced search.
@@ -303,6 +304,8 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
         if not (entry[ROW.stamp] == stamp and entry[ROW.depth] > depth
                 and not (entry[0] == w0 and (work[WORK.one_word] or (entry[1] == w1 and entry[2] == w2
                                                                      and entry[3] == w3 and entry[4] == w4)))):
+            if entry[ROW.stamp] != stamp:
+                work[WORK.entries] += 1
             entry[0] = w0
             if not work[WORK.one_word]:
                 entry[1], entry[2], entry[3], entry[4] = w1, w2, w3, w4

@@ -167,14 +167,13 @@ def parse_move_text(text: str, legal: list) -> Move:
         raise MoveParseError(f"'{text}' is not checkers notation; expected squares 1-32 as '11-15' for a move "
                              "or '15x24x31' for a capture (every landing square)")
     squares = tuple(numbers)
-    listing = " ".join(sorted(format_move(m) for m in legal)) or "none"
     if separator == "-":
         step = next((m for m in legal if not jumps(m) and move_squares(m) == squares), None)
         if step is not None:
             return step
         if any(jumps(m) for m in legal):
-            raise MoveParseError(f"'{text}' is not legal here: a capture is compulsory; legal moves: {listing}")
-        raise MoveParseError(f"'{text}' is not a legal move here; legal moves: {listing}")
+            raise MoveParseError(f"'{text}' is not legal here: a capture is compulsory; legal moves: {_listing(legal)}")
+        raise MoveParseError(f"'{text}' is not a legal move here; legal moves: {_listing(legal)}")
     captures = [(m, move_squares(m)) for m in legal if jumps(m)]
     matches = [m for m, path in captures if path == squares]
     if not matches and len(squares) == 2:
@@ -185,4 +184,9 @@ def parse_move_text(text: str, legal: list) -> Move:
         paths = " ".join(sorted(format_move(m) for m in matches))
         raise MoveParseError(f"'{text}' is ambiguous: capture paths {paths} share its first and last square; "
                              "name every landing square")
-    raise MoveParseError(f"'{text}' is not a legal capture here; legal moves: {listing}")
+    raise MoveParseError(f"'{text}' is not a legal capture here; legal moves: {_listing(legal)}")
+
+
+def _listing(legal: list) -> str:
+    """The legal moves, sorted, for an error message (formatted only when a text names none of them)."""
+    return " ".join(sorted(format_move(m) for m in legal)) or "none"
