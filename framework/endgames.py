@@ -62,6 +62,7 @@ from framework.agentspec import parse_agent_spec
 from framework.errors import ConfigError, SolveDisagreementError
 from framework.protocols import Budget, Game, Proof, Solver, State
 from framework.registry import Registry
+from framework.specs import solve_refusal
 from framework.tournament.tasks import derive_seed
 
 DEPTHS = (1, 2)
@@ -170,6 +171,9 @@ class Settings:
 def create_solver(registry: Registry, game: Game, spec: str, seed: int = 0) -> Solver:
     """The agent named by `spec` (NAME or NAME:key=value,...), refused unless it can solve positions."""
     name, params = parse_agent_spec(spec, "solver")
+    refusal = solve_refusal(registry.agent_spec(name), params)
+    if refusal is not None:
+        raise ConfigError(f"solver '{spec}': {refusal}")
     agent = registry.create_agent(name, game, params, seed=seed, where="solver")
     if not isinstance(agent, Solver):
         raise ConfigError(f"solver '{spec}': agent '{name}' cannot solve positions (it has no solve method); "

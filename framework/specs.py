@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from framework.params import Param
 from framework.protocols import Agent, Game, Heuristic
@@ -53,6 +54,8 @@ class AgentSpec:
     build it for a game it cannot play, so `validate` names the mismatch.
     `interactive`: a person chooses its moves, so `plyground play` asks it in its own process with no time
     budget, `plyground serve` takes its moves from the page, and tournaments (unattended) refuse it.
+    `solve_ignores`: parameters its `solve` does not use (a solver that proves with wins and losses ignores an
+    evaluation): solve mode and `plyground solve` refuse them, naming each, rather than run as if they mattered.
     """
 
     name: str
@@ -68,6 +71,7 @@ class AgentSpec:
     needs: tuple[str, ...] = ()
     games: tuple[str, ...] = ()
     interactive: bool = False
+    solve_ignores: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -109,3 +113,14 @@ class GameFileSpec:
 def first_line(documented: object) -> str:
     """The first line of an object's docstring: a spec's one-line help taken from the class it registers."""
     return (documented.__doc__ or "").partition("\n")[0]
+
+
+def solve_refusal(spec: AgentSpec, params: Mapping[str, Any]) -> str | None:
+    """Why `params` cannot go to the solver of `spec` (None: nothing to refuse): the first parameter set to a value
+    that its `solve` ignores (`AgentSpec.solve_ignores`)."""
+    for name in spec.solve_ignores:
+        if params.get(name) is not None:
+            return (f"'{name}' has no effect when agent '{spec.name}' solves (it proves with wins and losses only, "
+                    f"and never evaluates a position); remove it")
+    return None
+

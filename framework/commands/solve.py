@@ -19,6 +19,7 @@ from framework.errors import ConfigError
 from framework.match import Forfeit
 from framework.protocols import CHANCE, Budget, Game, SolveResult, State
 from framework.registry import Registry
+from framework.specs import solve_refusal
 from framework.tournament.tasks import hard_limit
 
 #: The solver name meaning the game's own `exact_values`.
@@ -43,10 +44,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"{values[mover]:.6f}  ({game.player_names[mover]} to move: optimal value, exact)")
         return 0
     params = parse_key_values(args.param or [], "--param")
-    registry.check_agent(name, game, params, where="--solver")   # builds nothing: the solver runs in an engine
-    if not callable(getattr(registry.agent_spec(name).factory, "solve", None)):
+    spec = registry.check_agent(name, game, params, where="--solver")   # builds nothing: it runs in an engine
+    if not callable(getattr(spec.factory, "solve", None)):
         raise ConfigError(f"--solver '{name}' plays but cannot solve; agents that solve: "
                           f"{', '.join(_solvers(registry))}" + (f", or '{EXACT}'" if exact is not None else ""))
+    refusal = solve_refusal(spec, params)
+    if refusal is not None:
+        raise ConfigError(f"--param: {refusal}")
     budget = Budget(nodes=args.nodes, time=args.time)
     result = _solve_in_engine(name, params, game, args, state, budget)
     move = "" if result.move is None else f", best move {game.format_move(state, result.move)}"

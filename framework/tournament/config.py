@@ -28,6 +28,7 @@ from framework.protocols import Budget
 from framework.registry import Registry, load_plugin_file
 from framework.safeyaml import MAX_BYTES, load_yaml, read_text
 from framework.sprt import MODELS as SPRT_MODELS
+from framework.specs import solve_refusal
 from framework.sprt import Sprt
 from framework.timecontrol import TimeControl
 
@@ -608,6 +609,9 @@ def participant(r: _Reader, entry: Any, registry: Registry, games: list[tuple[st
         able = sorted(n for n, reg in registry.agents.items() if callable(getattr(reg.spec.factory, "solve", None)))
         raise r.fail(f"{key}.agent", f"agent '{agent}' cannot solve positions (it has no solve method); "
                                      f"agents that can: {', '.join(able) or 'none'}")
+    refusal = solve_refusal(spec, params) if solver else None
+    if refusal is not None:
+        raise r.fail(f"{key}.params", refusal)
     return Participant(pid, agent, params, budget, control)
 
 

@@ -83,6 +83,12 @@ def test_an_agent_that_cannot_solve_is_refused_as_solver():
         generate(Settings("loa", "alphabeta", "random"))
 
 
+def test_a_solver_given_a_parameter_its_solve_ignores_is_refused():
+    with pytest.raises(ConfigError, match="solver 'alphabeta:heuristic=mobility': 'heuristic' has no effect when "
+                                          "agent 'alphabeta' solves"):
+        generate(Settings("loa", "alphabeta", "alphabeta:heuristic=mobility"))
+
+
 def test_a_solver_that_reports_no_proof_length_is_refused(registry):
     game = registry.create_game("tictactoe")
     solver = create_solver(registry, game, "dfpn")

@@ -35,6 +35,8 @@ def test_another_solver_and_a_won_position(capsys):
                                          "solves (alphabeta, dfpn, mcts, pds, pdspn, pn2, pns)"),
     (["tictactoe", "--solver", "random"], "--solver 'random' plays but cannot solve; agents that solve: alphabeta"),
     (["pig", "--solver", "pns"], "--solver 'pns' cannot search chance nodes and pig has them"),
+    (["tictactoe", "--solver", "alphabeta", "--param", "heuristic=lines"],
+     "--param: 'heuristic' has no effect when agent 'alphabeta' solves"),
     (["pig", "-o", "players=3"], "Pig is solved exactly for two players; this game has 3"),
 ])
 def test_what_cannot_be_solved_is_a_one_line_error(capsys, argv, message):

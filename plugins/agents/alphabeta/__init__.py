@@ -27,4 +27,4 @@ def plyground_agents() -> list[AgentSpec]:
                       memory_bound=MemoryBound("tt_size", "table slots (the largest prime <= tt_size), allocated "
                                                "up front (88 bytes each compiled); killers and history are bounded "
                                                "by the depth and the game's moves"),
-                      default_for=("play --second", "make-endgames --player"))]
+                      default_for=("play --second", "make-endgames --player"), solve_ignores=("heuristic",))]

@@ -92,6 +92,9 @@ def test_crashing_hanging_and_lying_solvers(tmp_path, capsys):
     ("[{id: r, agent: random}]", "", "solvers[0].agent: agent 'random' cannot solve positions (it has no solve "
                                      "method); agents that can: "),
     ("[]", "", "solvers: expected a list of at least one solvers, got []"),
+    ("[{agent: alphabeta, params: {heuristic: lines}}]", "",
+     "solvers[0].params: 'heuristic' has no effect when agent 'alphabeta' solves (it proves with wins and losses "
+     "only, and never evaluates a position); remove it"),
     ("[{agent: pns}]", "games_per_pairing: 2\n", "games_per_pairing: 'games_per_pairing' belongs to 'mode: games'"),
     ("[{agent: pns}]", "budget: {nodes: -5}\n", "budget.nodes: expected an integer from 1 to "
                                              "4,611,686,018,427,387,904, got -5"),
