@@ -27,8 +27,8 @@ from framework.params import HeuristicRef, Param, heuristic_choice
 from framework.protocols import Budget
 from framework.registry import Registry, load_plugin_file
 from framework.safeyaml import MAX_BYTES, load_yaml, read_text
-from framework.sprt import MODELS as SPRT_MODELS
 from framework.specs import solve_refusal
+from framework.sprt import MODELS as SPRT_MODELS
 from framework.sprt import Sprt
 from framework.timecontrol import TimeControl
 

@@ -54,6 +54,7 @@ from plugins.reports.table42 import (  # noqa: E402
     thesis_table,
 )
 from plugins.reports.thesis_hard import HARD, refereed_section  # noqa: E402
+from plugins.reports.verdict_map import MapRuns, verdict_section, wins_text  # noqa: E402
 
 README = "README.md"
 #: The prefix of the easy set's plots and CSV tables in the page's folder.
@@ -67,12 +68,19 @@ COMMAND = ("plyground run tournaments/thesis-loa-endgames.yaml \\\n"
            "     --budget-search results/thesis-refereed-budget")
 #: The same with the hard set's three runs (comparison, budget curves, half memory) first.
 HARD_COMMAND = ("plyground run tournaments/thesis-loa-hard.yaml \\\n"
+                "  && python -m plugins.reports.verdict_map positions \\\n"
                 "  && plyground run tournaments/thesis-loa-hard-curve.yaml \\\n"
-                "  && plyground run tournaments/thesis-loa-hard-memory.yaml \\\n  && "
+                "  && plyground run tournaments/thesis-loa-hard-memory.yaml \\\n"
+                "  && plyground run tournaments/thesis-loa-hard-alphabeta-64m.yaml \\\n"
+                "  && plyground run tournaments/thesis-loa-hard-pn-4m.yaml \\\n"
+                "  && plyground run tournaments/thesis-loa-hard-memory-map.yaml \\\n  && "
                 + COMMAND.replace("--budget-search results/thesis-refereed-budget",
                                   "--budget-search results/thesis-refereed-budget \\\n"
                                   "     --hard results/thesis-hard --hard-curve results/thesis-hard-curve \\\n"
-                                  "     --hard-memory results/thesis-hard-memory"))
+                                  "     --hard-memory results/thesis-hard-memory \\\n"
+                                  "     --hard-deeper results/thesis-hard-alphabeta-64m "
+                                  "--hard-pn-tree results/thesis-hard-pn-4m \\\n"
+                                  "     --hard-memory-map results/thesis-hard-memory-map"))
 
 #: The node budget `pns` proved each position of the easy set within (`plyground make-endgames --budget`).
 SET_BUDGET = 50_000
@@ -335,20 +343,29 @@ Table as CSV: `tables/nodes_by_depth.csv`.
 def write_thesis_report(results: Results, folder: Path | None = None, refereed: Results | None = None,
                         budget_search: Results | None = None, registry: Registry | None = None,
                         depths: dict[str, dict[str, int]] | None = None, hard: Results | None = None,
-                        hard_curves: tuple[Results, ...] = (), hard_memory: Results | None = None) -> Path:
+                        hard_curves: tuple[Results, ...] = (), hard_memory: Results | None = None,
+                        hard_map: MapRuns | None = None) -> Path:
     """Write the page (README.md), plots and CSV tables into `folder` (default: the easy set's results folder).
 
     `results` is the easy set's solve run, `refereed` the refereed set's (its section comes before the easy
     set's; none: the page has only the easy set), `budget_search` alpha-beta alone at a high budget on the
     refereed set; `hard` the hard set's comparison (its section first), `hard_curves` its runs at other node
-    budgets, `hard_memory` its memory-bounded solvers with half the memory; `depths` gives, per game and search,
-    the deepest search of the nodes-against-depth table (default DEPTHS).
+    budgets, `hard_memory` its memory-bounded solvers with half the memory, `hard_map` the runs of where its
+    verdicts turn (plugins/reports/verdict_map.py); `depths` gives, per game and search, the deepest search of
+    the nodes-against-depth table (default DEPTHS).
     """
     folder = Path(folder or results.folder)
     folder.mkdir(parents=True, exist_ok=True)
     registry = registry or Registry()
-    sections = ([refereed_section(hard, folder, registry=registry, page=HARD, curves=hard_curves,
-                                  half=hard_memory)] if hard is not None else [])
+    sections = []
+    if hard is not None:
+        about = verdicts = ""
+        if hard_map is not None:
+            about = wins_text(hard, hard_map.deeper, registry)
+            verdicts = verdict_section(hard, hard_map.deeper, hard_map.pn_tree, hard_map.memory_map, registry,
+                                       half=hard_memory, curve=next(iter(hard_curves), None))
+        sections.append(refereed_section(hard, folder, registry=registry, page=HARD, curves=hard_curves,
+                                         half=hard_memory, about=about, verdicts=verdicts))
     sections += ([refereed_section(refereed, folder, budget_search, registry)] if refereed is not None else [])
     sections += [easy_section(results, folder, registry), examples_section(folder, registry, depths or DEPTHS)]
     sets = ", then ".join(name for name, run in (("the hard set", hard), ("the refereed set", refereed),
@@ -390,18 +407,28 @@ def main(argv: list[str] | None = None) -> int:
                              "(tournaments/thesis-loa-hard-curve.yaml); may be repeated")
     parser.add_argument("--hard-memory", help="results folder of the hard set's memory experiment "
                                               "(tournaments/thesis-loa-hard-memory.yaml)")
+    parser.add_argument("--hard-deeper", help="results folder of alpha-beta at a larger budget on what it left "
+                                              "unsolved (tournaments/thesis-loa-hard-alphabeta-64m.yaml)")
+    parser.add_argument("--hard-pn-tree", help="results folder of PN with a larger tree on what it left unsolved "
+                                               "(tournaments/thesis-loa-hard-pn-4m.yaml)")
+    parser.add_argument("--hard-memory-map", help="results folder of PN² and PDS-PN at other memories "
+                                                  "(tournaments/thesis-loa-hard-memory-map.yaml)")
     parser.add_argument("--out", help="folder to write into (default: the easy set's results folder)")
     args = parser.parse_args(argv)
     if args.budget_search and not args.refereed:
         parser.error("--budget-search belongs to the refereed set: give --refereed too")
-    if (args.hard_curve or args.hard_memory) and not args.hard:
-        parser.error("--hard-curve and --hard-memory belong to the hard set: give --hard too")
+    mapped = (args.hard_deeper, args.hard_pn_tree, args.hard_memory_map)
+    if (args.hard_curve or args.hard_memory or any(mapped)) and not args.hard:
+        parser.error("--hard-curve, --hard-memory and the verdict map's runs belong to the hard set: give --hard too")
+    if any(mapped) and not all(mapped):
+        parser.error("the verdict map needs its three runs: --hard-deeper, --hard-pn-tree and --hard-memory-map")
     refereed = Results(args.refereed) if args.refereed else None
     search = Results(args.budget_search) if args.budget_search else None
     path = write_thesis_report(Results(args.results), Path(args.out) if args.out else None, refereed, search,
                                hard=Results(args.hard) if args.hard else None,
                                hard_curves=tuple(Results(f) for f in args.hard_curve),
-                               hard_memory=Results(args.hard_memory) if args.hard_memory else None)
+                               hard_memory=Results(args.hard_memory) if args.hard_memory else None,
+                               hard_map=MapRuns(*map(Results, mapped)) if all(mapped) else None)
     print(f"thesis report: {path}")
     return 0
 

@@ -246,12 +246,14 @@ def differences(results: Results, table: pd.DataFrame, ab: str | None, positions
 
 def refereed_section(results: Results, folder: Path, budget_search: Results | None = None,
                      registry: Registry | None = None, page: SetPage = REFEREED,
-                     curves: Sequence[Results] = (), half: Results | None = None) -> str:
+                     curves: Sequence[Results] = (), half: Results | None = None, about: str = "",
+                     verdicts: str = "") -> str:
     """One set's section of the page (markdown); its plots and CSV tables go into `folder`.
 
     `budget_search` is alpha-beta alone at a high budget on the set (how the comparison budget was found),
     `curves` more runs on the set at other budgets (with `results`, the solved-against-budget curves), `half`
-    the memory-bounded solvers with half their memory (the memory experiment)."""
+    the memory-bounded solvers with half their memory (the memory experiment); `about` more of the set's
+    description, `verdicts` where the verdicts turn (plugins/reports/verdict_map.py), after the verdicts."""
     registry = registry or Registry()
     prefix = page.prefix
     check_values(results)       # every proven value against every other and against the referees' label
@@ -360,6 +362,8 @@ the game's end, labelled a win for the side to move by two referees agreeing (na
 in the positions file's header), and {page.about}. It is not the set of Winands et al., which is not public.
 {nobody} of its {positions} positions no solver proved within the comparison budget. {referees} {cost_text}
 
+{about}
+
 Solvers:
 
 {solver_list(results)}
@@ -395,6 +399,7 @@ every solver solved.
 Every position a solver proved got the value the referees agreed on, and every two solvers agreed
 (checked before this report is written; a disagreement stops it with SolveDisagreementError).
 
+{verdicts}
 {experiment}
 {differ}
 **Caveats, so the comparison is read fairly.**
