@@ -14,7 +14,7 @@ a shuffled `legal_moves`; its compiled `kernel` would bypass it), and forwarded 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +47,9 @@ class Capabilities:
     repetition_limit: int | None = _declare(
         STATES, "occurrences of a state that draw the game (the match runner enforces it); declared at all "
                 "(even None): positions can repeat, so solvers must treat cycles")
+    repetition_key: Callable[[State], Hashable] | None = _declare(
+        STATES, "repetition_key(state): what the repetition rule compares (default: the whole state, by "
+                "hash_key); a rule that compares less says so (OpenSpiel's LOA: the board, whoever is to move)")
     is_noisy: Callable[[State, Move], bool] | None = _declare(
         STATES, "is_noisy(state, move) -> bool: moves a quiescence search extends (captures)")
     ordered_moves: Callable[[State], Sequence[Move]] | None = _declare(
@@ -134,6 +137,13 @@ def capability(game: Game, name: str) -> Any:
     """One declared capability of `game` (None when it does not offer it): what a search's per-decision set-up
     asks for when it needs no other (the whole record, `capabilities`, costs a getattr per capability)."""
     return getattr(game, declared(name).name, None)
+
+
+def repetition_key(game: Game) -> Callable[[State], Hashable]:
+    """What the game's repetition rule compares of a state: its `repetition_key`, else its `hash_key`, else the
+    state itself."""
+    offered = capabilities(game)
+    return offered.repetition_key or offered.hash_key or (lambda state: state)
 
 
 def player_count(game: Game) -> int:

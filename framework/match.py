@@ -21,12 +21,12 @@ import pickle
 import random
 import time
 import traceback
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from framework.adjudication import Adjudication, Adjudicator
-from framework.capabilities import capabilities, player_count
+from framework.capabilities import capabilities, player_count, repetition_key
 from framework.errors import ConfigError
 from framework.protocols import CHANCE, UNLIMITED, Agent, Budget, Decision, Game, Resign, SearchStats, State, TakeBack
 
@@ -317,7 +317,7 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
     state = game.initial_state() if start is None else start
     start_text = game.to_text(state)
     offered = capabilities(game)
-    key: Callable[[State], Hashable] = offered.hash_key or (lambda s: s)
+    key = repetition_key(game)
     repetition_limit = offered.repetition_limit
     seen: dict = {key(state): 1}
     moves: list[MoveRecord] = []
@@ -406,7 +406,8 @@ def play_game(game: Game, agents: Sequence[Agent], *, budgets: Sequence[Budget] 
         if repetition_limit is not None:
             count = seen[key(state)] = seen.get(key(state), 0) + 1
             if count >= repetition_limit and not game.is_terminal(state):
-                return finish(Termination.REPETITION, (0.0, 0.0),
-                              f"the position occurred {count} times with the same side to move")
+                same = ("as the game's repetition rule compares positions" if offered.repetition_key
+                        else "with the same side to move")
+                return finish(Termination.REPETITION, (0.0, 0.0), f"the position occurred {count} times {same}")
     end_reason = offered.end_reason
     return finish(Termination.NORMAL, game.returns(state), end_reason(state) if end_reason else "")

@@ -110,7 +110,9 @@ def make_record(*, game: str, event: str, date: str, round: str, players: Sequen
 
     Seats 0 and 1 are PGN's White and Black (PDN's Black and White); a game of more seats names the others in
     `Player3`, `Player4`, ... tags, its Result gives each seat's points (`points_token`) and a `Returns` tag its
-    payoffs (PGN knows two players); an unfinished game's Result is `*`. The JSON line holds the players and
+    payoffs (PGN knows two players); an unfinished game's Result is `*`. `WhiteEngine`, `BlackEngine`,
+    `Player3Engine`, ... name the engine each seat played from (name and version, from its handshake) when the
+    store kept them (`extra["engines"]`). The JSON line holds the players and
     payoffs per seat, the winner's name (null: no single one) and the `pairing`: the participants of the
     tournament's pairing in the order its key names them (`a vs b vs c #0`: `["a", "b", "c"]`), whichever seats
     they took in this game; a game with no pairing (a workbench session) names its players in seat order."""
@@ -129,6 +131,10 @@ def make_record(*, game: str, event: str, date: str, round: str, players: Sequen
         tags["TimeControl"] = time_control
     if reason:
         tags["Reason"] = reason
+    seat_tags = [first, second, *(f"Player{seat + 1}" for seat in range(2, len(players)))]
+    for tag, engine in zip(seat_tags, (extra or {}).get("engines", ())):
+        if engine.get("name"):   # the engine each seat played from, as its handshake named it
+            tags[f"{tag}Engine"] = " ".join(filter(None, (engine["name"], engine.get("version"))))
     leaders = [] if result is None else [seat for seat, r in enumerate(result) if r == max(result)]
     winner = players[leaders[0]] if len(leaders) == 1 else None
     return Record(tags, tuple(moves), start, final, {

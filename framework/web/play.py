@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from framework.agentspec import parse_agent_spec, parse_key_values
-from framework.capabilities import capabilities, player_count
+from framework.capabilities import capabilities, player_count, repetition_key
 from framework.engine.programs import engine_argv, parse_program, resolve_program
 from framework.errors import ConfigError, PlygroundError
 from framework.match import Dice, Forfeit, MoveRecord, Termination, forfeit_result, seat_names
@@ -126,8 +126,8 @@ class PlaySession:
         limit = capabilities(self.game).repetition_limit
         if limit is None:
             return None
-        hash_key = capabilities(self.game).hash_key
-        keys = [s if hash_key is None else hash_key(s) for s in self.states]
+        key = repetition_key(self.game)
+        keys = [key(s) for s in self.states]
         count = keys.count(keys[-1])
         return count if count >= limit else None
 

@@ -194,3 +194,16 @@ def test_a_pgn_written_before_rolls_were_comments_still_reads():
     record = parse_pgn(old)[0]
     assert [(m.move, m.chance) for m in record.moves] == [("roll", False), ("3", True), ("hold", False),
                                                           ("roll", False)]
+
+
+@pytest.mark.parametrize("name, fmt, tags", [("checkers", "pdn", ("BlackEngine", "WhiteEngine")),
+                                             ("tictactoe", "pgn", ("WhiteEngine", "BlackEngine")),
+                                             ("rolit3", "pgn", ("WhiteEngine", "BlackEngine", "Player3Engine"))])
+def test_each_seat_names_the_engine_it_played_from(folders, name, fmt, tags):
+    results = Results(folders[name])
+    seats = {key: rows.sort_values("seat") for key, rows in results.seats.groupby("key")}
+    for record, row in zip(parse_pgn("".join(export(results, fmt))), results.games.itertuples(index=False)):
+        mine = seats[row.key]
+        engines = [f"{engine} {version}" for engine, version in zip(mine["engine"], mine["engine_version"])]
+        assert [record.tags[tag] for tag in tags] == engines
+        assert all(e.startswith("plyground-host ") for e in engines)

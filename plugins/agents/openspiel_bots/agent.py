@@ -94,8 +94,9 @@ class OpenSpielMCTS:
                 if spiel.is_terminal() and not game.is_terminal(known):
                     raise MappingError(f"OpenSpiel's {twin.spiel_name} has ended at {spiel_text(spiel)!r} (returns "
                                        f"{list(spiel.returns())}) where {game.name} goes on: their rules differ "
-                                       "there (LOA: OpenSpiel draws at the first repeated board; checkers: after 40 "
-                                       "actions without a capture)")
+                                       "there (LOA: OpenSpiel draws at the first repeated board, whoever is to move: "
+                                       "play loa with the option repetition=board; checkers: after 40 actions "
+                                       "without a capture)")
                 twin.check(known, spiel)
             except MappingError as exc:
                 raise MappingError(f"openspiel-mcts on {game.name}, ply {ply} of {len(path)} since the last "

@@ -15,7 +15,8 @@ naming the ply, never with a wrong search. The twins:
   face) k is OpenSpiel's chance action k - 1 ("Roll k").
 
 Where the rules differ the twin's game may end first (checkers: OpenSpiel draws after 40 actions without a
-capture; LOA: at any repeated board): the agent then says so and cannot move.
+capture; LOA: at any repeated board, whoever is to move, unless our `loa` plays with `repetition: board`, the same
+rule): the agent then says so and cannot move.
 """
 
 from __future__ import annotations

@@ -55,6 +55,9 @@ PARAMS = (
           choices=tuple(STARTS)),
     Param("simultaneous", str, "draw", "a move that connects both sides at once: a draw or a win for the mover",
           choices=("draw", "mover_wins")),
+    Param("repetition", str, "third", "what draws by repetition: the third occurrence of a position with the same "
+          "side to move (ICGA), or any board seen before, whoever is to move (OpenSpiel's lines_of_action)",
+          choices=("third", "board")),
 )
 
 POSITION_EXPECTED = ("expected 8 ranks from rank 8 down to rank 1 separated by '/', each 8 characters of "
@@ -104,18 +107,28 @@ def format_position(state: State) -> str:
     return "/".join(ranks) + " " + SIDE_LETTERS[mover]
 
 
+def board_of(state: State) -> tuple[int, int]:
+    """The pieces of a state without the side to move: what OpenSpiel's repetition rule compares."""
+    return state[0], state[1]
+
+
 class LinesOfAction:
-    """Lines of Action, ICGA rules; options choose the start and the simultaneous-connection rule."""
+    """Lines of Action, ICGA rules; options choose the start, the simultaneous-connection rule and the repetition
+    rule."""
 
     name = "loa"
     player_names = ("Black", "White")
     default_heuristic = "concentration"
-    #: The third occurrence of a position with the same side to move draws (the match runner enforces it).
+    #: The third occurrence of a position with the same side to move draws (the match runner enforces it); with
+    #: `repetition: board` the second occurrence of a board, whoever is to move (`repetition_key`).
     repetition_limit = 3
 
-    def __init__(self, start: str = "standard", simultaneous: str = "draw") -> None:
+    def __init__(self, start: str = "standard", simultaneous: str = "draw", repetition: str = "third") -> None:
         self.start = start
         self.simultaneous_win = simultaneous == "mover_wins"
+        if repetition == "board":
+            self.repetition_limit = 2
+            self.repetition_key = board_of
         self._initial = parse_position(STARTS[start])
         #: The compiled rules, for compiled searches (see framework.kernel.api.GameKernel).
         self.kernel = api.GameKernel("loa", kernel.KERNEL, kernel.kernel_state, int(self.simultaneous_win),
