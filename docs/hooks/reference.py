@@ -62,6 +62,8 @@ YAML_KEYS: dict[str, str] = {
                               "the engine protocol (a path with `/` relative to the file, else on PATH)",
     "participants[].name": "a program's name in the config (default id when it is a valid one)",
     "participants[].protocol": "a program's protocol: `plyground` (default) or `uci` (through the UCI adapter)",
+    "participants[].options": "a program's own settings, `{NAME: VALUE}`: sent with each game (`new`'s `params`; "
+                              "UCI: `setoption name NAME value VALUE`)",
     "participants[].budget": "per move: `{time: SECONDS, nodes: N}`, either or both (default: none)",
     "participants[].budget.time": "seconds per move",
     "participants[].budget.nodes": "nodes per move",

@@ -626,10 +626,13 @@ def _time_control(r: _Reader, entry: Any, key: str) -> TimeControl:
 
 def _program(r: _Reader, entry: dict[str, Any], key: str, taken: Collection[str]) -> Participant:
     """A program's participant: `command: [PROGRAM, ARGS...]` (a path relative to the config's folder, or a name
-    on PATH), optional `id`, `name`, `protocol` (plyground or uci) and `budget`."""
+    on PATH), optional `id`, `name`, `protocol` (plyground or uci), `options` (the program's own settings by name:
+    UCI's `setoption`, the `params` of Plyground's `new`) and `budget`."""
     if "agent" in entry or "params" in entry:
-        raise r.fail(key, "a participant is either an agent ('agent:', 'params:') or a program ('command:'), not both")
-    entry = r.mapping(entry, key, {"id": 1, "command": 1, "name": 1, "protocol": 1, "budget": 1, "time_control": 1})
+        raise r.fail(key, "a participant is either an agent ('agent:', 'params:') or a program ('command:', "
+                          "'options:'), not both")
+    entry = r.mapping(entry, key, {"id": 1, "command": 1, "name": 1, "protocol": 1, "options": 1, "budget": 1,
+                                   "time_control": 1})
     argv = entry["command"]
     if isinstance(argv, str):
         raise r.fail(f"{key}.command", f"expected a list of the program and its arguments, e.g. "
@@ -651,8 +654,13 @@ def _program(r: _Reader, entry: dict[str, Any], key: str, taken: Collection[str]
                                   "this one an 'id')")
     control = None if entry.get("time_control") is None else \
         _time_control(r, entry["time_control"], f"{key}.time_control")
-    return Participant(pid, "", {}, _budget(r, entry.get("budget"), f"{key}.budget"), control, command=command,
-                       protocol=protocol, name=name)
+    options = r.mapping(entry.get("options") or {}, f"{key}.options", None)
+    for option, value in options.items():
+        if not isinstance(option, str) or not isinstance(value, (str, int, float, bool)):
+            raise r.fail(f"{key}.options", f"expected NAME: VALUE (text, a number or true/false), got "
+                                           f"{quoted(option)}: {quoted(value)}")
+    return Participant(pid, "", dict(options), _budget(r, entry.get("budget"), f"{key}.budget"), control,
+                       command=command, protocol=protocol, name=name)
 
 
 def _budget(r: _Reader, entry: Any, key: str) -> Budget:

@@ -50,6 +50,12 @@ def test_a_name_gives_the_id_and_uci_goes_through_the_adapter(tmp_path):
     assert engine_spec(program).command == (*adapter, str(tmp_path / "bin" / "engine"))
 
 
+def test_a_programs_options_go_to_it_as_the_games_parameters(tmp_path):
+    loaded = load_config(config(tmp_path, "{command: [bin/engine], protocol: uci, options: {Skill Level: 3, "
+                                          "Ponder: false}}"))
+    assert loaded.participants[0].params == {"Skill Level": 3, "Ponder": False}   # UCI: setoption, at `new`
+
+
 def test_a_program_on_path_is_found_there(tmp_path):
     program = load_config(config(tmp_path, "{id: shell, command: [sh, -c, 'exit 0']}")).participants[0]
     assert Path(program.command[0]).name in ("sh", "dash", "bash") and program.command[1:] == ("-c", "exit 0")
@@ -66,10 +72,13 @@ BAD = [
     ("{command: [bin/engine], protocol: xboard}", "participants[0].protocol: expected one of plyground, uci, got "
                                                   "'xboard'"),
     ("{command: [bin/engine], agent: random}", "participants[0]: a participant is either an agent ('agent:', "
-                                               "'params:') or a program ('command:'), not both"),
+                                               "'params:') or a program ('command:', 'options:'), not both"),
     ("{command: [bin/engine], params: {depth: 3}}", "participants[0]: a participant is either an agent"),
     ("{command: [bin/engine], colour: red}", "participants[0].colour: unknown key 'colour'; known keys: id, command, "
-                                             "name, protocol, budget"),
+                                             "name, protocol, options, budget"),
+    ("{command: [bin/engine], options: [Hash, 16]}", "participants[0].options: expected a mapping of keys to values"),
+    ("{command: [bin/engine], options: {Hash: [16]}}", "participants[0].options: expected NAME: VALUE (text, a number "
+                                                       "or true/false), got 'Hash': [16]"),
     ("{command: [bin/engine], id: random}", "participants[1].id: 'random' is already the id of another participant"),
     ("{agent: random, protocol: uci}", "participants[0].protocol: 'protocol' belongs to a program's participant"),
     ("{id: x, params: {}}", "participants[0].agent: missing; name a registered agent (or 'command: [PROGRAM, "

@@ -1,5 +1,6 @@
 """The shipped tournament files: every game has one, every one is valid, and the README's default runs."""
 
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -29,10 +30,25 @@ def positions_missing(path: Path) -> bool:
     return bool(positions) and not (path.parent / positions).exists()
 
 
-#: The shipped tournament files, each skipped (with the reason) while its positions file is not generated yet.
-TOURNAMENTS = [pytest.param(p, id=p.name, marks=pytest.mark.skipif(positions_missing(p), reason=f"{p.name}: its "
-                                                                   "positions file is not generated yet"))
-               for p in FILES]
+def program_missing(path: Path) -> str | None:
+    """The program a participant of the tournament file runs that this machine lacks (None: none is missing)."""
+    for entry in load_yaml(path.read_text(), str(path)).get("participants") or []:
+        command = entry.get("command") if isinstance(entry, dict) else None
+        if command and not shutil.which(str(command[0])):
+            return str(command[0])
+    return None
+
+
+def _skip(path: Path) -> pytest.MarkDecorator:
+    """Skip a shipped tournament, saying why, while its positions file is not generated or its program absent."""
+    missing = program_missing(path)
+    return pytest.mark.skipif(positions_missing(path) or missing is not None,
+                              reason=f"{path.name}: " + (f"{missing} is not installed" if missing
+                                                         else "its positions file is not generated yet"))
+
+
+#: The shipped tournament files, each skipped (with the reason) while it cannot run here.
+TOURNAMENTS = [pytest.param(p, id=p.name, marks=_skip(p)) for p in FILES]
 
 
 @pytest.mark.parametrize("path", TOURNAMENTS)
