@@ -568,14 +568,15 @@ def participant(r: _Reader, entry: Any, registry: Registry, games: list[tuple[st
         return _program(r, entry, key, taken)
     entry = r.mapping(entry, key, {"agent": 1, "params": 1, "budget": 1, "time_control": 1} if default_id else
                       {"id": 1, "agent": 1, "params": 1, "budget": 1, "time_control": 1, "command": 1, "name": 1,
-                       "protocol": 1})
+                       "protocol": 1, "options": 1})
     if "agent" not in entry:
         either = "" if default_id else " (or 'command: [PROGRAM, ARGS...]' for a program)"
         raise r.fail(f"{key}.agent", f"missing; name a registered agent{either}, e.g. 'agent: NAME'")
-    for extra in ("name", "protocol"):
+    for extra, instead in (("name", "an agent's is its id"), ("protocol", "an agent speaks Plyground's"),
+                           ("options", "an agent's settings are its params")):
         if extra in entry:
             raise r.fail(f"{key}.{extra}", f"'{extra}' belongs to a program's participant ('command: [PROGRAM, "
-                                           "ARGS...]'); an agent's is its id")
+                                           f"ARGS...]'); {instead}")
     agent = r.string(entry.get("agent"), f"{key}.agent")
     pid = entry.get("id", default_id or agent)
     if not isinstance(pid, str) or not ID_PATTERN.match(pid):
