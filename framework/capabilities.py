@@ -68,7 +68,9 @@ class Capabilities:
         frozenset(), "the name of the heuristic an agent uses when its parameters name none")
     render_svg: Callable[..., str] | None = _declare(
         STATES, "render_svg(state, flipped=False) -> str: the board as SVG (framework/boardsvg.py helps); each "
-                "place a player clicks carries data-square=NAME. plyground serve draws it, else the text render")
+                "place a player clicks carries data-square=NAME. plyground serve draws it, else the text render; "
+                "a game with dice may also take rolled=NOTATION, the roll that led to the state (which its state "
+                "may not keep)")
     move_clicks: Callable[[State, Move], tuple[str, ...]] | None = _declare(
         STATES, "move_clicks(state, move) -> the data-square names a player clicks, in order, to make the move "
                 "(a multi-jump names every landing square); () for a move made by typing or a button (a pass)")

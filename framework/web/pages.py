@@ -6,6 +6,7 @@ from the game's `render_svg` capability, or its text `render` in a <pre> when it
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Mapping, Sequence
 from html import escape
@@ -34,11 +35,14 @@ def error_page(status: int, message: str) -> str:
                            '<p><a href="/">Back to the start page</a></p>')
 
 
-def board(game: Game, state: State, flipped: bool = False) -> str:
-    """The game's SVG board, or its text rendering when the game draws no SVG."""
+def board(game: Game, state: State, flipped: bool = False, rolled: str | None = None) -> str:
+    """The game's SVG board, or its text rendering when the game draws no SVG; `rolled`: the dice's outcome that
+    led to `state` (its notation), for a game with dice to show (`render_svg`'s `rolled`)."""
     draw = capabilities(game).render_svg
     if draw is not None:
-        return f'<div class="board-box">{draw(state, flipped=flipped)}</div>'
+        takes_roll = rolled is not None and "rolled" in inspect.signature(draw).parameters
+        svg = draw(state, flipped=flipped, rolled=rolled) if takes_roll else draw(state, flipped=flipped)
+        return f'<div class="board-box">{svg}</div>'
     return f'<pre class="board-text">{escape(game.render(state))}</pre>'
 
 
@@ -143,7 +147,7 @@ def panel(session: PlaySession, message: str = "") -> str:
     return f"""<div class="play" data-engine-turn="{int(session.engine_to_move())}"
  data-position="{escape(game.to_text(state))}" data-version="{session.version}"
  data-last="{escape(json.dumps(last_clicks(session)))}">
-<div class="left">{board(game, state, session.flipped)}</div>
+<div class="left">{board(game, state, session.flipped, last_roll(session.moves))}</div>
 <div class="right">{status}{error}
 <form id="move-form" class="inline"><input name="move" id="move-input" autocomplete="off"
  placeholder="type a move" {disabled}><button type="submit" {disabled}>Move</button>
@@ -160,6 +164,12 @@ def panel(session: PlaySession, message: str = "") -> str:
             game.player_names)}
 <details><summary>Position text</summary><code>{escape(game.to_text(state))}</code></details></div></div>
 <script type="application/json" id="legal">{data}</script>"""
+
+
+def last_roll(moves: Sequence[Any]) -> str | None:
+    """The notation of the roll that led to the position after `moves` (objects with `mover` and `move`, the
+    session's or the store's), None when the last move was a seat's."""
+    return str(moves[-1].move) if moves and moves[-1].mover == CHANCE else None
 
 
 def last_clicks(session: PlaySession) -> list[str]:

@@ -176,7 +176,9 @@ def replay_body(folder: Path, key: str) -> str:
         states = replay_states(game, g.start, list(moves["move"]))
     except PlygroundError as exc:
         raise HTTPException(422, f"game '{key}' does not replay: {exc}") from None
-    frames = "".join(f'<div class="frame" data-ply="{i}"{"" if i == 0 else " hidden"}>{pages.board(game, s)}</div>'
+    played = list(moves.itertuples(index=False))
+    frames = "".join(f'<div class="frame" data-ply="{i}"{"" if i == 0 else " hidden"}>'
+                     f'{pages.board(game, s, rolled=pages.last_roll(played[i - 1:i]))}</div>'
                      for i, s in enumerate(states))
     items = []
     for m in moves.itertuples(index=False):

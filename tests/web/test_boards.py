@@ -93,6 +93,26 @@ def test_pig_shows_every_score_the_turn_total_and_the_die():
     assert "P1 reached the goal" in texts(parse(game.render_svg(won)))
 
 
+def test_pig_shows_the_face_rolled_which_its_state_does_not_keep():
+    game = Pig()
+    state = game.from_text("31,12 t=8 p1 goal=100")
+    rolled = parse(game.render_svg(state, rolled="4"))
+    die = squares(rolled)["roll"]
+    assert texts(die) == ["rolled 4, turn total 8"] and len(list(die.iter(f"{SVG}circle"))) == 4   # four pips
+    lost = parse(game.render_svg(game.from_text("31,12 t=0 p2 goal=100"), rolled="1"))
+    assert "rolled 1: turn over" in texts(squares(lost)["roll"])
+
+
+def test_the_workbench_shows_the_roll_that_led_to_the_position():
+    with TestClient(create_app(None, ()), base_url=LOCAL) as client:
+        page = client.post("/play", data={"game": "pig", "seat": ["human", "human"], "seed": "3"})
+        sid = re.search(r'data-session="([^"]+)"', page.text)[1]
+        after = client.post(f"/play/{sid}/move", data={"move": "roll"})
+        assert after.status_code == 200
+        face = re.findall(r'class="move roll">rolled (\d)<', after.text)[-1]
+        assert f"rolled {face}" in after.text.split('id="moves"')[0]   # on the board, above the move list
+
+
 def test_einstein_draws_each_cube_with_its_number_and_colour_the_die_and_the_cubes_it_lets_move():
     game = EinStein()
     state = game.from_text("..CBA/...ED/6...F/45.../1.3.. r2")   # Red rolled 2, has no 2: moves 1 or 3

@@ -171,9 +171,10 @@ class Pig:
         p = solution.roll_probability(i, j, total) if rolling else solution.win_probability(i, j, total)
         return (p, 1.0 - p) if player == 0 else (1.0 - p, p)
 
-    def render_svg(self, state: State, flipped: bool = False) -> str:
+    def render_svg(self, state: State, flipped: bool = False, rolled: str | None = None) -> str:
         """Each seat's banked score as a bar towards the goal (the mover's turn total after it), the die (clicked
-        to roll; "?" while it is in the air) and the hold button; `flipped` changes nothing."""
+        to roll; "?" while it is in the air; the face that led here when `rolled` says it) and the hold button;
+        `flipped` changes nothing."""
         scores, total, player, rolling = state
         over = self.is_terminal(state)
         width, row, bar = 420, 44, 250
@@ -197,8 +198,11 @@ class Pig:
             out.append(f'<text class="name" x="64" y="{y + 30}">{self.player_names[player]} reached the goal</text>')
         else:
             moves = self.legal_moves(state)
-            out.append(die(64, y, None, name=None if rolling or ROLL not in moves else ROLL,
-                           text="?" if rolling else "roll", caption="rolling…" if rolling else f"turn total {total}"))
+            face = int(rolled) if rolled is not None and rolled.isdigit() and 1 <= int(rolled) <= FACES else None
+            caption = ("rolling…" if rolling else f"rolled {face}: turn over" if face == 1
+                       else f"rolled {face}, turn total {total}" if face else f"turn total {total}")
+            out.append(die(64, y, None if rolling else face, name=None if rolling or ROLL not in moves else ROLL,
+                           text="?" if rolling else "roll", caption=caption))
             if HOLD in moves:
                 out.append(f'<g class="button" data-square="{HOLD}"><rect x="160" y="{y + 10}" width="120" height="40" '
                            f'rx="6"/><text x="220" y="{y + 36}" text-anchor="middle">hold (+{total})</text></g>')
