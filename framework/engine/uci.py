@@ -69,6 +69,10 @@ def _chess() -> Any:
     return chess
 
 
+#: OpenSpiel's chess options that are standard chess, as a tournament resolves them (its declared defaults).
+STANDARD = {"chess960": False}
+
+
 def split_start(text: str | None) -> tuple[str | None, list[int]]:
     """The FEN (None: the standard start) and the OpenSpiel actions played since, of an `openspiel:chess`
     position text ("chess(): FEN: \\n" is the start; see plugins/games/openspiel_bridge/game.py)."""
@@ -200,8 +204,9 @@ class Adapter:
         game = message.get("game")
         if game not in GAMES:
             raise UciError(f"a UCI program plays {' or '.join(GAMES)}, not {game!r}")
-        if message.get("options"):
-            raise UciError(f"the UCI adapter plays standard chess, without options: {message.get('options')!r}")
+        options = message.get("options") or {}
+        if not isinstance(options, dict) or any(STANDARD.get(k, object()) != v for k, v in options.items()):
+            raise UciError(f"the UCI adapter plays standard chess ({STANDARD!r}), not the options {options!r}")
         params = message.get("params") or {}
         if not isinstance(params, dict):
             raise UciError(f"the participant's parameters {params!r} are not UCI options by name")

@@ -2,24 +2,23 @@
 Plyground, and beats the random agent; its messages map to UCI and back (clock, budget, score, PV, start texts).
 
 The games need /usr/games/stockfish (`apt-get install stockfish`, .ci/run does) and python-chess; without
-them those tests are skipped saying so. Until `command:` participants reach the YAML config, the games are
-driven through the Python API: a GameTask whose engine for one participant is the adapter's command.
+them those tests are skipped saying so. The games are tournaments of a YAML file, Stockfish a `command:`
+participant with `protocol: uci` and its `options`.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from framework.analysis.tables import Results
+from framework.cli import main
 from framework.engine.client import Engine, EngineFailure, EngineSpec
-from framework.match import Termination
-from framework.protocols import WIN_SCORE, Budget
-from framework.tournament.config import Participant
-from framework.tournament.tasks import GameTask, WorkerContext
+from framework.protocols import WIN_SCORE
 
 chess = pytest.importorskip("chess", reason="the UCI adapter needs python-chess: pip install chess")
 pytest.importorskip("pyspiel", reason="openspiel:chess needs OpenSpiel: pip install -e '.[openspiel]'")
@@ -33,42 +32,44 @@ ADAPTER = (sys.executable, "-m", "framework.engine.uci")
 START = "chess(): FEN: \\n\\n"   # openspiel:chess's start, as the referee sends it
 
 
-@dataclass(frozen=True)
-class CommandGameTask(GameTask):
-    """A GameTask whose participants named in `commands` play from that program (a `command:` participant)."""
-
-    commands: tuple[tuple[str, tuple[str, ...]], ...] = ()
-
-    def engine_spec(self, participant: Participant) -> EngineSpec:
-        command = dict(self.commands).get(participant.id)
-        if command is None:
-            return super().engine_spec(participant)
-        return EngineSpec(participant.id, params=dict(participant.params), command=command)
-
-
-def play(first: Participant, second: Participant, seed: int, commands: dict[str, tuple[str, ...]]) -> Any:
-    task = CommandGameTask(key=f"g{seed}", pairing=(first.id, second.id), index=seed, game="openspiel:chess",
-                           first=first, second=second, start=None, seed=seed, max_plies=300, move_time_limit=30.0,
-                           commands=tuple(commands.items()))
-    context = WorkerContext()
-    try:
-        return task.run(context, lambda limit, progress: None).record
-    finally:
-        context.engines.close()
+def tournament(tmp_path: Path, options: str) -> Results:
+    """Stockfish (a `command:` participant through the adapter, with these `options`) against the random agent,
+    two games of openspiel:chess, run as `plyground run` runs them."""
+    config = tmp_path / "sf.yaml"
+    config.write_text(f"""name: sf
+game: openspiel:chess
+games_per_pairing: 2
+max_plies: 300
+workers: 1
+results: {tmp_path / "out"}
+participants:
+  - {{id: stockfish, command: [{STOCKFISH}], protocol: uci, options: {options}, budget: {{time: 0.05}}}}
+  - {{id: random, agent: random}}
+""")
+    assert main(["run", str(config), "--quiet"]) == 0
+    return Results(tmp_path / "out")
 
 
 @needs_stockfish
-def test_stockfish_through_the_adapter_beats_the_random_agent_with_either_colour():
-    stockfish = Participant("stockfish", "uci", {"Skill Level": 20, "Threads": 1, "Hash": 16}, Budget(time=0.05))
-    random = Participant("random", "random", {}, Budget())
-    commands = {"stockfish": (*ADAPTER, STOCKFISH)}
-    for seed, (first, second) in enumerate(((stockfish, random), (random, stockfish))):
-        record = play(first, second, seed, commands)
-        assert record.termination is Termination.NORMAL, record.reason
-        assert record.players[record.winner] == "stockfish", (record.reason, record.result)
-        theirs = [m for m in record.moves if m.mover == record.winner]
-        assert theirs and all(m.depth >= 1 and m.nodes > 0 and m.pv[:1] == (m.move,) for m in theirs)
-        assert record.moves[-1].move.endswith("#") and record.moves[-1].mover == record.winner   # mated
+def test_stockfish_through_the_adapter_beats_the_random_agent_with_either_colour(tmp_path):
+    results = tournament(tmp_path, "{Skill Level: 20, Threads: 1, Hash: 16}")
+    assert len(results.games) == 2
+    for game in results.games.itertuples():
+        assert game.termination == "normal", game.reason
+        assert (game.first if game.result_first > 0 else game.second) == "stockfish", game.reason
+        moves = results.moves[results.moves["key"] == game.key].sort_values("ply")
+        theirs = moves[moves["participant"] == "stockfish"]
+        assert len(theirs) and (theirs["depth"] >= 1).all() and (theirs["nodes"] > 0).all()
+        assert moves["move"].iloc[-1].endswith("#") and moves["participant"].iloc[-1] == "stockfish"   # mated
+    names = set(results.seats[results.seats["participant"] == "stockfish"]["engine"])
+    assert len(names) == 1 and names.pop().startswith("Stockfish")   # its `id name`, version included
+
+
+@needs_stockfish
+def test_an_option_the_program_does_not_have_forfeits_its_games_naming_it(tmp_path):
+    results = tournament(tmp_path, "{Skil Level: 3}")
+    assert (results.games["termination"] != "normal").all()
+    assert results.games["reason"].str.contains("'Skil Level'").all(), results.games["reason"].tolist()
 
 
 @needs_stockfish
@@ -104,7 +105,7 @@ def test_the_adapter_says_the_programs_name_maps_go_and_info_and_refuses_what_uc
 @needs_stockfish
 @pytest.mark.parametrize("game, options, params, reason", [
     ("tictactoe", {}, {}, "a UCI program plays openspiel:chess, not 'tictactoe'"),
-    ("openspiel:chess", {"chess960": True}, {}, "plays standard chess, without options"),
+    ("openspiel:chess", {"chess960": True}, {}, "not the options {'chess960': True}"),
     ("openspiel:chess", {}, {"Skill Levl": 3}, "has no UCI option 'Skill Levl'; it has "),
     ("openspiel:chess", {}, {"Skill Level": 99}, "setoption refused: "),
 ])
