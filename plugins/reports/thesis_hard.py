@@ -308,7 +308,7 @@ def refereed_section(results: Results, folder: Path, budget_search: Results | No
                           "solved": f"{r.solved} of {r.of}",
                           "total nodes": (f"{r.nodes_first:,} ({r.nodes:,} all iterations)" if r.solver == ab
                                           else f"{r.nodes:,}"),
-                          "total time (ms)": f"{r.time_ms:,}", "CPU time (ms)": f"{r.cpu_ms:,}",
+                          "wall time (ms)": f"{r.time_ms:,}", "CPU time (ms)": f"{r.cpu_ms:,}",
                           "nodes/s": f"{1000 * r.nodes / r.time_ms:,.0f}" if r.time_ms else "-"}
                          for r, m in zip(table.itertuples(), memory.to_dict("records"))])
     search = ""

@@ -227,6 +227,7 @@ def verdict_section(comparison: Results, deeper: Results, pn_tree: Results, memo
                   f"Within {deep_budget:,} nodes alpha-beta's mean per solved position stays below the paper's "
                   f"{paper_mean / 1e6:.2f} million: its budget, if it had one, was above ours.")
     others = memory_rows(comparison, memory_map, half, registry)
+    most = most_text(comparison, ab, pn, registry)
     return f"""### Where the verdicts turn: alpha-beta's budget against PN's memory
 
 "Alpha-beta solves more than PN" is a statement about two limits, and each solver's limit is what it was:
@@ -253,6 +254,8 @@ TCS 2004 paper and the thesis' chapter 4 were reachable as abstracts only), nor 
 enhancements named in tournaments/thesis-loa-hard.yaml. So the assumption: their budget was where their alpha-beta's
 mean per solved position stands. {paper_text}
 
+{most}
+
 **Late-move reductions** (`{lmr_id}`, the comparison's alpha-beta with `lmr: true`, at {ab_budget:,} nodes): it
 solves {lmr_solved} against the comparison's {ab.solved(ab_budget)}.
 `{memory_map.config.get('name', '')}`: {run_time(memory_map)} {cpu_text(memory_map)}
@@ -271,14 +274,29 @@ def wins_text(comparison: Results, deeper: Results, registry: Registry) -> str:
     ab = _mine(comparison, _solver(comparison, "alpha-beta", registry))
     budget = int(comparison.config["participants"][0]["budget"]["nodes"])
     wins = shortest_wins(ab, _mine(deeper, _solver(deeper, "alpha-beta", registry)))
+    left = ab[ab["status"] != "solved"]["depth"]
+    reach = (f"on the positions it left it completed depth {int(left.min())} to {int(left.max())} (most often "
+             f"{int(left.mode().iloc[0])})" if len(left) else "it left none")
     return f"""**Shortest wins.** Every position's shortest win is at least 5 plies (the set's rule: an exhaustive
 search found none shorter). The length of the shortest win, from alpha-beta's proofs at up to
 {int(deeper.config["participants"][0]["budget"]["nodes"]):,} nodes (iterative deepening in solver mode proves a win
-at the first depth that holds one), and how many of each alpha-beta solved in the comparison: it completes depth
-7 or 8 within {budget:,} nodes and no more, so the longer wins are beyond it whatever PN does.
+at the first depth that holds one), and how many of each alpha-beta solved in the comparison at {budget:,} nodes:
+{reach}, so the longer wins were beyond it whatever PN did.
 
 {wins_table(wins, ab, budget).to_markdown(index=False)}
 """
+
+
+def most_text(comparison: Results, ab: Curve, pn: Curve, registry: Registry) -> str:
+    """Where "PN² and PDS solve the most" (of the paper's five, at the comparison's limits) turns as alpha-beta's
+    budget and PN's tree grow."""
+    solved = comparison.solves[comparison.solves["status"] == "solved"].groupby("solver").size()
+    pn2, pds = (_solver(comparison, name, registry) for name in ("PN²", "PDS"))
+    least = int(min(solved.get(pn2, 0), solved.get(pds, 0)))
+    return (f"*PN² and PDS solve the most* (of the paper's five; PN² {int(solved.get(pn2, 0))}, PDS "
+            f"{int(solved.get(pds, 0))} at the comparison's limits) turns too: it holds while alpha-beta stays at or "
+            f"below {least} solved, below a budget of {_count(ab.reach(least + 1), ab.limit)} nodes, and while PN's "
+            f"tree holds fewer than {_count(pn.reach(least + 1), pn.limit)} nodes.")
 
 
 def memory_rows(comparison: Results, memory_map: Results, half: Results | None, registry: Registry) -> pd.DataFrame:

@@ -56,7 +56,8 @@ def test_conclusions_are_decided_from_the_numbers_and_untested_without_the_solve
     text = "\n".join(held)
     assert "alpha-beta used 25.00x PN's nodes in the paper's convention (25.00x counting every iteration): " \
            "**holds**." in text
-    assert "Here 8 against 6, PN's memory bound stopping 2 of its solves: **holds**." in text
+    assert ("Here 8 against 6, PN's memory bound stopping 2 of its solves (its tree_limit is also its node cap, a "
+            "PN node being a tree node: PN had at most 100 nodes per position): **holds**.") in text
     assert "Its memory bound stopped 1 of its solves (PN's stopped 2): **holds**." in text
     assert "*PN² and PDS solve the most.* **not tested**: the run has no PN² or PDS solver." in text
     assert "*PDS-PN is competitive" in text and text.count("**not tested**") == 3
@@ -69,7 +70,8 @@ def test_a_verdict_resting_on_a_bound_that_never_bound_is_not_testable():
     text = "\n".join(conclusions(table, _solves([]), ALL, loose))
     never = "**not testable** (the bound never bound: peak 14,953 of tree_limit = 500,000)."
     assert f"*PN² is limited by memory.* Its memory bound stopped 0 of its solves (PN's stopped 0): {never}" in text
-    assert f"Here 8 against 6, PN's memory bound stopping 0 of its solves: {never}" in text
+    assert f"Here 8 against 6, PN's memory bound stopping 0 of its solves (its tree_limit is also its node cap, a " \
+           f"PN node being a tree node: PN had at most 500,000 nodes per position): {never}" in text
     assert f"It solved 8 against PN²'s 9: {never}" in text
     assert text.count("**not testable**") == 3
     # the same numbers with bounds that reached their limit are decided
@@ -83,10 +85,14 @@ def test_pn2_and_pds_solve_the_most_is_one_claim_about_both():
     rows = [("ab", 8, 9_000, 900, 5_000, 500), ("pns", 6, 300, 60, 200, 40), ("pn2", 9, 900, 300, 400, 90),
             ("pds", 9, 900, 900, 400, 300), ("pdspn", 8, 900, 200, 400, 100)]
     text = "\n".join(conclusions(_table(rows), _solves([]), ALL))
-    assert "PN² solved 9, PDS 9, the most of any other solver 8: **holds**." in text
+    assert "PN² solved 9, PDS 9, the most of the other three 8: **holds**." in text
     rows[2] = ("pn2", 7, 900, 300, 400, 90)        # PN² below PDS-PN's 8
     text = "\n".join(conclusions(_table(rows), _solves([]), ALL))
-    assert "PN² solved 7, PDS 9, the most of any other solver 8: **does not hold**." in text
+    assert "PN² solved 7, PDS 9, the most of the other three 8: **does not hold**." in text
+    rows[2] = ("pn2", 9, 900, 300, 400, 90)
+    rows.append(("dfpn", 10, 900, 300, 400, 90))   # df-pn, not in the paper, stands beside the claim
+    text = "\n".join(conclusions(_table(rows), _solves([]), {**ALL, "df-pn": "dfpn"}))
+    assert "the most of the other three 8: **holds**. Beside them, not in the paper: df-pn (dfpn) solved 10." in text
 
 
 def test_pds_is_slow_in_solution_time_against_pn2_in_cpu_time_where_recorded():

@@ -83,3 +83,19 @@ def test_memory_rows_read_each_memory_once(comparison, registry):
     rows = memory_rows(comparison, half, None, registry).set_index("memory (tree_limit / tt_size)")
     assert rows.loc["1,000,000", "PN² solved (stopped by memory)"] == "401 (0)"
     assert rows.loc["500,000", "PDS-PN solved (stopped by memory)"] == "374 (0)"
+
+
+def test_the_map_on_the_committed_runs_agrees_with_the_audit(comparison, registry):
+    """Issue 40's audit, from runs of its own: alpha-beta solves 341, 357 and 380 of 488 at 8M, 16M and 32M nodes,
+    and PN with a tree of about 380,000 nodes solves as many as alpha-beta at 4M (322)."""
+    from plugins.reports.verdict_map import verdict_section, wins_text
+
+    runs = {name: Results(ROOT / "results" / f"thesis-hard-{name}") for name in ("alphabeta-64m", "pn-4m",
+                                                                                 "memory-map")}
+    text = verdict_section(comparison, runs["alphabeta-64m"], runs["pn-4m"], runs["memory-map"], registry)
+    assert "alpha-beta 8M: 341" in text and "alpha-beta 16M: 357" in text and "alpha-beta 32M: 380" in text
+    assert "solves 322: more than PN while PN's tree holds fewer than 380,329 nodes" in text
+    ab = comparison.solves.query("solver == 'alphabeta'")
+    wins = wins_table(shortest_wins(ab, runs["alphabeta-64m"].solves), ab, 4_000_000).set_index("shortest win")
+    assert wins.loc["5 plies"].tolist() == [155, 155] and wins.loc["7 plies"].tolist() == [171, 161]
+    assert "| shortest win" in wins_text(comparison, runs["alphabeta-64m"], registry)
