@@ -20,8 +20,8 @@ from framework.kernel.binding import bind, record_binding
 from framework.protocols import Budget, Decision, Game, Heuristic, SearchStats, SolveResult, State
 from framework.search import SearchLimits, Stopwatch
 from plugins.agents.alphabeta import search
-from plugins.agents.alphabeta.binding import Binding, CompiledTable, refusal, warmup
-from plugins.agents.alphabeta.driver import UNBOUNDED, AlphaBetaSearch
+from plugins.agents.alphabeta.binding import Binding, CompiledTable, refusal
+from plugins.agents.alphabeta.driver import UNBOUNDED, AlphaBetaSearch, warmup
 from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.solver import solve
 

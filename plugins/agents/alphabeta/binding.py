@@ -21,11 +21,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from framework.capabilities import capability
-from framework.kernel import api
 from framework.kernel.binding import bind
-from framework.protocols import Budget, Game, Heuristic, State
-from framework.search import SearchLimits
+from framework.protocols import Game, Heuristic, State
 from plugins.agents.alphabeta import search
 from plugins.agents.alphabeta.settings import MAX_DEPTH as MAX_DEPTH  # MAX_DEPTH re-exported
 from plugins.agents.alphabeta.settings import Settings
@@ -100,21 +97,3 @@ class CompiledTable:
         """The stamp of a new decision."""
         self.stamp += 1
         return self.stamp
-
-
-def warmup(game: Game, heuristic: Heuristic | None) -> None:
-    """Compile (or load) the compiled search of `game` that `heuristic` runs now (once per process), so no timed
-    move pays for it: the one of its function, else the first function's, which a solve runs. Only that one:
-    each heuristic's search compiles apart, and a run uses the ones of its agents."""
-    from plugins.agents.alphabeta.driver import AlphaBetaSearch
-    kernel: api.GameKernel = capability(game, "kernel")
-    heuristic_class: Any = type(heuristic) if type(heuristic) in kernel.scores else next(iter(kernel.scores))
-    if heuristic_class not in _WARM.setdefault(kernel.tag, set()):
-        _WARM[kernel.tag].add(heuristic_class)
-        settings = Settings.resolve({"transposition_table": False})     # a table of one row: compiles the same
-        search = AlphaBetaSearch(game, heuristic_class(game), settings, SearchLimits.start(Budget(nodes=2)))
-        search.deepen(game.initial_state(), 1, True)
-
-
-#: The heuristic classes whose compiled search `warmup` loaded, by game kernel tag.
-_WARM: dict[str, set[type]] = {}

@@ -33,12 +33,14 @@ import functools
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from framework.capabilities import capabilities
+from framework.capabilities import capabilities, capability
+from framework.kernel import api
 from framework.kernel.api import line
-from framework.protocols import Game, Heuristic, State
+from framework.protocols import Budget, Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits, deepen
 from plugins.agents.alphabeta import search as nm
 from plugins.agents.alphabeta.binding import (
@@ -311,3 +313,20 @@ class AlphaBetaSearch:
         move = int(work[WORK.root_move])
         self.root_move = move_of(move) if move >= 0 else None       # -1: a terminal root has no move
         return float(score)
+
+
+def warmup(game: Game, heuristic: Heuristic | None) -> None:
+    """Compile (or load) the compiled search of `game` that `heuristic` runs now (once per process), so no timed
+    move pays for it: the one of its function, else the first function's, which a solve runs. Only that one:
+    each heuristic's search compiles apart, and a run uses the ones of its agents."""
+    kernel: api.GameKernel = capability(game, "kernel")
+    heuristic_class: Any = type(heuristic) if type(heuristic) in kernel.scores else next(iter(kernel.scores))
+    if heuristic_class not in _WARM.setdefault(kernel.tag, set()):
+        _WARM[kernel.tag].add(heuristic_class)
+        settings = Settings.resolve({"transposition_table": False})     # a table of one row: compiles the same
+        search = AlphaBetaSearch(game, heuristic_class(game), settings, SearchLimits.start(Budget(nodes=2)))
+        search.deepen(game.initial_state(), 1, True)
+
+
+#: The heuristic classes whose compiled search `warmup` loaded, by game kernel tag.
+_WARM: dict[str, set[type]] = {}

@@ -30,15 +30,23 @@ only other structures, bounded by the depth and the game's move space, not by th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from framework.errors import PositionError
-from framework.protocols import Budget, Game, Proof, SearchStats, SolveResult, State
+from framework.protocols import Budget, Game, Heuristic, Proof, SearchStats, SolveResult, State
 from framework.search import Stopwatch
-from plugins.agents.alphabeta.driver import UNBOUNDED, Iteration
+from plugins.agents.alphabeta.driver import UNBOUNDED, AlphaBetaSearch, Iteration
+from plugins.agents.alphabeta.settings import Settings
 
-if TYPE_CHECKING:
-    from plugins.agents.alphabeta.agent import AlphaBetaAgent
+
+class Searcher(Protocol):
+    """What a solve needs of the agent: its depth cap, its settings and a search for one decision."""
+
+    depth: int | None
+    settings: Settings
+
+    def new_search(self, game: Game, heuristic: Heuristic | None, budget: Budget,
+                   proof_score: float | None = None) -> AlphaBetaSearch: ...
 
 
 class WinLossEvaluation:
@@ -76,7 +84,7 @@ class FirstReachCounter:
         self.reached = deepest
 
 
-def solve(agent: AlphaBetaAgent, game: Game, state: State, budget: Budget) -> SolveResult:
+def solve(agent: Searcher, game: Game, state: State, budget: Budget) -> SolveResult:
     """Prove `state` a win, loss or draw for the side to move within `budget` (`depth` caps the iterations)."""
     watch = Stopwatch()
     if game.is_terminal(state):
