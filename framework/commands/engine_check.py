@@ -16,7 +16,8 @@ from framework.engine.check import Checker, Settings, failed
 from framework.engine.client import EngineSpec
 from framework.engine.programs import PROTOCOLS, engine_argv, program_id, resolve_program
 from framework.protocols import Budget
-from framework.tournament.config import MAX_NODES, MAX_SEED
+from framework.tournament.config import MAX_SEED
+from framework.tournament.entries import MAX_NODES
 
 #: Most random games one check plays.
 MAX_GAMES = 10_000

@@ -15,7 +15,8 @@ from framework.agentspec import parse_key_values
 from framework.errors import ConfigError
 from framework.protocols import Game
 from framework.registry import Registry, load_plugin_file
-from framework.tournament.config import MAX_SECONDS, check_workers
+from framework.tournament.config import check_workers
+from framework.tournament.entries import MAX_SECONDS
 
 
 def _integer(text: str) -> int:

@@ -20,8 +20,9 @@ from framework.protocols import CHANCE, UNLIMITED, Agent, Budget, Game
 from framework.records import format_score
 from framework.registry import Registry
 from framework.timecontrol import Clock, TimeControl, clock_text
-from framework.tournament.config import MAX_NODES, MAX_PLIES, MAX_SEED
+from framework.tournament.config import MAX_PLIES, MAX_SEED
 from framework.tournament.engine import GuardedAgent
+from framework.tournament.entries import MAX_NODES
 from framework.tournament.tasks import derive_seed
 
 #: --seed stops this far below MAX_SEED, so seat i's seed+i stays a valid seed (6: the most seats of a built-in game).

@@ -13,43 +13,39 @@ import hashlib
 import json
 import math
 import os
-import re
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from framework.adjudication import Adjudication, DrawRule, ResignRule
 from framework.capabilities import player_count
-from framework.engine.programs import PROTOCOLS, engine_argv, program_id, resolve_program
 from framework.errors import ConfigError, PluginError, PlygroundError, PositionError, one_line, quoted
-from framework.params import HeuristicRef, Param, heuristic_choice
 from framework.protocols import Budget
 from framework.registry import Registry, load_plugin_file
 from framework.safeyaml import MAX_BYTES, load_yaml, read_text
-from framework.specs import solve_refusal
-from framework.sprt import MODELS as SPRT_MODELS
 from framework.sprt import Sprt
-from framework.timecontrol import TimeControl
+from framework.tournament.entries import (
+    MAX_TASKS,
+    Participant,
+    Reader,
+    participant,
+    read_budget,
+    read_sprt,
+    read_time_control,
+)
+from framework.tuning.settings import read_tune
 
 MODES = ("games", "solve", "tune")
 FORMATS = ("round-robin", "gauntlet")
 EXECUTORS = ("local", "dask")
-ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 DEFAULT_MOVE_TIME_LIMIT = 60.0
-#: Most games (or solves) in one run: building a million tasks takes about 7 s and 0.5 GB (measured);
-#: a bigger experiment is several runs.
-MAX_TASKS = 1_000_000
 #: Most participants: a round-robin of 1,000 already plays 999,000 games at two per pairing.
 MAX_PARTICIPANTS = 1000
 #: Seeds are stored as SQLite integers (signed 64-bit).
 MAX_SEED = (1 << 63) - 1
 #: Longest game before adjudication: far past any game here (checkers' 40-move rule ends one in hundreds).
 MAX_PLIES = 100_000
-#: Largest node budget: searches count nodes in 64-bit integers (numba int64).
-MAX_NODES = 1 << 62
-#: Longest time budget or move time limit, in seconds: a week. A longer one is a typo, not a budget.
-MAX_SECONDS = 7 * 24 * 3600.0
 #: Longest positions file, in characters.
 MAX_POSITIONS_TEXT = 16 * MAX_BYTES
 #: Worker processes at most, whatever the machine: each is a Python process with numba loaded.
@@ -82,41 +78,6 @@ KEYS = {"games": COMMON_KEYS + ("games", "participants", "format", "champion", "
                                 "max_plies", "sprt", "adjudication", "opening", "time_control"),
         "solve": COMMON_KEYS + ("solvers", "positions", "budget"),
         "tune": COMMON_KEYS + ("tune", "start_positions", "max_plies", "adjudication", "opening")}
-
-
-@dataclass(frozen=True)
-class Participant:
-    """An agent with its parameters, budget and time control (None: none; its budget alone binds) under an id, or
-    a program (`command`, its argv with the program's absolute path first) that speaks `protocol` ("plyground", or
-    "uci" through framework.engine.uci); a program's `agent` is "" and its `params` empty, `name` is what the config
-    calls it (None: its id)."""
-
-    id: str
-    agent: str
-    params: Mapping[str, Any]
-    budget: Budget
-    time_control: TimeControl | None = None
-    command: tuple[str, ...] | None = None
-    protocol: str = "plyground"
-    name: str | None = None
-
-    @property
-    def program(self) -> bool:
-        """Whether this participant is a program rather than a registered agent."""
-        return self.command is not None
-
-    def engine_command(self) -> tuple[str, ...] | None:
-        """The argv that starts its engine: the program itself, or the UCI adapter around it (None: an agent)."""
-        return None if self.command is None else engine_argv(self.command, self.protocol)
-
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "agent": self.agent, "params": dict(self.params),
-                               "budget": {"time": self.budget.time, "nodes": self.budget.nodes}}
-        if self.command is not None:   # absent for agents, so folders made before keep their fingerprint
-            out.update(command=list(self.command), protocol=self.protocol, name=self.name)
-        if self.time_control is not None:
-            out["time_control"] = str(self.time_control)
-        return out
 
 
 @dataclass(frozen=True)
@@ -218,7 +179,7 @@ class TournamentConfig:
                            len(self.all_games()), len(self.start_positions), self.seats)
 
 
-def _seats(r: _Reader, games: list[tuple[str, Any, Any]], participants: int, fmt: str) -> int:
+def _seats(r: Reader, games: list[tuple[str, Any, Any]], participants: int, fmt: str) -> int:
     """The players per game, the same for every game of the run, and enough participants to fill the seats."""
     counts = {name: player_count(game) for name, _, game in games}
     seats = counts[games[0][0]]
@@ -239,85 +200,11 @@ def _task_count(mode: str, fmt: str, participants: int, games_per_pairing: int, 
     return pairings * games_per_pairing * games
 
 
-class _Reader:
-    """Typed access to a YAML mapping that reports the file and key path of every mistake."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def fail(self, key: str, message: str) -> ConfigError:
-        """The error at `key`; a message that names the key itself (a plugin's, told where) does not repeat it."""
-        if key and message.startswith(f"{key} "):
-            message = message[len(key) + 1:]
-        return ConfigError(f"{self.path}: {key}: {message}" if key else f"{self.path}: {message}")
-
-    def mapping(self, value: Any, key: str, known: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise self.fail(key, f"expected a mapping of keys to values, got {quoted(value)}")
-        if known is not None:
-            for k in value:
-                if k not in known:
-                    raise self.fail(_join(key, _label(k)), f"unknown key {quoted(k)}; known keys: "
-                                                           f"{', '.join(known)}")
-        return value
-
-    def integer(self, value: Any, key: str, minimum: int, maximum: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
-            raise self.fail(key, f"expected an integer from {minimum:,} to {maximum:,}, got {quoted(value)}")
-        return value
-
-    def seconds(self, value: Any, key: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= MAX_SECONDS \
-                or not math.isfinite(value):
-            raise self.fail(key, f"expected a positive, finite number of seconds, at most {MAX_SECONDS:,.0f} "
-                                 f"(a week), got {quoted(value)}")
-        return float(value)
-
-    def string(self, value: Any, key: str) -> str:
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(key, f"expected a non-empty string, got {quoted(value)}")
-        return value
-
-    def filename(self, value: Any, key: str) -> str:
-        """A non-empty string that can name a file (no NUL character)."""
-        if "\0" in self.string(value, key):
-            raise self.fail(key, f"a file name cannot hold a NUL character, got {quoted(value)}")
-        return value
-
-    def choice(self, value: Any, key: str, choices: tuple[str, ...]) -> str:
-        if not isinstance(value, str) or value not in choices:
-            raise self.fail(key, f"expected one of {', '.join(choices)}, got {quoted(value)}")
-        return value
-
-    def params(self, declared: tuple[Param, ...], given: Any, key: str, owner: str) -> dict[str, Any]:
-        """Check `given` against a plugin's declared Params; defaults are filled in."""
-        given = {} if given is None else self.mapping(given, key)
-        known = {p.name: p for p in declared}
-        out = {}
-        for name, value in given.items():
-            if name not in known:
-                names = ", ".join(sorted(known)) or "none"
-                raise self.fail(_join(key, _label(name)), f"unknown parameter {quoted(name)} of {owner} "
-                                                          f"(known parameters: {names})")
-            out[name] = known[name].coerce(value, f"{self.path}: {_join(key, name)}")
-        return {p.name: out.get(p.name, p.default) for p in declared}
-
-
-def _label(key: Any) -> str:
-    """A mapping key as it appears in a key path, cut short when it is long."""
-    text = str(key) if isinstance(key, (str, int, float, bool)) else quoted(key)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _join(key: str, child: str) -> str:
-    return f"{key}.{child}" if key else child
-
-
 def load_config(path: str | Path, registry: Registry | None = None) -> TournamentConfig:
     """Read and validate a tournament file; raise ConfigError on the first mistake."""
     path = Path(path)
     data = load_yaml(read_text(path, MAX_BYTES, "tournament file"), str(path))
-    r = _Reader(path)
+    r = Reader(path)
     data = r.mapping(data, "")
     mode = r.choice(data.get("mode", "games"), "mode", MODES)
     for key in data:
@@ -360,7 +247,7 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
         return _tune_config(r, data, registry, game, common)
     participants = _participants(r, data.get("participants"), registry, [(name, g) for name, _, g in games])
     if data.get("time_control") is not None:   # the tournament's, for each participant without one of its own
-        control = _time_control(r, data["time_control"], "time_control")
+        control = read_time_control(r, data["time_control"], "time_control")
         participants = tuple(p if p.time_control is not None else replace(p, time_control=control)
                              for p in participants)
     ids = [p.id for p in participants]
@@ -416,7 +303,7 @@ def load_config(path: str | Path, registry: Registry | None = None) -> Tournamen
         max_plies=None if max_plies is None else r.integer(max_plies, "max_plies", 1, MAX_PLIES), **common)
 
 
-def _sprt(r: _Reader, entry: Any, fmt: str, participants: int, games: int) -> Sprt:
+def _sprt(r: Reader, entry: Any, fmt: str, participants: int, games: int) -> Sprt:
     """`sprt: {elo0, elo1, alpha, beta, model, normalized}`: a match of one tested participant, one game."""
     if fmt != "gauntlet" and participants != 2:
         raise r.fail("sprt", f"an SPRT tests one participant against the others: use 'format: gauntlet' or two "
@@ -426,30 +313,7 @@ def _sprt(r: _Reader, entry: Any, fmt: str, participants: int, games: int) -> Sp
     return read_sprt(r, entry, "sprt")
 
 
-def read_sprt(r: _Reader, entry: Any, at: str) -> Sprt:
-    """The SPRT settings under the key path `at`: {elo0, elo1, alpha, beta, model, normalized}."""
-    entry = r.mapping(entry, at, {"elo0": 1, "elo1": 1, "alpha": 1, "beta": 1, "model": 1, "normalized": 1})
-    values: dict[str, Any] = {}
-    for key in ("elo0", "elo1", "alpha", "beta"):
-        if key in entry:
-            value = entry[key]
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise r.fail(f"{at}.{key}", f"expected a number, got {value!r}")
-            values[key] = float(value)
-        elif key in ("elo0", "elo1"):
-            raise r.fail(f"{at}.{key}", "missing; the SPRT tests H0: Elo = elo0 against H1: Elo = elo1, e.g. "
-                                        "'sprt: {elo0: 0, elo1: 5}'")
-    values["model"] = r.choice(entry.get("model", "pentanomial"), f"{at}.model", SPRT_MODELS)
-    normalized = entry.get("normalized", False)
-    if not isinstance(normalized, bool):
-        raise r.fail(f"{at}.normalized", f"expected true or false, got {normalized!r}")
-    try:
-        return Sprt(normalized=normalized, **values)
-    except ConfigError as exc:
-        raise r.fail(at, str(exc)) from None
-
-
-def _adjudication(r: _Reader, entry: Any) -> Adjudication:
+def _adjudication(r: Reader, entry: Any) -> Adjudication:
     """`adjudication: {resign: {score, moves}, draw: {score, moves, after}}`, each rule optional."""
     entry = r.mapping(entry, "adjudication", {"resign": 1, "draw": 1})
     rules: dict[str, Any] = {}
@@ -474,20 +338,20 @@ def _adjudication(r: _Reader, entry: Any) -> Adjudication:
     return Adjudication(**rules)
 
 
-def _opening(r: _Reader, entry: Any) -> Opening:
+def _opening(r: Reader, entry: Any) -> Opening:
     """`opening: {order: file|shuffled, random_plies: N}`."""
     entry = r.mapping(entry, "opening", {"order": 1, "random_plies": 1})
     return Opening(order=r.choice(entry.get("order", "file"), "opening.order", OPENING_ORDERS),
                    random_plies=r.integer(entry.get("random_plies", 0), "opening.random_plies", 0, MAX_RANDOM_PLIES))
 
 
-def _solve_config(r: _Reader, data: dict[str, Any], registry: Registry, game: Any,
+def _solve_config(r: Reader, data: dict[str, Any], registry: Registry, game: Any,
                   common: dict[str, Any]) -> TournamentConfig:
     """Solve mode: every solver on every position, each within the default or its own budget."""
     if "positions" not in data:
         raise r.fail("positions", "missing; name a file of positions to solve, one per line")
     positions = _positions(r, "positions", data["positions"], r.path.parent, game)
-    default = _budget(r, data.get("budget"), "budget")
+    default = read_budget(r, data.get("budget"), "budget")
     solvers = _participants(r, data.get("solvers"), registry, [(common["game"], game)], key="solvers",
                             minimum=1, solver=True)
     solvers = tuple(p if p.budget != Budget() else replace(p, budget=default) for p in solvers)
@@ -499,11 +363,9 @@ def _solve_config(r: _Reader, data: dict[str, Any], registry: Registry, game: An
                             position_notes=tuple(note for _, note in positions), **common)
 
 
-def _tune_config(r: _Reader, data: dict[str, Any], registry: Registry, game: Any,
+def _tune_config(r: Reader, data: dict[str, Any], registry: Registry, game: Any,
                  common: dict[str, Any]) -> TournamentConfig:
     """Tune mode: SPSA over the `tune` section's parameters, in colour-swapped pairs from the start positions."""
-    from framework.tuning.settings import read_tune  # the tuning package builds on this module
-
     seats = player_count(game)
     if seats != 2:
         raise r.fail("game", f"tuning scores colour-swapped pairs of two-player games; {common['game']} seats {seats}")
@@ -521,7 +383,7 @@ def _tune_config(r: _Reader, data: dict[str, Any], registry: Registry, game: Any
         opening=None if data.get("opening") is None else _opening(r, data["opening"]), **common)
 
 
-def _game(r: _Reader, registry: Registry, entry: Any, key: str) -> tuple[str, dict[str, Any], Any]:
+def _game(r: Reader, registry: Registry, entry: Any, key: str) -> tuple[str, dict[str, Any], Any]:
     """(name, resolved options, game object) of a `game` entry: a name or {name, options}."""
     if isinstance(entry, dict):  # start_positions: read by load_config, once the game is known
         entry = r.mapping(entry, key, {"name": 1, "options": 1, "start_positions": 1})
@@ -542,7 +404,7 @@ def _game(r: _Reader, registry: Registry, entry: Any, key: str) -> tuple[str, di
     return name, resolved, game
 
 
-def _participants(r: _Reader, entries: Any, registry: Registry, games: list[tuple[str, Any]], *,
+def _participants(r: Reader, entries: Any, registry: Registry, games: list[tuple[str, Any]], *,
                   key: str = "participants", minimum: int = 2, solver: bool = False) -> tuple[Participant, ...]:
     """Participants (or solvers), each checked by building its agent for every game; solvers must have `solve`."""
     if not isinstance(entries, list) or len(entries) < minimum:
@@ -556,124 +418,7 @@ def _participants(r: _Reader, entries: Any, registry: Registry, games: list[tupl
     return tuple(out)
 
 
-def participant(r: _Reader, entry: Any, registry: Registry, games: list[tuple[str, Any]], key: str, *,
-                taken: Collection[str] = (), solver: bool = False, default_id: str | None = None) -> Participant:
-    """One `{id, agent, params, budget}` entry at the key path `key`, its agent checked for every game (its
-    parameters against what it declares; nothing is built); or a program, `{id, command, name, protocol,
-    budget}` (not for tuning, `default_id`: a program declares no parameters to tune)."""
-    if isinstance(entry, dict) and "command" in entry:
-        if default_id:
-            raise r.fail(f"{key}.command", "tuning changes an agent's declared parameters, and a program declares "
-                                           "none; tune a registered agent ('agent: NAME')")
-        return _program(r, entry, key, taken)
-    entry = r.mapping(entry, key, {"agent": 1, "params": 1, "budget": 1, "time_control": 1} if default_id else
-                      {"id": 1, "agent": 1, "params": 1, "budget": 1, "time_control": 1, "command": 1, "name": 1,
-                       "protocol": 1, "options": 1})
-    if "agent" not in entry:
-        either = "" if default_id else " (or 'command: [PROGRAM, ARGS...]' for a program)"
-        raise r.fail(f"{key}.agent", f"missing; name a registered agent{either}, e.g. 'agent: NAME'")
-    for extra, instead in (("name", "an agent's is its id"), ("protocol", "an agent speaks Plyground's"),
-                           ("options", "an agent's settings are its params")):
-        if extra in entry:
-            raise r.fail(f"{key}.{extra}", f"'{extra}' belongs to a program's participant ('command: [PROGRAM, "
-                                           f"ARGS...]'); {instead}")
-    agent = r.string(entry.get("agent"), f"{key}.agent")
-    pid = entry.get("id", default_id or agent)
-    if not isinstance(pid, str) or not ID_PATTERN.match(pid):
-        raise r.fail(f"{key}.id", f"expected an id of letters, digits and _.+- , got {quoted(pid)}")
-    if pid in taken:
-        raise r.fail(f"{key}.id", f"'{pid}' is already the id of another participant; ids must be unique")
-    try:
-        spec = registry.agent_spec(agent)
-    except PluginError as exc:
-        raise r.fail(f"{key}.agent", str(exc)) from None
-    if spec.interactive:
-        raise r.fail(f"{key}.agent", f"agent '{agent}' is a person at the terminal, and tournaments run "
-                                     "unattended in worker processes; play it with 'plyground play GAME "
-                                     f"--first {agent}'")
-    params = r.params(spec.params, entry.get("params"), f"{key}.params", f"agent '{agent}'")
-    for game_name, game in games:
-        for param in spec.params:
-            if param.type is HeuristicRef and params[param.name] is not None:
-                try:
-                    registry.heuristic_spec(game_name, str(heuristic_choice(params[param.name])[0]))
-                except PluginError as exc:
-                    raise r.fail(f"{key}.params.{param.name}", str(exc)) from None
-        try:
-            registry.check_agent(agent, game, params, where=key)   # builds nothing: constructors run in engines
-        except PlygroundError as exc:
-            raise r.fail(key, str(exc)) from None
-    budget = _budget(r, entry.get("budget"), f"{key}.budget")
-    control = None if entry.get("time_control") is None else \
-        _time_control(r, entry["time_control"], f"{key}.time_control")
-    if solver and not callable(getattr(spec.factory, "solve", None)):
-        able = sorted(n for n, reg in registry.agents.items() if callable(getattr(reg.spec.factory, "solve", None)))
-        raise r.fail(f"{key}.agent", f"agent '{agent}' cannot solve positions (it has no solve method); "
-                                     f"agents that can: {', '.join(able) or 'none'}")
-    refusal = solve_refusal(spec, params) if solver else None
-    if refusal is not None:
-        raise r.fail(f"{key}.params", refusal)
-    return Participant(pid, agent, params, budget, control)
-
-
-def _time_control(r: _Reader, entry: Any, key: str) -> TimeControl:
-    """A time control in fastchess's syntax (framework/timecontrol.py) at the key path `key`."""
-    try:
-        return TimeControl.parse(str(entry) if isinstance(entry, (int, float)) and not isinstance(entry, bool)
-                                 else entry, key)
-    except ConfigError as exc:
-        raise r.fail(key, str(exc).removeprefix(f"{key}: ")) from None
-
-
-def _program(r: _Reader, entry: dict[str, Any], key: str, taken: Collection[str]) -> Participant:
-    """A program's participant: `command: [PROGRAM, ARGS...]` (a path relative to the config's folder, or a name
-    on PATH), optional `id`, `name`, `protocol` (plyground or uci), `options` (the program's own settings by name:
-    UCI's `setoption`, the `params` of Plyground's `new`) and `budget`."""
-    if "agent" in entry or "params" in entry:
-        raise r.fail(key, "a participant is either an agent ('agent:', 'params:') or a program ('command:', "
-                          "'options:'), not both")
-    entry = r.mapping(entry, key, {"id": 1, "command": 1, "name": 1, "protocol": 1, "options": 1, "budget": 1,
-                                   "time_control": 1})
-    argv = entry["command"]
-    if isinstance(argv, str):
-        raise r.fail(f"{key}.command", f"expected a list of the program and its arguments, e.g. "
-                                       f"'command: [{argv.split()[0] if argv.split() else 'PROGRAM'}, ...]', "
-                                       f"got the string {quoted(argv)}")
-    if not isinstance(argv, list):
-        raise r.fail(f"{key}.command", f"expected a list of the program and its arguments, got {quoted(argv)}")
-    try:
-        command = resolve_program(argv, r.path.parent, f"{r.path}: {key}.command")
-    except ConfigError as exc:
-        raise ConfigError(str(exc)) from None
-    protocol = r.choice(entry.get("protocol", "plyground"), f"{key}.protocol", PROTOCOLS)
-    name = None if entry.get("name") is None else r.string(entry["name"], f"{key}.name")
-    pid = entry.get("id", name if name is not None and ID_PATTERN.match(name) else program_id(command))
-    if not isinstance(pid, str) or not ID_PATTERN.match(pid):
-        raise r.fail(f"{key}.id", f"expected an id of letters, digits and _.+- , got {quoted(pid)}")
-    if pid in taken:
-        raise r.fail(f"{key}.id", f"'{pid}' is already the id of another participant; ids must be unique (give "
-                                  "this one an 'id')")
-    control = None if entry.get("time_control") is None else \
-        _time_control(r, entry["time_control"], f"{key}.time_control")
-    options = r.mapping(entry.get("options") or {}, f"{key}.options", None)
-    for option, value in options.items():
-        if not isinstance(option, str) or not isinstance(value, (str, int, float, bool)):
-            raise r.fail(f"{key}.options", f"expected NAME: VALUE (text, a number or true/false), got "
-                                           f"{quoted(option)}: {quoted(value)}")
-    return Participant(pid, "", dict(options), _budget(r, entry.get("budget"), f"{key}.budget"), control,
-                       command=command, protocol=protocol, name=name)
-
-
-def _budget(r: _Reader, entry: Any, key: str) -> Budget:
-    if entry is None:
-        return Budget()
-    entry = r.mapping(entry, key, {"time": 1, "nodes": 1})
-    time_, nodes = entry.get("time"), entry.get("nodes")
-    return Budget(time=None if time_ is None else r.seconds(time_, f"{key}.time"),
-                  nodes=None if nodes is None else r.integer(nodes, f"{key}.nodes", 1, MAX_NODES))
-
-
-def _executor(r: _Reader, entry: Any) -> ExecutorConfig:
+def _executor(r: Reader, entry: Any) -> ExecutorConfig:
     if entry is None:
         return ExecutorConfig()
     entry = r.mapping(entry, "executor", {"kind": 1, "address": 1})
@@ -686,7 +431,7 @@ def _executor(r: _Reader, entry: Any) -> ExecutorConfig:
     return ExecutorConfig(kind, address)
 
 
-def _plugin_files(r: _Reader, entry: Any, base: Path) -> list[str]:
+def _plugin_files(r: Reader, entry: Any, base: Path) -> list[str]:
     if entry is None:
         return []
     if not isinstance(entry, list):
@@ -707,7 +452,7 @@ def _plugin_files(r: _Reader, entry: Any, base: Path) -> list[str]:
     return out
 
 
-def _positions(r: _Reader, key: str, entry: Any, base: Path, game: Any) -> list[tuple[str, str]]:
+def _positions(r: Reader, key: str, entry: Any, base: Path, game: Any) -> list[tuple[str, str]]:
     """(position, note) per line of a positions file: `POSITION` or `POSITION | note`; '#' starts a comment line."""
     if entry is None:
         return []

@@ -46,7 +46,7 @@ from framework.match import (
 from framework.protocols import CHANCE, Budget, Proof
 from framework.registry import Registry, WorkerRegistry, load_plugin_file
 from framework.timecontrol import Clock
-from framework.tournament.config import Participant
+from framework.tournament.entries import Participant
 from framework.tournament.memory import PeakMeter, TaskMemory
 
 Beat = Callable[[float, Any], None]

@@ -14,7 +14,7 @@ import pandas as pd
 from framework.analysis import plots
 from framework.protocols import Budget
 from framework.sprt import Sprt
-from framework.tournament.config import Participant
+from framework.tournament.entries import Participant
 from framework.tournament.store import Store
 from framework.tuning.runner import unchanged_play, validation_line
 from framework.tuning.settings import TunedParam, TuneSettings, Validation

@@ -27,7 +27,8 @@ from tqdm import tqdm
 from framework.errors import ConfigError
 from framework.match import Termination
 from framework.registry import Registry
-from framework.tournament.config import Opening, Participant, TournamentConfig
+from framework.tournament.config import Opening, TournamentConfig
+from framework.tournament.entries import Participant
 from framework.tournament.executors import Executor, make_executor
 from framework.tournament.live import LiveFile
 from framework.tournament.runner import folder_lock, providers

@@ -11,17 +11,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from framework.capabilities import capabilities
 from framework.errors import ConfigError, PluginError, quoted
 from framework.params import HeuristicRef, Param, heuristic_choice
 from framework.registry import Registry
 from framework.sprt import Sprt
-from framework.tournament.config import MAX_TASKS, Participant, participant, read_sprt
-
-if TYPE_CHECKING:
-    from framework.tournament.config import _Reader
+from framework.tournament.entries import MAX_TASKS, Participant, Reader, participant, read_sprt
 
 #: fishtest's default learning rate at the last iteration (its SPSA form's `r_end`).
 DEFAULT_R_END = 0.002
@@ -107,7 +104,7 @@ class TuneSettings:
                 "validate": None if self.validate is None else asdict(self.validate)}
 
 
-def read_tune(r: _Reader, entry: Any, registry: Registry, game_name: str, game: Any) -> TuneSettings:
+def read_tune(r: Reader, entry: Any, registry: Registry, game_name: str, game: Any) -> TuneSettings:
     """The `tune` section, checked against the agent's (and its heuristic's) declared Params."""
     entry = r.mapping(entry, "tune", dict.fromkeys(KEYS))
     if "agent" not in entry:
@@ -147,7 +144,7 @@ def declared_params(registry: Registry, agent: Participant, game: Any) -> dict[s
     return out
 
 
-def _parameter(r: _Reader, name: str, entry: Any, declared: dict[str, Param], agent: str) -> TunedParam:
+def _parameter(r: Reader, name: str, entry: Any, declared: dict[str, Param], agent: str) -> TunedParam:
     key = f"tune.parameters.{name}"
     numeric = [n for n, p in declared.items() if p.type in (int, float)]
     if name not in declared:
@@ -191,7 +188,7 @@ def _parameter(r: _Reader, name: str, entry: Any, declared: dict[str, Param], ag
     return TunedParam(name, integer=param.type is int, **values)
 
 
-def _validation(r: _Reader, entry: Any) -> Validation:
+def _validation(r: Reader, entry: Any) -> Validation:
     entry = r.mapping(entry, "tune.validate", {"games": 1, "sprt": 1})
     games = r.integer(entry.get("games"), "tune.validate.games", 2, MAX_TASKS)
     if games % 2:
