@@ -120,6 +120,8 @@ def match_table(games: pd.DataFrame) -> pd.DataFrame:
 #: What a figure the games cannot estimate shows: an Elo of a 100% (or 0%) score, an interval of pairs that all
 #: ended alike (no spread: one pair, or every pair the same) or that reaches a 0% or 100% score.
 NOT_ESTIMATED = "n/a (too few games)"
+#: What an interval shows that reaches a 0% or 100% score: its Elo bound is infinite however many games there are.
+UNBOUNDED = "n/a (reaches a 0% or 100% score)"
 #: The one line that says what the match figures are.
 MATCH_LEGEND = ("LOS: likelihood of superiority, the chance that the first-named participant is the stronger; "
                 "Ptnml(0-2): the number of colour-swapped game pairs in which it scored 0, 0.5, 1, 1.5 and 2 points")
@@ -129,12 +131,14 @@ def elo_estimate(elo: float, error: float, los: float = math.nan) -> tuple[str, 
     """Elo, its 95% error and LOS (%) as text, NOT_ESTIMATED where the games cannot estimate them.
 
     LOS needs a spread as the interval does; with none (the error is 0, or the Elo infinite) it is not shown.
+    An interval that reaches a 0% or 100% score (an infinite error) reads UNBOUNDED.
     """
     if not math.isfinite(elo):
         return NOT_ESTIMATED, NOT_ESTIMATED, NOT_ESTIMATED
     spread = not math.isfinite(error) or error > 0
-    return (f"{elo:.1f}", f"{error:.1f}" if math.isfinite(error) and error > 0 else NOT_ESTIMATED,
-            f"{los:.1f}%" if spread and math.isfinite(los) else NOT_ESTIMATED)
+    interval = (f"{error:.1f}" if math.isfinite(error) and error > 0 else UNBOUNDED if error == math.inf
+                else NOT_ESTIMATED)
+    return f"{elo:.1f}", interval, f"{los:.1f}%" if spread and math.isfinite(los) else NOT_ESTIMATED
 
 
 #: Complete colour-swapped pairs a pairing needs before its match line estimates Elo, interval and LOS: below it

@@ -45,8 +45,9 @@ def test_a_tuning_runs_on_guarded_workers_reports_and_shows_in_the_workbench(tmp
 
 
 def test_the_shipped_example_runs_a_few_iterations(tmp_path):
-    config = load_config(ROOT / "tournaments" / "tune-kings.yaml")
-    assert config.tune.parameters[0].name == "heuristic.king_value" and config.tune.validate.sprt is not None
+    config = load_config(ROOT / "tournaments" / "tune-positional.yaml")
+    assert [p.name for p in config.tune.parameters] == ["heuristic.advance", "heuristic.centre"]
+    assert config.tune.validate.sprt is not None
     short = replace(config, results=tmp_path / "out", tune=replace(config.tune, iterations=2,
                                                                     validate=Validation(games=2)))
     summary = run_tuning(short, quiet=True)

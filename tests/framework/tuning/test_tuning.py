@@ -145,7 +145,7 @@ def test_the_validation_line_prints_the_match_as_a_tournament_does(tmp_path):
                     extra="validate: {games: 40}\n")
     line = inline(load(path)).validation
     assert line.startswith("validation after 40 iterations, tuned vs start: 40 games, W-D-L "), line
-    assert re.search(r"Elo (-?\d+\.\d \+- \d+\.\d|n/a \(too few games\)), LOS (\d+\.\d%|n/a)", line), line
+    assert re.search(r"Elo (-?\d+\.\d \+- (\d+\.\d|n/a \(reaches a 0% or 100% score\))|n/a \(too few games\)), LOS (\d+\.\d%|n/a)", line), line
     assert "Ptnml(0-2) [" in line
 
 
