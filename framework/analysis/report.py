@@ -7,6 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from framework.analysis import plots
+from framework.analysis.markdown import markdown_table, rounded
 from framework.analysis.solving import peak_mib, rss_scopes
 from framework.analysis.standings import MATCH_LEGEND, elo_estimate
 from framework.analysis.tables import Results
@@ -38,23 +39,19 @@ def crash_lines(results: Results) -> list[str]:
     return ["", "Crashes (with the agent's traceback where it raised):", *lines[1:]] if lines else []
 
 
-def _crash_markdown(results: Results) -> str:
+def _crashmarkdown_table(results: Results) -> str:
     crashes = results.crashes()
     parts = [f"### {row.key}\n\n{row.reason}\n" + (f"\n```\n{row.traceback.rstrip()}\n```\n" if row.traceback else "")
              for row in crashes.itertuples()]
     void = (f"\nVoid (no result: the worker was killed from outside on every try; left out of every table):\n\n"
-            f"{_markdown(results.void)}\n") if len(results.void) else ""
+            f"{markdown_table(results.void)}\n") if len(results.void) else ""
     return ("\n".join(parts) if parts else "(none)\n") + void
-
-
-def _fmt(table: pd.DataFrame) -> pd.DataFrame:
-    return table.round(1)
 
 
 def _estimates(table: pd.DataFrame, elo: str, error: str, los: str | None = None) -> pd.DataFrame:
     """The table rounded for reading, its Elo, error and LOS columns as text: "n/a (too few games)" where the
     games cannot estimate them (the CSV tables keep the numbers)."""
-    shown = _fmt(table).astype({column: object for column in (elo, error, los) if column})
+    shown = rounded(table).astype({column: object for column in (elo, error, los) if column})
     for i, row in table.iterrows():
         texts = elo_estimate(row[elo], row[error], row[los] if los else float("nan"))
         shown.at[i, elo], shown.at[i, error] = texts[0], texts[1]
@@ -68,16 +65,14 @@ SEARCH_HEADING = ("Search statistics (per participant: moves, mean and median no
 
 
 def terminal_summary(results: Results) -> str:
-    """Standings and crosstable as plain-text tables (solve mode: the solver table and any disagreement; tune
-    mode: the final values and the validation match)."""
-    if results.tuning is not None:
-        return "\n".join(results.tuning.lines())
+    """Standings and crosstable as plain-text tables (solve mode: the solver table and any disagreement; a
+    tuning's summary is framework.tuning.report's)."""
     if results.mode == "solve":
         lines = [f"{results.config['name']}: {results.solves['position_index'].nunique()} positions of "
                  f"{results.config['game']}", "", "Solvers (nodes and time over solved positions, and over "
                  "the positions every solver solved; peak_entries, peak_rss_mib and rss_added_mib are the largest "
                  "of any one position; report.md has every column)",
-                 _fmt(results.solve_summary()[SOLVE_COLUMNS]).to_string(index=False), "", run_peak(results.solves)]
+                 rounded(results.solve_summary()[SOLVE_COLUMNS]).to_string(index=False), "", run_peak(results.solves)]
         bad = results.disagreements()
         lines += ["", f"DISAGREEMENTS between solvers:\n{bad.to_string(index=False)}" if len(bad)
                   else "All solvers that solved a position agree on its value."]
@@ -86,11 +81,12 @@ def terminal_summary(results: Results) -> str:
         return "\n".join([
             f"{results.config['name']}: {len(results.games)} games of {', '.join(results.game_names)}", "",
             "Standings (points: first places shared; wins: sole first places, 95% interval; win % from each seat)",
-            _fmt(results.seat_standings()).to_string(index=False), "",
+            rounded(results.seat_standings()).to_string(index=False), "",
             "Ratings (openskill Plackett-Luce: mu, sigma, ordinal = mu - 3 sigma)",
-            _fmt(results.seat_ratings()).to_string(index=False), "",
+            rounded(results.seat_ratings()).to_string(index=False), "",
             "Finished ahead (% of shared games the row ranked above the column, ties half)",
-            _fmt(results.ahead()).to_string(), "", "Wins by seat", results.seat_wins().round(1).to_string(index=False),
+            rounded(results.ahead()).to_string(), "", "Wins by seat",
+            rounded(results.seat_wins()).to_string(index=False),
             "", run_peak(results.games), *crash_lines(results)])
     standings = results.standings()
     lines = [f"{results.config['name']}: {len(results.games)} games of {', '.join(results.game_names)}",
@@ -101,30 +97,11 @@ def terminal_summary(results: Results) -> str:
              "its 95% error and LOS from the pentanomial of complete pairs)",
              _estimates(results.match(), "elo", "elo_error", "los_pct").to_string(index=False), MATCH_LEGEND,
              *[""] * bool(results.sprt()), *results.sprt(), "", SEARCH_HEADING,
-             _fmt(results.search_stats()).to_string(index=False), "", run_peak(results.games), *crash_lines(results)]
+             rounded(results.search_stats()).to_string(index=False), "", run_peak(results.games), *crash_lines(results)]
     if standings.attrs.get("elo_prior_draws"):
         lines.insert(3, "(a group of participants won or lost every game against the rest, "
                         "so one virtual draw per pairing keeps the Elo finite)")
     return "\n".join(lines)
-
-
-def _markdown(table: pd.DataFrame, index: bool = False) -> str:
-    """A Markdown table, numbers with thousands separators (whole-number columns without decimals)."""
-    if not len(table):
-        return "(none)"
-    table = _fmt(table).copy()
-    align = []
-    for column in table.columns:
-        values = table[column]
-        numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
-        if numeric:
-            whole = bool(((values.dropna() % 1) == 0).all())
-            table[column] = values.map(
-                lambda v, whole=whole: "" if pd.isna(v) else f"{v:,.0f}" if whole else f"{v:,.1f}")
-        align.append("right" if numeric else "left")
-    # disable_numparse: tabulate would read "1,234" back as a number and drop the separator
-    return table.to_markdown(index=index, disable_numparse=True,
-                             colalign=(["left"] if index else []) + align)
 
 
 #: A parameter listing longer than this is wrapped onto several lines of its table cell.
@@ -166,9 +143,6 @@ def write_report(results: Results, folder: Path | None = None) -> Path:
     """Write report.md, the PNG plots and every table as CSV into `folder` (default: the results folder)."""
     folder = Path(folder or results.folder)
     folder.mkdir(parents=True, exist_ok=True)
-    if results.tuning is not None:
-        results.export(folder / "tables")
-        return results.tuning.write(folder)
     if results.mode == "solve":
         return _write_solve_report(results, folder)
     if results.multiplayer:
@@ -190,9 +164,9 @@ def write_report(results: Results, folder: Path | None = None) -> Path:
                 "order until it was decided.\n" + sprt)
     per_game = "".join(f"""## {game}
 
-{_markdown(results.standings(game))}
+{markdown_table(results.standings(game))}
 
-{_markdown(results.crosstable(game), index=True)}
+{markdown_table(results.crosstable(game), index=True)}
 
 """ for game in results.game_names) if len(results.game_names) > 1 else ""
     names = ", ".join(results.game_names)
@@ -205,14 +179,14 @@ in colour-swapped pairs, seed {config['seed']}. {_openers(results.games)}
 
 ## Participants
 
-{_markdown(participants)}
+{markdown_table(participants)}
 
 ## Standings
 
 Elo from a Bradley-Terry maximum-likelihood fit (draws count half), shifted so the field averages 0;
 `elo_ci95` is the half-width of the 95% confidence interval.{prior_note}
 
-{_markdown(standings)}
+{markdown_table(standings)}
 
 ![ratings](ratings.png)
 
@@ -220,7 +194,7 @@ Elo from a Bradley-Terry maximum-likelihood fit (draws count half), shifted so t
 
 W-D-L and score of the row participant against the column participant.
 
-{_markdown(results.crosstable(), index=True)}
+{markdown_table(results.crosstable(), index=True)}
 
 ![crosstable](crosstable.png)
 
@@ -230,7 +204,7 @@ Per pairing, the first-named participant's wins, draws and losses, score and dra
 error and the likelihood of superiority (LOS) from the pentanomial counts of complete pairs, as fastchess
 reports them.
 
-{_markdown(_estimates(results.match(), "elo", "elo_error", "los_pct"))}
+{markdown_table(_estimates(results.match(), "elo", "elo_error", "los_pct"))}
 
 {MATCH_LEGEND}.
 {sprt}
@@ -238,22 +212,22 @@ reports them.
 
 Ptnml(0-2) counts colour-swapped pairs by the row participant's pair score [0, 0.5, 1, 1.5, 2].
 
-{_markdown(results.pairs())}
+{markdown_table(results.pairs())}
 
 ## Terminations
 
-{_markdown(results.terminations())}
+{markdown_table(results.terminations())}
 
 Forfeits:
 
-{_markdown(results.forfeits())}
+{markdown_table(results.forfeits())}
 
 ## Crashes
 
-{_crash_markdown(results)}
+{_crashmarkdown_table(results)}
 ## Search statistics
 
-{_markdown(results.search_stats())}
+{markdown_table(results.search_stats())}
 
 ![nodes per move](nodes_per_move.png)
 
@@ -281,28 +255,28 @@ seed {config['seed']}.
 Points: the players with the best result share 1. Wins: sole first places, with a 95% Wilson interval.
 `win_pct_seatS`: the share of its games from seat S the participant won.
 
-{_markdown(_fmt(results.seat_standings()))}
+{markdown_table(rounded(results.seat_standings()))}
 
 ## Ratings
 
 openskill's Plackett-Luce model (Weng & Lin 2011), updated game by game in schedule order; ordinal = mu - 3 sigma.
 
-{_markdown(_fmt(results.seat_ratings()))}
+{markdown_table(rounded(results.seat_ratings()))}
 
 ## Finished ahead
 
 The share of the games two participants played together in which the row participant ranked above the
 column one (ties count half), in %.
 
-{_markdown(_fmt(results.ahead()), index=True)}
+{markdown_table(rounded(results.ahead()), index=True)}
 
 ## Seats
 
-{_markdown(results.seat_wins().round(1))}
+{markdown_table(results.seat_wins().round(1))}
 
 ## Terminations
 
-{_markdown(results.terminations())}
+{markdown_table(results.terminations())}
 """
     path = folder / "report.md"
     path.write_text(text)
@@ -319,7 +293,7 @@ def _write_solve_report(results: Results, folder: Path) -> Path:
                             for p in config["participants"]])
     summary = results.solve_summary()
     bad = results.disagreements()
-    verdict = ("**Disagreements** (a failure of one of the solvers):\n\n" + _markdown(bad)) if len(bad) \
+    verdict = ("**Disagreements** (a failure of one of the solvers):\n\n" + markdown_table(bad)) if len(bad) \
         else "Every position solved by more than one solver got the same value from each."
     text = f"""# {config['name']}
 
@@ -327,26 +301,26 @@ def _write_solve_report(results: Results, folder: Path) -> Path:
 
 ## Solvers
 
-{_markdown(solvers)}
+{markdown_table(solvers)}
 
 ## Results
 
 `nodes` and `time_ms` total the positions each solver solved; the `_common` columns total the
 {summary['common'].iloc[0]} positions that every solver solved, so they compare equal work.
 
-{_markdown(summary[["solved_pct" if c == "solved" else c for c in SOLVE_COLUMNS[:3]] + SOLVE_COLUMNS[2:-3]])}
+{markdown_table(summary[["solved_pct" if c == "solved" else c for c in SOLVE_COLUMNS[:3]] + SOLVE_COLUMNS[2:-3]])}
 
 Memory, per solver the largest over its positions (solved or not): `peak_entries`, the most tree nodes and
 table entries its own structures held; `peak_rss_mib`, the worker's peak resident memory during the solve;
 `rss_added_mib`, how much the solve added to the worker's resident memory.
 {run_peak(results.solves)}
 
-{_markdown(summary[["solver", "peak_entries", "peak_rss_mib", "rss_added_mib"]])}
+{markdown_table(summary[["solver", "peak_entries", "peak_rss_mib", "rss_added_mib"]])}
 
 Figures the solvers report themselves (`extra_*`, totalled the same way; empty where a solver does not
 report one):
 
-{_markdown(summary[["solver"] + [c for c in summary.columns if c.startswith("extra_")]])}
+{markdown_table(summary[["solver"] + [c for c in summary.columns if c.startswith("extra_")]])}
 
 {verdict}
 

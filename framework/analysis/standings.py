@@ -13,6 +13,19 @@ import pandas as pd
 
 from framework.analysis.pairs import pair_stats, pentanomial
 from framework.analysis.ratings import fit_elo
+from framework.match import Termination
+
+FORFEITS = {t.value for t in Termination if t.is_forfeit}
+
+
+def with_scores(games: pd.DataFrame) -> pd.DataFrame:
+    """`games` with `pair` (colour-swapped pair index), `score_first` (0, 1/2, 1) and `forfeit` added."""
+    games = games.copy()
+    games["pair"] = games["game_index"] // 2
+    games["score_first"] = (games["result_first"] > games["result_second"]) + \
+        0.5 * (games["result_first"] == games["result_second"])
+    games["forfeit"] = games["termination"].isin(FORFEITS)
+    return games
 
 
 def _long(games: pd.DataFrame) -> pd.DataFrame:

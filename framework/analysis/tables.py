@@ -16,9 +16,7 @@ from framework.protocols import CHANCE
 from framework.sprt import Sprt
 from framework.tournament.sequential import SprtWatch
 from framework.tournament.store import ADDED, DATABASE, SCHEMA, Store, fault, shown
-from framework.tuning.report import TuneReport
 
-FORFEITS = {t.value for t in Termination if t.is_forfeit}
 #: How a game may end, as stored.
 TERMINATIONS = {t.value for t in Termination}
 
@@ -69,23 +67,13 @@ def check_frames(folder: Path, frames: dict[str, pd.DataFrame]) -> None:
                               f"which no game can (known: {', '.join(sorted(TERMINATIONS))}); {fix}")
 
 
-def with_scores(games: pd.DataFrame) -> pd.DataFrame:
-    """`games` with `pair` (colour-swapped pair index), `score_first` (0, 1/2, 1) and `forfeit` added."""
-    games = games.copy()
-    games["pair"] = games["game_index"] // 2
-    games["score_first"] = (games["result_first"] > games["result_second"]) + \
-        0.5 * (games["result_first"] == games["result_second"])
-    games["forfeit"] = games["termination"].isin(FORFEITS)
-    return games
-
-
 def match_lines(folder: str | Path) -> list[str]:
     """Each pairing's match statistics in one line (analysis.standings.match_line), from the store as it is
     (a run may be writing it: SQLite's WAL lets this read what is committed); games of more players: each
     group's games and points per participant. Two-player lines end with the legend of their figures."""
     store = Store(folder, create=False)
     try:
-        games = with_scores(pd.read_sql_query("SELECT * FROM games ORDER BY game_index", store.conn))
+        games = analysis.with_scores(pd.read_sql_query("SELECT * FROM games ORDER BY game_index", store.conn))
         seats = pd.read_sql_query("SELECT s.*, g.pairing_a, g.pairing_b FROM seats s JOIN games g ON g.key = s.key "
                                   "WHERE g.termination != ? AND s.key IN (SELECT key FROM seats WHERE seat = 2)",
                                   store.conn, params=(Termination.VOID.value,))
@@ -144,13 +132,12 @@ class Results:
             raise ConfigError(f"'{self.folder}' holds no tournament results")
         self.config = self.meta["config"]
         self.mode = self.config.get("mode", "games")
-        self.tuning = TuneReport(self.folder, self.config) if self.mode == "tune" else None
         self.ids = [p["id"] for p in self.config["participants"]]
         extras = pd.json_normalize([json.loads(e) for e in self.solves["extra"]]) if len(self.solves) else None
         if extras is not None:
             extras.columns = [f"extra_{c}" for c in extras.columns]
             self.solves = pd.concat([self.solves.drop(columns="extra"), extras], axis=1)
-        self.games = with_scores(self.games)
+        self.games = analysis.with_scores(self.games)
         # `first` names seat 0; a start position may give seat 1 the first move: say who actually moved first
         # (the first ply that was a decision: a roll of the dice is nobody's)
         opener = self.decisions().sort_values("ply").groupby("key")["participant"].first()
@@ -253,8 +240,8 @@ class Results:
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every table by name, as exported."""
-        if self.tuning is not None:
-            return {**self.tuning.tables(), "games": self.games, "moves": self.moves}
+        if self.mode == "tune":   # its own tables: framework.tuning.report
+            return {"games": self.games, "moves": self.moves}
         if self.mode == "solve":
             return {"solves": self.solves, "solve_summary": self.solve_summary(),
                     "disagreements": self.disagreements()}
@@ -266,9 +253,10 @@ class Results:
                 "crosstable": self.crosstable(), "pairs": self.pairs(), "match": self.match(),
                 "terminations": self.terminations(), "forfeits": self.forfeits(), "search_stats": self.search_stats()}
 
-    def export(self, folder: str | Path, formats: tuple[str, ...] = ("csv",)) -> list[Path]:
-        """Write every table as CSV, Parquet (needs the `parquet` extra, pyarrow) and/or JSON Lines (one
-        object per row, for scripts)."""
+    def export(self, folder: str | Path, formats: tuple[str, ...] = ("csv",),
+               tables: dict[str, pd.DataFrame] | None = None) -> list[Path]:
+        """Write every table (or `tables`) as CSV, Parquet (needs the `parquet` extra, pyarrow) and/or JSON Lines
+        (one object per row, for scripts)."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         if "parquet" in formats:
@@ -277,7 +265,7 @@ class Results:
             except ImportError:
                 raise ConfigError("Parquet export needs pyarrow: pip install 'plyground[parquet]'") from None
         written = []
-        for name, table in self.tables().items():
+        for name, table in (self.tables() if tables is None else tables).items():
             for fmt in formats:
                 path = folder / f"{name}.{fmt}"
                 if fmt == "csv":

@@ -12,15 +12,17 @@ def run(args: argparse.Namespace) -> int:
     # Imported here: pandas and matplotlib take a second to load, which other commands need not pay.
     from framework.analysis.report import terminal_summary, write_report
     from framework.analysis.tables import Results
+    from framework.tuning.report import TuneReport
 
     results = Results(args.results)
-    print(terminal_summary(results))
+    tuning = TuneReport(results) if results.mode == "tune" else None
+    print("\n".join(tuning.lines()) if tuning else terminal_summary(results))
     out = Path(args.out) if args.out else results.folder
     formats = tuple(fmt for fmt in ("parquet", "jsonl") if getattr(args, fmt))
     try:
-        path = write_report(results, out)
+        path = tuning.write(out) if tuning else write_report(results, out)
         if formats:
-            results.export(out / "tables", formats)
+            results.export(out / "tables", formats, tables=tuning.tables() if tuning else None)
     except OSError as exc:
         raise ConfigError(f"cannot write the report into '{out}' ({exc.strerror or exc}); the results are untouched "
                           "and the summary above is complete; write it elsewhere with --out DIR") from None

@@ -1,8 +1,8 @@
 """The report of a tuning run: final values, θ's trajectory and running score, and the validation match.
 
-`plyground report`, the workbench's results page and `Results.tables()` read a `mode: tune` folder through
-these functions: the `tuning` table as stored, the final values beside their start and bounds, and the
-validation match of the tuned values against the start values with its SPRT verdict.
+`plyground report` and the workbench's results page read a `mode: tune` folder through TuneReport: the `tuning`
+table as stored, the final values beside their start and bounds, and the validation match of the tuned values
+against the start values with its SPRT verdict, beside the games and moves its `Results` holds.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from pathlib import Path
 import pandas as pd
 
 from framework.analysis import plots
+from framework.analysis.markdown import markdown_table
+from framework.analysis.tables import Results
 from framework.protocols import Budget
 from framework.sprt import Sprt
 from framework.tournament.entries import Participant
@@ -37,11 +39,11 @@ def settings(config: dict) -> TuneSettings:
 class TuneReport:
     """The stored tuning of one results folder."""
 
-    def __init__(self, folder: str | Path, config: dict) -> None:
-        self.folder = Path(folder)
-        self.config = config
-        self.tune = settings(config)
-        store = Store(self.folder, create=False)
+    def __init__(self, results: Results) -> None:
+        self.results = results
+        self.config = results.config
+        self.tune = settings(self.config)
+        store = Store(results.folder, create=False)
         try:
             self.tuning = pd.read_sql_query("SELECT * FROM tuning ORDER BY iteration, parameter", store.conn)
             self.validation = validation_line(store.conn, self.tune) if self.tune.validate else None
@@ -69,7 +71,7 @@ class TuneReport:
         return pd.DataFrame(rows, dtype=object)   # object: one row's floats do not turn another's integers float
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        return {"final": self.final(), "tuning": self.tuning}
+        return {"final": self.final(), "tuning": self.tuning, **self.results.tables()}
 
     def lines(self) -> list[str]:
         """The terminal summary."""
@@ -82,11 +84,11 @@ class TuneReport:
         return lines
 
     def write(self, folder: Path) -> Path:
-        """report.md and the trajectory plot (and every table as CSV) into `folder`."""
+        """report.md, the trajectory plot and every table as CSV (in tables/) into `folder`."""
+        folder.mkdir(parents=True, exist_ok=True)
+        self.results.export(folder / "tables", tables=self.tables())
         if len(self.tuning):
             plots.tuning_trajectory(self.tuning, folder / TRAJECTORY)
-        from framework.analysis.report import _markdown  # the report's Markdown tables
-
         validate = self.tune.validate
         validation = (f"## Validation\n\nThe tuned values against the start values, at most {validate.games} games "
                       f"in colour-swapped pairs{', stopped by the SPRT' if validate.sprt else ''}:\n\n"
@@ -104,7 +106,7 @@ iteration.
 
 `tuned` is the value as played (integers rounded), `theta` SPSA's estimate, `c_last` the last perturbation.
 
-{_markdown(self.final())}
+{markdown_table(self.final())}
 {warning}
 ![trajectory]({TRAJECTORY})
 

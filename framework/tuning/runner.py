@@ -226,8 +226,7 @@ def validation_line(conn: sqlite3.Connection, tune: TuneSettings, watch: SprtWat
     has one."""
     import pandas as pd  # the tables: only once there is a match to sum up
 
-    from framework.analysis.standings import match_line, match_table
-    from framework.analysis.tables import with_scores
+    from framework.analysis.standings import match_line, match_table, with_scores
 
     prefix = validation_prefix(tune.iterations)
     games = pd.read_sql_query("SELECT * FROM games WHERE key LIKE ? ESCAPE '\\' AND termination != ? "

@@ -26,6 +26,7 @@ from framework.protocols import CHANCE
 from framework.records import format_score, game_for, replay_states, seating
 from framework.tournament.live import LIVE, read_live
 from framework.tournament.store import DATABASE
+from framework.tuning.report import TuneReport
 from framework.web import pages
 from framework.web.charts import clip, evaluation
 
@@ -82,13 +83,12 @@ def results_body(folder: Path) -> str:
     if results.mode == "solve":
         return head + "".join(f"<h2>{escape(k)}</h2>{pages.table(v, k, _csv(folder, k))}"
                               for k, v in results.tables().items())
-    if results.tuning is not None:   # final values, the validation match, every iteration, the plots
-        notes = "".join(f"<p>{escape(line)}</p>" for line in (results.tuning.validation, results.tuning.warning)
-                        if line)
-        return "".join([head, "<h2>Final values</h2>", pages.table(results.tuning.final(), "final",
-                                                                    _csv(folder, "final")), notes,
-                        _plots(folder), "<h2>Iterations</h2>",
-                        pages.table(results.tuning.tuning, "tuning", _csv(folder, "tuning")),
+    if results.mode == "tune":   # final values, the validation match, every iteration, the plots
+        tuning = TuneReport(results)
+        notes = "".join(f"<p>{escape(line)}</p>" for line in (tuning.validation, tuning.warning) if line)
+        return "".join([head, "<h2>Final values</h2>", pages.table(tuning.final(), "final", _csv(folder, "final")),
+                        notes, _plots(folder), "<h2>Iterations</h2>",
+                        pages.table(tuning.tuning, "tuning", _csv(folder, "tuning")),
                         "<h2>Games</h2>", _game_list(folder.name, results.games)])
     if results.multiplayer:   # points, ratings, who finished ahead of whom, wins per seat: no pairs of two
         tables = results.tables()
@@ -157,7 +157,7 @@ def _game_list(run: str, games: Any, limit: int | None = None, seats: Any = None
 
 def table_csv(folder: Path, name: str) -> str:
     results = _load(folder)
-    tables = results.tables()
+    tables = TuneReport(results).tables() if results.mode == "tune" else results.tables()
     if name not in tables:
         raise HTTPException(404, f"no table '{name}'; tables: {', '.join(tables)}")
     return tables[name].to_csv(index=name in ("crosstable", "ahead"))

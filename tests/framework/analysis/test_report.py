@@ -112,12 +112,13 @@ def test_plots_have_titles_and_the_depth_axis_whole_plies(tmp_path, monkeypatch)
 
 
 def test_report_tables_wrap_long_parameter_lists_and_separate_thousands():
-    from framework.analysis.report import _listing, _markdown
+    from framework.analysis.markdown import markdown_table
+    from framework.analysis.report import _listing
 
     params = {f"parameter_{i}": i * 1000 for i in range(12)} | {"unset": None}
     cell = _listing(params)
     assert all(len(line) <= 60 for line in cell.split("<br>")) and cell.count("<br>") >= 3
     assert "unset" not in cell and cell.replace(",<br>", ", ") == ", ".join(f"parameter_{i}={i * 1000}"
                                                                           for i in range(12))
-    text = _markdown(pd.DataFrame({"nodes": [1234567.0, 89.0], "time_ms": [1500.25, 2.0], "who": ["a", "b"]}))
+    text = markdown_table(pd.DataFrame({"nodes": [1234567.0, 89.0], "time_ms": [1500.25, 2.0], "who": ["a", "b"]}))
     assert "| 1,234,567 |   1,500.2 | a     |" in text and "|        89 |       2.0 | b     |" in text

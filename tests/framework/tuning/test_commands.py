@@ -8,6 +8,7 @@ from starlette.testclient import TestClient
 from framework.analysis.tables import Results
 from framework.cli import main
 from framework.tournament.config import ExecutorConfig, load_config
+from framework.tuning.report import TuneReport
 from framework.tuning.runner import run_tuning
 from framework.tuning.settings import Validation
 from framework.web.app import create_app
@@ -28,7 +29,7 @@ def test_a_tuning_runs_on_guarded_workers_reports_and_shows_in_the_workbench(tmp
     assert "6 iterations in" in out and "tuned values: x " in out
     assert "validation after 6 iterations, tuned vs start:" in out and "SPRT LLR" in out
     results = Results(tmp_path / "out")
-    assert len(results.games) == 12 + 4 and set(results.tables()) >= {"tuning", "final", "games", "moves"}
+    assert len(results.games) == 12 + 4 and set(TuneReport(results).tables()) >= {"tuning", "final", "games", "moves"}
     assert main(["report", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
     assert "Final values" in out and "validation after 6 iterations" in out
@@ -60,5 +61,5 @@ def test_a_tuning_on_dask_stores_the_same_theta_as_on_local_workers(tmp_path):
     thetas = [run_tuning(replace(load_config(path), results=tmp_path / kind, workers=2, executor=ExecutorConfig(kind)),
                          quiet=True).theta for kind in ("local", "dask")]
     assert thetas[0] == thetas[1]
-    local, dask = (Results(tmp_path / kind).tuning.tuning for kind in ("local", "dask"))
+    local, dask = (TuneReport(Results(tmp_path / kind)).tuning for kind in ("local", "dask"))
     assert local.equals(dask) and len(Results(tmp_path / "dask").games) == 8
