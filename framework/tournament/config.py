@@ -34,7 +34,7 @@ from framework.tournament.entries import (
     read_sprt,
     read_time_control,
 )
-from framework.tuning.settings import read_tune
+from framework.tournament.tune import read_tune
 
 MODES = ("games", "solve", "tune")
 FORMATS = ("round-robin", "gauntlet")
@@ -131,7 +131,7 @@ class TournamentConfig:
     game_positions: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (game, its own start positions) with `games`
     seats: int = 2  # players per game (the game's num_players): a pairing seats that many participants
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB
-    tune: Any = None  # mode tune: the `tune` section (framework.tuning.settings.TuneSettings)
+    tune: Any = None  # mode tune: the `tune` section (framework.tournament.tune.TuneSettings)
 
     def resolved(self) -> dict[str, Any]:
         """The settings that determine the results (not where or how fast they are computed).

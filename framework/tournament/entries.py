@@ -1,5 +1,5 @@
 """The entries a run's YAML file is read from, shared by the tournament config (config.py) and the tuning
-settings (framework/tuning/settings.py): `Reader`, typed access that names the file and key path of every
+settings (framework/tournament/tune.py): `Reader`, typed access that names the file and key path of every
 mistake; participants (a registered agent, or a program), their budgets and time controls; SPRT settings.
 """
 

@@ -18,8 +18,8 @@ from framework.protocols import Budget
 from framework.sprt import Sprt
 from framework.tournament.entries import Participant
 from framework.tournament.store import Store
+from framework.tournament.tune import TunedParam, TuneSettings, Validation
 from framework.tuning.runner import unchanged_play, validation_line
-from framework.tuning.settings import TunedParam, TuneSettings, Validation
 
 TRAJECTORY = "trajectory.png"
 

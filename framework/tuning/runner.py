@@ -36,8 +36,8 @@ from framework.tournament.scheduler import schedule
 from framework.tournament.sequential import SprtWatch, Undecided
 from framework.tournament.store import Store
 from framework.tournament.tasks import GameResult, GameTask, derive_seed
+from framework.tournament.tune import TuneSettings
 from framework.tuning.journal import Journal
-from framework.tuning.settings import TuneSettings
 from framework.tuning.spsa import Probe, Spsa, Theta
 
 PLUS, MINUS = "plus", "minus"

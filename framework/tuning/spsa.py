@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from framework.tournament.tasks import derive_seed
-from framework.tuning.settings import TunedParam
+from framework.tournament.tune import TunedParam
 
 #: Spall's exponents (1998, section III), which fishtest uses too.
 ALPHA = 0.602

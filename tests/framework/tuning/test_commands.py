@@ -8,9 +8,9 @@ from starlette.testclient import TestClient
 from framework.analysis.tables import Results
 from framework.cli import main
 from framework.tournament.config import ExecutorConfig, load_config
+from framework.tournament.tune import Validation
 from framework.tuning.report import TuneReport
 from framework.tuning.runner import run_tuning
-from framework.tuning.settings import Validation
 from framework.web.app import create_app
 from tests.framework.tuning.helpers import toy_file
 

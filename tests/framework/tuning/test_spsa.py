@@ -2,7 +2,7 @@
 
 import math
 
-from framework.tuning.settings import TunedParam
+from framework.tournament.tune import TunedParam
 from framework.tuning.spsa import ALPHA, GAMMA, Spsa
 
 KING = TunedParam("king", start=100.0, min=50.0, max=400.0, c_end=20.0, r_end=0.002, integer=False)
