@@ -38,10 +38,12 @@ class Checkers:
         self.repetition_limit = repetition_limit
         self.quiet_moves = quiet_moves
         self.quiet_limit = rules.NO_LIMIT if quiet_moves is None else 2 * quiet_moves
+        # --8<-- [start:game-kernel]
         #: The compiled rules, for compiled searches (see framework.kernel.api.GameKernel).
         self.kernel = api.GameKernel("checkers", kernel.KERNEL, kernel.kernel_state, self.quiet_limit,
                                      kernel.HEURISTICS_KERNEL, kernel.SCORES, key_shifts=kernel.KEY_SHIFTS,
                                      move_space=kernel.MOVE_SPACE)
+        # --8<-- [end:game-kernel]
 
     # -- rules -----------------------------------------------------------------
 

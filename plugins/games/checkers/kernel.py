@@ -10,6 +10,7 @@ from __future__ import annotations
 from framework.kernel import api, numba_backend
 from plugins.games.checkers import heuristics, rules
 
+# --8<-- [start:declarations]
 KERNEL = numba_backend.Kernel(rules, bitboards=("BIT", "SQUARE_BIT", "NO_SQUARES", "VALID", "ROWS", "BLACK_CROWN",
                                       "WHITE_CROWN", "BLACK_START", "WHITE_START", "JUMP_LAND", "JUMP_MID"))
 
@@ -30,6 +31,7 @@ def kernel_state(state: tuple[int, int, int, int, int]) -> tuple:
     """A state as the kernel takes it: the three bitboards as uint64."""
     black, white, kings, mover, quiet = state
     return api.uint64(black), api.uint64(white), api.uint64(kings), int(mover), int(quiet)
+# --8<-- [end:declarations]
 
 
 def perft(state: tuple[int, int, int, int, int], depth: int, quiet_limit: int) -> int:

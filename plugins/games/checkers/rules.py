@@ -167,6 +167,7 @@ def generate_moves(black: int, white: int, kings: int, mover: int) -> list[int]:
     return moves
 
 
+# --8<-- [start:bitboard-function]
 def step_targets(own: int, own_kings: int, empty: int, mover: int) -> int:
     """How many steps the side has, by population counts (one per target bit and direction)."""
     if mover == BLACK:
@@ -175,6 +176,7 @@ def step_targets(own: int, own_kings: int, empty: int, mover: int) -> int:
         fwd4, fwd5, back4, back5 = own >> 4, own >> 5, own_kings << 4, own_kings << 5
     return ((fwd4 & empty).bit_count() + (fwd5 & empty).bit_count()
             + (back4 & empty).bit_count() + (back5 & empty).bit_count())
+# --8<-- [end:bitboard-function]
 
 
 def jumper_count(own: int, own_kings: int, opp: int, empty: int, mover: int) -> int:
@@ -266,9 +268,11 @@ def pass_to(state: State, seat: int) -> State:
     return state[0], state[1], state[2], seat, state[4]
 
 
+# --8<-- [start:search-key]
 def search_key(state: State) -> tuple[int, int, int, int]:
     """What tells positions apart for searches (tables, repetitions): the state without its draw counter."""
     return state[0], state[1], state[2], state[3]
+# --8<-- [end:search-key]
 
 
 def jumps(move: int) -> int:
