@@ -23,6 +23,7 @@ so the compile cost is paid once per machine; `plyground warmup` pays it ahead o
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import hashlib
 import inspect
@@ -248,6 +249,29 @@ def _cache_loading_without_refresh() -> type | None:
     return LoadingCache
 
 
+def _one_at_a_time(name: str, compile_for_args: Any) -> Any:
+    """`compile_for_args` (a twin's first call from Python: load it from the disk cache, or compile it) under a
+    file lock named after the twin in numba's cache folder, so processes sharing that cache (test workers,
+    engines) compile each twin once: a second one waits, then loads what the first wrote. Without a cache
+    folder of its own (NUMBA_CACHE_DIR) or where the lock cannot be made, it runs unlocked."""
+    def locked(*args: Any, **kws: Any) -> Any:
+        folder = _numba().config.CACHE_DIR
+        if not folder:
+            return compile_for_args(*args, **kws)
+        path = os.path.join(folder, "locks", hashlib.sha1(name.encode()).hexdigest()[:16] + ".lock")
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            lock = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            return compile_for_args(*args, **kws)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            return compile_for_args(*args, **kws)
+        finally:
+            os.close(lock)   # releases the lock
+    return locked
+
+
 #: Set while a compile is announced: the functions it compiles on the way need no line of their own.
 _COMPILING: list[Any] = []
 #: The label of each compiled twin (a numba dispatcher, by id: twins live as long as their kernel), set by `Kernel`.
@@ -425,6 +449,8 @@ class Kernel:
             loading = _cache_loading_without_refresh()
             if loading is not None and hasattr(dispatcher, "_cache"):
                 dispatcher._cache = loading(made)
+            _require(dispatcher, "_compile_for_args")   # private: what a call with new argument types runs
+            dispatcher._compile_for_args = _one_at_a_time(made.__qualname__, dispatcher._compile_for_args)
             _LABELS[id(dispatcher)] = self.label
             return dispatcher
 

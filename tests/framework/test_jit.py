@@ -1,5 +1,6 @@
 """framework.kernel.numba_backend compiles a module's own functions, Python-int semantics kept on uint64 bitboards."""
 
+import os
 import sys
 
 import numpy as np
@@ -139,3 +140,39 @@ def test_int_constants_passed_to_a_sibling_compile_it_once_each_unless_folding_i
     assert len(folded.shift.signatures) == 3
     assert sorted(str(signature) for signature in unfolded.shift.signatures) == [
         "(int64, int64, Literal[bool](False))", "(int64, int64, Literal[bool](True))"]
+
+
+RACER = """
+import os, sys, time
+sys.path.insert(0, sys.argv[1])
+import racing_rules
+from framework.kernel import numba_backend
+
+kernel = numba_backend.Kernel(racing_rules, tag="racing")
+total = kernel.total                      # the twin made, numba imported: only the compile is left
+print("ready", flush=True)
+while not os.path.exists(sys.argv[2]):
+    time.sleep(0.002)
+print(total(10), flush=True)
+"""
+
+
+def test_processes_sharing_a_cache_compile_a_twin_once(tmp_path):
+    """Two processes (test workers, engines) that call a twin at the same moment: one compiles it, the other
+    waits for it and loads it from the shared cache (without the lock both compiled it)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "racing_rules.py").write_text(
+        "def total(n):\n    s = 0\n    for i in range(n):\n        s += square(i)\n    return s\n\n\n"
+        "def square(x):\n    return x * x\n")
+    start = tmp_path / "start"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    racers = [subprocess.Popen([sys.executable, "-c", RACER, str(tmp_path), str(start)], env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    for racer in racers:
+        assert racer.stdout.readline() == "ready\n"
+    start.touch()
+    outputs = [racer.communicate(timeout=120) for racer in racers]
+    assert [out for out, _ in outputs] == ["285\n"] * 2, outputs
+    assert sum(err.count("compiling racing_rules") for _, err in outputs) == 1, outputs
