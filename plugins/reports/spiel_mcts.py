@@ -148,7 +148,8 @@ def write_spiel_mcts_report(folder: str | Path, positions: int = 20, runs: int =
 
 Reproduce: `plyground run tournaments/mcts-vs-openspiel.yaml && python -m plugins.reports.spiel_mcts
 results/mcts-vs-openspiel` (the playout study: {positions} games of the match sampled at plies
-{', '.join(map(str, SAMPLE_PLIES))}, {runs} random playouts from each position on each side).
+{', '.join(map(str, SAMPLE_PLIES[:-1]))} and {SAMPLE_PLIES[-1]}; {runs} random playouts from each position on each
+side).
 
 **Verdict.** {verdict(row, study)}
 
