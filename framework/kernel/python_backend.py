@@ -153,7 +153,7 @@ def twins(module: types.ModuleType, functions: dict[str, Any], aliases: dict[str
     bound = dict(functions)
     bound.update({alias: bound[target] for alias, target in aliases.items() if target in bound})
     if value_of is None:
-        derived_env, env = dict(vars(api)), dict(vars(module))
+        derived_env, env = {**vars(api), "CLOCK_MASK": 0}, dict(vars(module))
     else:
         derived_env = {name: value_of(name, value) for name, value in vars(api).items()}
         env = {name: value_of(name, value) for name, value in vars(module).items()}
