@@ -47,6 +47,8 @@ class Game(Protocol):
     - `repetition_limit: int | None`: the number of occurrences of a state that draws the game
       (the match runner enforces it, since a state carries no history); declaring it at all
       tells solvers that positions can repeat on a path;
+    - `repetition_key(state) -> Hashable`: what the repetition rule compares (default: the whole state,
+      by `hash_key`); a rule that compares less says so (LOA's `repetition: board`: the board alone);
     - `is_noisy(state, move) -> bool`: moves a quiescence search should extend (captures);
     - `ordered_moves(state) -> Sequence[Move]`: legal moves, most promising first;
     - `perft(state, depth) -> int`: a fast count of the move paths of exactly `depth`
