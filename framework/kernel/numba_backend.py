@@ -23,7 +23,6 @@ so the compile cost is paid once per machine; `plyground warmup` pays it ahead o
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import hashlib
 import inspect
@@ -256,6 +255,10 @@ def _one_at_a_time(name: str, compile_for_args: Any) -> Any:
     folder of its own (NUMBA_CACHE_DIR) or where the lock cannot be made, it runs unlocked."""
     def locked(*args: Any, **kws: Any) -> Any:
         folder = _numba().config.CACHE_DIR
+        try:
+            import fcntl
+        except ImportError:          # no POSIX file locks (Windows): compile unlocked
+            return compile_for_args(*args, **kws)
         if not folder:
             return compile_for_args(*args, **kws)
         path = os.path.join(folder, "locks", hashlib.sha1(name.encode()).hexdigest()[:16] + ".lock")
