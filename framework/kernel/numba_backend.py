@@ -52,6 +52,11 @@ from framework.kernel.api import (
 from framework.kernel.python_backend import compiled_only, rules_twins, twin, twins
 
 _REGISTERED = False
+#: Whether `time.perf_counter` is the C library's CLOCK_MONOTONIC (Linux): compiled code then reads that clock
+#: itself (tens of nanoseconds, cached with the code), where an object-mode block would cost microseconds a read
+#: and a quarter second of compiling in every process that loads a search.
+PERF_COUNTER_IS_MONOTONIC = (hasattr(time, "CLOCK_MONOTONIC") and
+                             time.get_clock_info("perf_counter").implementation == "clock_gettime(CLOCK_MONOTONIC)")
 
 
 def enabled() -> bool:
@@ -102,8 +107,25 @@ def _numba() -> Any:
             return builder.ctlz(args[0], cgutils.false_bit)
         return x(x), codegen
 
+    @intrinsic
+    def monotonic(typingctx: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            from llvmlite import ir
+            word, real = ir.IntType(64), ir.DoubleType()
+            spec = cgutils.alloca_once(builder, ir.LiteralStructType([word, word]))   # struct timespec
+            gettime = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(ir.IntType(32), [ir.IntType(32), spec.type]), "clock_gettime")
+            builder.call(gettime, [ir.Constant(ir.IntType(32), time.CLOCK_MONOTONIC), spec])
+            seconds = builder.load(cgutils.gep_inbounds(builder, spec, 0, 0))
+            nanoseconds = builder.load(cgutils.gep_inbounds(builder, spec, 0, 1))
+            return builder.fadd(builder.sitofp(seconds, real),
+                                builder.fmul(builder.sitofp(nanoseconds, real), ir.Constant(real, 1e-9)))
+        return nbtypes.float64(), codegen
+
     @overload(clock)
     def compiled_clock() -> Any:
+        if PERF_COUNTER_IS_MONOTONIC:   # the C library's clock, read as perf_counter reads it: no trip into Python
+            return lambda: monotonic()  # type: ignore[call-arg]  # an intrinsic's typing context is numba's
         def impl() -> Any:
             with numba.objmode(now="float64"):
                 now = time.perf_counter()
@@ -383,6 +405,10 @@ def _compiled_value(name: str, value: Any, bitboards: frozenset[str], small: fro
     return value if table is None else table
 
 
+#: The compiled helpers' source (their overloads and intrinsics), part of every twin's name.
+_HELPERS_SOURCE = inspect.getsource(_numba)
+
+
 class Kernel:
     """The functions of a rules module, compiled lazily from their own code objects.
 
@@ -395,8 +421,8 @@ class Kernel:
     `aliases` binds more names to functions found there (a search calls `score`, bound to
     one heuristic's function). numba's cache only watches a function's own file, so every
     twin is cached under a name carrying the game's `tag`, the aliases and a digest of the
-    `bitboards` and `small` names and the whole chain's source: edited rules or a table newly declared
-    a bitboard never meet a stale compiled twin.
+    `bitboards` and `small` names, the compiled helpers and the whole chain's source: edited rules, helpers or
+    a table newly declared a bitboard never meet a stale compiled twin.
 
     `small` names int tables whose entries fit a signed byte (counts, line numbers): compiled code reads
     them as int8 (arithmetic on them is int64, as numba widens), so a large table costs an eighth of its
@@ -424,8 +450,9 @@ class Kernel:
         self.rules: Kernel | None = rules
         self.aliases = dict(aliases or {})
         # numba's cache stamps only the function's own file: the globals rebound here (which tables are
-        # bitboards) and the chained rules go into the compiled twins' names, so a change meets no stale twin.
-        source = " ".join(sorted(self.bitboards))
+        # bitboards), the chained rules and the compiled helpers (`_numba`'s overloads) go into the compiled twins'
+        # names, so a change meets no stale twin.
+        source = _HELPERS_SOURCE + " ".join(sorted(self.bitboards))
         if self.small:
             source += " int8: " + " ".join(sorted(self.small))
         if rules is not None:
