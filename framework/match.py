@@ -175,6 +175,19 @@ def _real(value: Any, name: str, low: float = -math.inf) -> float:
     return float(value)
 
 
+#: Immutable value types of a statistics `extra` that a shallow copy makes the record's own (no pickling).
+_PLAIN_TYPES = (int, float, str, bool, type(None))
+
+
+def _plain(extra: Any) -> bool:
+    """Whether `extra` is a dict of text keys to scalars of the built-in types (not subclasses) or tuples of
+    them: what most searches report, which a shallow copy makes the record's own."""
+    return type(extra) is dict and all(
+        type(key) is str and (type(value) in _PLAIN_TYPES or type(value) is tuple
+                              and all(type(item) in _PLAIN_TYPES for item in value))
+        for key, value in extra.items())
+
+
 def check_stats(stats: Any) -> SearchStats:
     """An agent's statistics made of plain, storable values (a copy where they were not); InvalidOutput says
     what is wrong.
@@ -193,7 +206,9 @@ def check_stats(stats: Any) -> SearchStats:
     extra = stats.extra
     if type(extra) is not dict and not isinstance(extra, Mapping):
         raise InvalidOutput(f"SearchStats.extra must be a mapping, got {quote(extra)}")
-    if extra:
+    if extra and _plain(extra):
+        extra = dict(extra)
+    elif extra:
         try:
             extra = pickle.loads(pickle.dumps(dict(extra)))
         except Exception as exc:

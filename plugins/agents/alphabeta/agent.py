@@ -20,7 +20,7 @@ from framework.kernel.binding import bind, record_binding
 from framework.protocols import Budget, Decision, Game, Heuristic, SearchStats, SolveResult, State
 from framework.search import SearchLimits, Stopwatch
 from plugins.agents.alphabeta import search
-from plugins.agents.alphabeta.binding import Binding, CompiledTable, refusal
+from plugins.agents.alphabeta.binding import CompiledTable, refusal
 from plugins.agents.alphabeta.driver import UNBOUNDED, AlphaBetaSearch, warmup
 from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.solver import solve
@@ -39,7 +39,7 @@ class AlphaBetaAgent:
         self.kernel = kernel = str(enhancements.pop("kernel", "auto"))
         self.settings = Settings.resolve(enhancements)
         self.compiled_table: CompiledTable | None = None    # made by the first compiled search, kept across decisions
-        self._bound: tuple[Game, Heuristic | None, Binding] | None = None   # the last search's binding, reused
+        self._last: AlphaBetaSearch | None = None   # the last decision's search, renewed for the next of its kind
         # A kernel that does not fit `kernel` is refused now; compile (or load) the compiled search now, so no
         # timed move pays for it.
         if kernel != "adapter" and bind(search, game, heuristic, kernel,
@@ -48,14 +48,17 @@ class AlphaBetaAgent:
 
     def new_search(self, game: Game, heuristic: Heuristic | None, budget: Budget,
                    proof_score: float | None = None) -> AlphaBetaSearch:
-        """A search for one decision, from empty tables (the compiled table is reused, stamped anew)."""
-        kept = self._bound
-        binding = kept[2] if kept is not None and kept[0] is game and kept[1] is heuristic else None
-        search = AlphaBetaSearch(game, heuristic, self.settings, SearchLimits.start(budget), proof_score,
-                                 self.compiled_table, self.kernel, binding)
+        """A search for one decision, from empty tables (the compiled table is reused, stamped anew): the last
+        decision's search renewed when it ran the same game, heuristic and kind of search, so its set-up is not
+        worked out again."""
+        last, limits = self._last, SearchLimits.start(budget)
+        if last is not None and last.game is game and last.heuristic is heuristic and last.proof_score == proof_score:
+            last.renew(limits)
+            return last
+        search = AlphaBetaSearch(game, heuristic, self.settings, limits, proof_score, self.compiled_table, self.kernel)
         self.compiled_table = search.compiled_table
         if search.binding.name != "adapter":   # an adapter interns what a decision meets: one per decision
-            self._bound = (game, heuristic, search.binding)
+            self._last = search
         return search
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:

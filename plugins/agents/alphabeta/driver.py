@@ -82,7 +82,7 @@ class AlphaBetaSearch:
 
     def __init__(self, game: Game, heuristic: Heuristic | None, settings: Settings, limits: SearchLimits,
                  proof_score: float | None = None, compiled_table: CompiledTable | None = None,
-                 kernel: str = "auto", binding: Binding | None = None) -> None:
+                 kernel: str = "auto") -> None:
         self.game, self.heuristic, self.settings, self.limits = game, heuristic, settings, limits
         self.proof_score = proof_score
         offered = capabilities(game)
@@ -90,14 +90,10 @@ class AlphaBetaSearch:
         self.moves_of: Callable[[State], Sequence] = hints or game.legal_moves
         self.quiescence = settings.quiescence and offered.is_noisy is not None
         self.ordering = settings.killers or settings.history or (settings.tt_move and settings.transposition_table)
-        self.nodes = 0
-        self.horizon = 0           # heuristic leaves evaluated (and TT answers that stood on some)
-        self.ply_nodes: list[int] = []
-        self.pv: list[tuple] = [()]
-        self.root_depth = 0
-        self.root_move: Hashable | None = None
+        self._clear()
+        self._fixed: dict[str, dict[int, int]] = {}
         self.size = slot_count(settings.tt_size) if settings.transposition_table else 1
-        self.binding = binding or bind_negamax(game, heuristic, settings, proof_score, kernel, lambda: (
+        self.binding = bind_negamax(game, heuristic, settings, proof_score, kernel, lambda: (
             self._switches | self._table_slots(ADAPTER_KEY_SHIFTS, True) | self._python_layout(ADAPTER_SPACE)))
         self.kernel = self.binding.name != "adapter"
         self._python: Binding | None = None if self.binding.compiled else self.binding
@@ -109,7 +105,27 @@ class AlphaBetaSearch:
             self.work: np.ndarray = np.zeros(nm.CONTROL_SIZE + 2 * self.binding.space, np.int64)
             self._fill(self.work, self.binding, compiled_table.renew())
             self.killers: np.ndarray = np.full((64, 2), -1, np.int64)
+
+    def _clear(self) -> None:
+        """The counters and results of a decision, empty."""
+        self.nodes = 0
+        self.horizon = 0           # heuristic leaves evaluated (and TT answers that stood on some)
+        self.ply_nodes: list[int] = []
+        self.pv: list[tuple] = [()]
+        self.root_depth = 0
+        self.root_move: Hashable | None = None
         self._dict_work: defaultdict | None = None
+
+    def renew(self, limits: SearchLimits) -> None:
+        """Ready for the next decision of the same game, heuristic and settings, as a new search would be (empty
+        counters, killers, history and table: the table stamped anew), keeping what the set-up worked out."""
+        self.limits = limits
+        self._clear()
+        if self.binding.compiled:
+            assert self.compiled_table is not None   # made with the compiled binding
+            self.work[:] = 0
+            self._fill(self.work, self.binding, self.compiled_table.renew())
+            self.killers.fill(-1)
 
     @functools.cached_property
     def _switches(self) -> dict[int, int]:
@@ -137,8 +153,15 @@ class AlphaBetaSearch:
         """The counters and switches of `negamax.WORK`, for one decision."""
         work[WORK.limit] = self.limits.nodes_left()
         work[WORK.stamp], work[WORK.space], work[WORK.entries] = stamp, binding.space, 0
-        for slot, value in (self._switches | self._table_slots(binding.key_shifts, not self.kernel)).items():
+        for slot, value in self._fixed_slots(binding).items():
             work[slot] = value
+
+    def _fixed_slots(self, binding: Binding) -> dict[int, int]:
+        """The slots of `negamax.WORK` that stay for every decision of this search with `binding`."""
+        slots = self._fixed.get(binding.name)
+        if slots is None:
+            slots = self._fixed[binding.name] = self._switches | self._table_slots(binding.key_shifts, not self.kernel)
+        return slots
 
     def _table_slots(self, key_shifts: tuple[int, ...], one_word: bool) -> dict[int, int]:
         """The table's hashing in `negamax.WORK`: its size, 2**shift % size per key word, whether an entry is one

@@ -260,6 +260,24 @@ def test_the_same_configuration_chooses_the_same_move_with_the_same_node_count()
         assert len({(d.move, d.stats.nodes, d.stats.score) for d in runs}) == 1
 
 
+@pytest.mark.parametrize("game_name", ["tictactoe", "checkers"])
+def test_a_decision_depends_only_on_its_position_not_on_the_decisions_before_it(registry, game_name):
+    """An agent renews its last search for the next decision: every decision of one agent, in any order, equals a
+    fresh agent's (move, nodes, score, PV and every statistic), also after a solve between them."""
+    game = registry.create_game(game_name, {})
+    params = {"depth": 3, "lmr": True, "singular": True, "pvs": True}
+    states = random_positions(game, 8, seed=5, min_plies=2, max_plies=30)
+
+    def decide(agent, state):
+        d = agent.select_move(game, state, Budget(nodes=400))
+        return d.move, d.stats.nodes, d.stats.depth, d.stats.score, d.stats.pv, d.stats.extra, d.stats.peak_entries
+    fresh = [decide(registry.create_agent("alphabeta", game, params, seed=0), s) for s in states]
+    agent = registry.create_agent("alphabeta", game, params, seed=0)
+    assert [decide(agent, s) for s in states] == fresh
+    agent.solve(game, states[0], Budget(nodes=300))
+    assert [decide(agent, s) for s in reversed(states)] == fresh[::-1]
+
+
 @pytest.mark.parametrize("selective", [{"lmr": True}, {"singular": True}, {"lmr": True, "singular": True}])
 def test_selective_enhancements_still_search_to_the_exact_value_of_an_endgame(selective):
     # O to move in O X . / X X O / . . . must block b1 and then draws; every other move loses.
