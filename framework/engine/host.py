@@ -26,7 +26,7 @@ from framework.engine.protocol import PROTOCOL_VERSION
 from framework.engine.sandbox import limit_memory
 from framework.errors import cap_text
 from framework.match import Forfeit, checked, crash_reason, pv_notation
-from framework.protocols import CHANCE, Budget, Game, Proof, SearchStats, Solver, SolveResult, State
+from framework.protocols import CHANCE, Budget, Game, Move, Proof, SearchStats, Solver, SolveResult, State
 from framework.registry import Registry, WorkerRegistry, load_plugin_file
 
 #: The distribution whose agents get a throwaway search before their first game (this project's own).
@@ -56,14 +56,20 @@ def managed(budget: Budget, clock: Mapping[str, Any]) -> Budget:
     return Budget(time=seconds if budget.time is None else min(budget.time, seconds), nodes=budget.nodes)
 
 
-def stats_message(game: Game, state: State, stats: Any) -> dict[str, Any]:
-    """A search's statistics as the protocol carries them (what cannot be carried is left out)."""
+def stats_message(game: Game, state: State, stats: Any,
+                  played: tuple[Move, str, State] | None = None) -> dict[str, Any]:
+    """A search's statistics as the protocol carries them (what cannot be carried is left out). `played`: the
+    move chosen at `state` (checked legal), its notation and the state after it, which the PV usually starts
+    with: not checked or formatted again."""
     if not isinstance(stats, SearchStats):
         return {}
     extra = {k: v for k, v in dict(stats.extra).items()
              if isinstance(k, str) and isinstance(v, (int, float, str, bool, type(None)))}
     try:
-        pv = list(pv_notation(game, state, stats.pv))
+        if played is not None and stats.pv and stats.pv[0] == played[0]:
+            pv = [played[1], *pv_notation(game, played[2], stats.pv[1:])]
+        else:
+            pv = list(pv_notation(game, state, stats.pv))
     except Exception:
         pv = []
     return {"nodes": stats.nodes, "depth": stats.depth, "score": stats.score, "pv": pv,
@@ -177,8 +183,9 @@ class Host:
         except Forfeit as forfeit:
             return {"type": "error", "message": forfeit.reason, "termination": forfeit.termination.value}
         notation = game.format_move(state, move)
-        answer = {"type": "move", "move": notation, "stats": stats_message(game, state, stats)}
-        self.state = game.apply(state, move)   # the next `go` names this move first: it need not be parsed again
+        after = game.apply(state, move)
+        answer = {"type": "move", "move": notation, "stats": stats_message(game, state, stats, (move, notation, after))}
+        self.state = after   # the next `go` names this move first: it need not be parsed again
         self.played.append(notation)
         return answer
 

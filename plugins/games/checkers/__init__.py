@@ -38,6 +38,7 @@ class Checkers:
         self.repetition_limit = repetition_limit
         self.quiet_moves = quiet_moves
         self.quiet_limit = rules.NO_LIMIT if quiet_moves is None else 2 * quiet_moves
+        self._last_moves: tuple[State | None, tuple[Move, ...]] = (None, ())   # the last position's moves
         # --8<-- [start:game-kernel]
         #: The compiled rules, for compiled searches (see framework.kernel.api.GameKernel).
         self.kernel = api.GameKernel("checkers", kernel.KERNEL, kernel.kernel_state, self.quiet_limit,
@@ -56,7 +57,10 @@ class Checkers:
     def legal_moves(self, state: State) -> list[Move]:
         if state[4] >= self.quiet_limit:
             return []
-        return rules.generate_moves(state[0], state[1], state[2], state[3])
+        last = self._last_moves
+        if last[0] != state:   # a referee or an engine asks several times about the position it is at
+            last = self._last_moves = (state, tuple(rules.generate_moves(state[0], state[1], state[2], state[3])))
+        return list(last[1])
 
     apply = staticmethod(rules.apply_move)
 

@@ -26,7 +26,6 @@ from plugins.games.checkers.rules import (
     DIRECTIONS_AT,
     MAX_QUIET_PLIES,
     SQUARE_BIT,
-    SQUARES,
     WHITE,
     WHITE_CROWN,
     Move,
@@ -130,7 +129,13 @@ def parse_fen(text: str) -> State:
 
 
 def _field(pieces: int, kings: int) -> str:
-    return ",".join(("K" if SQUARE_BIT[s] & kings else "") + str(s) for s in SQUARES if SQUARE_BIT[s] & pieces)
+    """The squares of `pieces`, kings marked, in ascending order (bit indices ascend with square numbers)."""
+    out = []
+    while pieces:
+        low = pieces & -pieces
+        out.append(("K" if low & kings else "") + str(BIT_SQUARE[low.bit_length() - 1]))
+        pieces ^= low
+    return ",".join(out)
 
 
 def format_fen(state: State) -> str:
@@ -168,7 +173,8 @@ def parse_move_text(text: str, legal: list) -> Move:
                              "or '15x24x31' for a capture (every landing square)")
     squares = tuple(numbers)
     if separator == "-":
-        step = next((m for m in legal if not jumps(m) and move_squares(m) == squares), None)
+        step = next((m for m in legal if BIT_SQUARE[m & 63] == squares[0] and not jumps(m)
+                     and move_squares(m) == squares), None)
         if step is not None:
             return step
         if any(jumps(m) for m in legal):
