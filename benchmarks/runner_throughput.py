@@ -7,8 +7,9 @@ Run: `python benchmarks/runner_throughput.py [--games 2000] [--checkers-games 20
    command (every participant in its own engine process, the referee in the workers, SQLite per game). Prints
    games/s of both and the ratio (issue 36's bar: at most 15x).
 2. `--checkers-games` games of alpha-beta at depth 2 against itself at checkers (English draughts): `plyground
-   run` on 2 workers in this tree and in `--revision`'s (checked out beside it: benchmarks/revision.py),
-   paired run by run, `--repeat` pairs; prints each run's wall time and the median ratio.
+   run` on 2 workers in this tree and in `--revision`'s (checked out beside it: benchmarks/revision.py), each
+   tree first warmed by a run of 2 games (a fresh checkout compiles its searches), then paired run by run,
+   `--repeat` pairs; prints each run's wall time and the median ratio.
 """
 
 from __future__ import annotations
@@ -89,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.checkers_games} checkers games, alpha-beta depth 2 against itself, 2 workers")
         ratios = []
         with worktree(args.revision) as old:
+            for tree in (old, ROOT):   # unpaired warm-up runs
+                plyground_run(tree, write(tmp, f"warm-{tree.name}", CHECKERS, 2))
             for i in range(args.repeat):
                 then = plyground_run(old, write(tmp, f"old{i}", CHECKERS, args.checkers_games))
                 now = plyground_run(ROOT, write(tmp, f"new{i}", CHECKERS, args.checkers_games))
