@@ -3,8 +3,8 @@
 A search module is written once against `framework.kernel.api`. For a game and heuristic, `bind` runs it one
 of three ways (its `kernel` parameter, every search agent's option of that name):
 
-- `compiled`: compiled by numba over the game's kernel (`numba_backend.Kernel`, once per game, heuristic
-  function and search, cached on disk);
+- `compiled`: compiled by numba over the game's kernel (`numba_backend.Kernel`, once per game and search,
+  cached on disk: the heuristic is an argument, `framework.kernel.choice`);
 - `interpreted`: the same code objects run as Python over the kernel's plain rule functions;
 - `adapter`: the same code run as Python through an adapter over the game's Python methods and the
   heuristic's `evaluate` (`framework.kernel.adapter`), for any game.
@@ -39,7 +39,7 @@ import numpy as np
 
 from framework.capabilities import capability, has_chance, player_count
 from framework.errors import ConfigError
-from framework.kernel import api, numba_backend, python_backend
+from framework.kernel import api, choice, numba_backend, python_backend, seat_choice
 from framework.kernel.adapter import KernelAdapter, PassThroughAdapter
 from framework.kernel.root import Run, drive, root_moves
 from framework.params import Param
@@ -96,7 +96,7 @@ class Bound(NamedTuple):
     move: Callable[[Any], Hashable]         # a move the search returns, as the game's
     move_id: Callable[[Any], Any]           # a game's move as the search takes it
     option: int                             # the game's one int option (`outcome`)
-    weights: tuple[float, ...] = ()         # the heuristic's weights, passed to `score` compiled
+    weights: Any = ()                       # the heuristic's weights (an array where `choice` reads its slot)
     kernel: api.GameKernel | None = None    # the game's kernel, unless through an adapter
     adapter: KernelAdapter | None = None    # the adapter, when through one
     reason: str = ""                        # why it is not compiled ("" when it is)
@@ -249,16 +249,48 @@ def unscored(heuristic: Heuristic | None) -> bool:
 
 #: Compiled searches, by search module, game kernel tag, heuristic functions and int folding (made on first use).
 _COMPILED: dict[tuple[str, str, tuple[tuple[str, str], ...], bool], numba_backend.Kernel] = {}
+#: The heuristic choosers (`framework.kernel.choice` over a game's heuristics), by game kernel tag and slots.
+_CHOOSERS: dict[tuple[str, tuple[tuple[str, str], ...]], numba_backend.Kernel] = {}
+
+
+def heuristic_slots(kernel: api.GameKernel, aliases: Mapping[str, str]) -> tuple[str, ...]:
+    """The functions a search's `score` (or `evaluate`) chooses among at run time, slot by slot: every function of
+    the map the bound one is from, in the game's order; () when the search binds none, or when the game declares
+    more than `choice.SLOTS` (its searches are then compiled per heuristic function)."""
+    if not aliases:
+        return ()
+    ((kind, _),) = aliases.items()
+    functions = tuple(dict.fromkeys((kernel.seat_scores if kind == "evaluate" else kernel.scores).values()))
+    return functions if len(functions) <= choice.SLOTS else ()
+
+
+def chooser(kernel: api.GameKernel, kind: str, functions: tuple[str, ...]) -> numba_backend.Kernel:
+    """`choice` (`seat_choice` for `evaluate`) over the game's heuristics kernel, its `kind` slots (`score_0`, ...
+    or `evaluate_0`, ...) bound to `functions` (the slots past them to the first)."""
+    aliases = {f"{kind}_{i}": functions[i if i < len(functions) else 0] for i in range(choice.SLOTS)}
+    key = (kernel.tag, tuple(sorted(aliases.items())))
+    made = _CHOOSERS.get(key)
+    if made is None:
+        module = seat_choice if kind == "evaluate" else choice
+        made = _CHOOSERS[key] = numba_backend.Kernel(module, rules=kernel.heuristics, tag=kernel.tag, aliases=aliases)
+    return made
 
 
 def compiled_search(search: types.ModuleType, kernel: api.GameKernel, aliases: dict[str, str]) -> numba_backend.Kernel:
     """`search` over `kernel` (compiled as attributes, `.interpreted` as Python), `aliases` binding `score` (or
-    `evaluate`) to the heuristic function of that name (empty: the search calls no heuristic)."""
+    `evaluate`) to the heuristic function of that name (empty: the search calls no heuristic). Where the game
+    declares few enough heuristic functions (`heuristic_slots`), the search calls `choice`'s `score` instead,
+    which chooses by the weights' last entry: one compile serves every heuristic."""
     fold_int_arguments = declared(search).fold_int_arguments
-    key = (search.__name__, kernel.tag, tuple(sorted(aliases.items())), fold_int_arguments)
+    slots = heuristic_slots(kernel, aliases)
+    rules: api.CompiledModule | None = kernel.rules if not aliases else kernel.heuristics
+    if slots:
+        ((kind, _),) = aliases.items()
+        rules, aliases = chooser(kernel, kind, slots), {kind: kind}
+    key = (search.__name__, kernel.tag, tuple(sorted(aliases.items())) + tuple((s, s) for s in slots),
+           fold_int_arguments)
     made = _COMPILED.get(key)
     if made is None:
-        rules = kernel.rules if not aliases else kernel.heuristics
         made = _COMPILED[key] = numba_backend.Kernel(search, rules=rules, tag=kernel.tag, aliases=aliases or None,
                                                      fold_int_arguments=fold_int_arguments)
     return made
@@ -294,9 +326,12 @@ def bind(search: types.ModuleType, game: Game, heuristic: Heuristic | None = Non
     aliases = _aliases(offered, heuristic, declared(search)) if "score" in needs(search) else {}
     compiled = compiled_search(search, offered, aliases)
     weights = _weights(game, offered, heuristic, aliases)
+    slots = heuristic_slots(offered, aliases)
+    if slots:   # the slot `choice` calls, after the heuristic's own weights
+        weights = (*weights, float(slots.index(next(iter(aliases.values())))))
     if kernel == "compiled" or (kernel == "auto" and numba_backend.enabled()):
-        return Bound(compiled, "compiled", offered.to_kernel, offered.move, offered.move_id, offered.option, weights,
-                     offered, search=search)
+        return Bound(compiled, "compiled", offered.to_kernel, offered.move, offered.move_id, offered.option,
+                     np.array(weights, np.float64) if slots else weights, offered, search=search)
     to_kernel = offered.to_kernel
     return Bound(compiled.interpreted, "interpreted", lambda state: tuple(int(w) for w in to_kernel(state)),
                  offered.move, offered.move_id, offered.option, weights, offered,

@@ -10,6 +10,7 @@ from framework.errors import ConfigError, PluginError
 from framework.kernel import api, numba_backend
 from framework.kernel.binding import bind, needed_here, needs
 from framework.protocols import Budget
+from plugins.agents.alphabeta import search as alphabeta_search
 from plugins.agents.expectiminimax import ExpectiminimaxAgent
 from plugins.agents.expectiminimax import search as dice_search
 from plugins.agents.mcts import search as mcts_search
@@ -88,9 +89,26 @@ def test_auto_runs_compiled_where_the_kernel_fits_interpreted_with_compiled_kern
     game = DiceRace(3, dice=True)
     monkeypatch.setenv("PLYGROUND_JIT", "1")
     bound = bind(seat_search, game, LeadHeuristic(game))
-    assert (bound.binding, bound.weights, bound.adapter) == ("compiled", (1.0,), None)
+    assert (bound.binding, bound.adapter) == ("compiled", None)
+    assert list(bound.weights) == [1.0, 0.0]     # the heuristic's weights, then its slot of `choice`
     monkeypatch.setenv("PLYGROUND_JIT", "0")
     assert bind(seat_search, game, LeadHeuristic(game)).binding == "interpreted"
+
+
+def test_every_heuristic_of_a_game_runs_in_one_search_that_the_weights_point_to_its_function():
+    game = LinesOfAction()
+    state = game.apply(game.initial_state(), game.legal_moves(game.initial_state())[3])
+    bounds = {cls: bind(alphabeta_search, game, cls(game), "interpreted") for cls in game.kernel.scores}
+    assert len({id(b.functions) for b in bounds.values()}) == 1      # one search (so one compile) for all
+    own = game.kernel.heuristics.interpreted
+    values = set()
+    for cls, bound in bounds.items():
+        function = getattr(own, game.kernel.scores[cls])
+        assert tuple(bound.weights[:-1]) == tuple(cls(game).weights)
+        value = bound.functions.score(bound.to_kernel(state), bound.weights)
+        assert value == function(bound.to_kernel(state), bound.weights[:-1])
+        values.add(value)
+    assert len(values) == len(bounds)                                 # each slot calls a different function
 
 
 def test_auto_on_a_game_without_a_kernel_says_it_chose_the_adapter_and_why():
