@@ -75,39 +75,11 @@ def keeps_time_budget():
 #: tests/docs/test_slow_list.py checks that the quick subset leaves out what the rule says.
 SLOW_FOLDERS = ("tests/benchmarks/",)
 
-#: Slow tests in tests/framework/tournament/ and tests/web/, which the tournament runner's work owns: until
-#: that work marks them in place, as above, they are marked from here. An entry is a file, or a test of a file
-#: (all its parameters); tests/docs/test_slow_list.py checks that each one still names something.
-SLOW_ELSEWHERE = (
-    "tests/web/test_browser.py",
-    "tests/framework/tournament/test_faults.py",
-    "tests/framework/tournament/test_growing.py",
-    "tests/framework/tournament/test_adjudication_openings.py",
-    "tests/framework/tournament/test_seats.py::test_the_guides_three_player_tournament_runs_and_is_reported",
-    "tests/framework/tournament/test_runner.py::test_a_run_terminated_part_way_resumes_with_every_game_exactly_once",
-    "tests/framework/tournament/test_runner.py::test_one_worker_two_workers_and_dask_give_identical_results",
-    "tests/framework/tournament/test_runner.py::test_crashing_hanging_and_dying_agents_forfeit_only_their_games",
-    "tests/framework/tournament/test_sprt_match.py::"
-    "test_the_match_stops_when_the_sprt_decides_whatever_the_workers_and_a_rerun_plays_nothing",
-    "tests/framework/tournament/test_sprt_match.py::"
-    "test_report_every_prints_the_match_statistics_and_report_exports_json_lines",
-    "tests/framework/tournament/test_sprt_match.py::"
-    "test_a_resumed_match_counts_the_stored_games_and_stops_where_an_uninterrupted_one_does",
-    "tests/framework/tournament/test_memory.py::test_a_folder_from_before_memory_was_recorded_loads_reports_and_resumes",
-    "tests/framework/tournament/test_memory.py::"
-    "test_a_solve_run_stores_each_solves_memory_and_reports_the_peak_not_the_total",
-    "tests/framework/tournament/test_solve.py::test_crashing_hanging_and_lying_solvers",
-    "tests/framework/tournament/test_solve.py::test_solvers_agree_with_minimax_and_the_run_resumes",
-    "tests/framework/tournament/test_beats.py::"
-    "test_a_hang_under_a_shorter_limit_than_the_opponents_is_stopped_at_its_own_limit",
-)
-
 
 def is_slow(nodeid: str) -> bool:
-    """Whether a test (its node id, relative to the repository) is slow by SLOW_FOLDERS or SLOW_ELSEWHERE (the
-    marks written in the test files themselves are pytest's own)."""
-    return nodeid.startswith(SLOW_FOLDERS) or any(
-        nodeid == entry or nodeid.startswith((entry + "::", entry + "[")) for entry in SLOW_ELSEWHERE)
+    """Whether a test (its node id, relative to the repository) is slow by its folder (SLOW_FOLDERS; the marks
+    written in the test files themselves are pytest's own)."""
+    return nodeid.startswith(SLOW_FOLDERS)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -6,8 +6,12 @@ import json
 import re
 import time
 
+import pytest
+
 from plugins.games.tictactoe import TicTacToe
 from tests.web.conftest import assert_not_blank, open_game, run_tournament, tournament
+
+pytestmark = pytest.mark.slow   # a browser follows tournaments end to end (the quick subset leaves them out)
 
 
 def new_game(page, server, **fields):

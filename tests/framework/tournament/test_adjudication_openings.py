@@ -13,6 +13,8 @@ from framework.errors import ConfigError
 from framework.match import Termination, play_game
 from plugins.games.tictactoe import TicTacToe
 
+pytestmark = pytest.mark.slow   # tournaments run end to end (the quick subset leaves them out)
+
 SCORERS = Path(__file__).with_name("fixture_scorers.py")
 
 

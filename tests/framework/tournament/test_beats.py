@@ -6,6 +6,8 @@ import pickle
 import textwrap
 import time
 
+import pytest
+
 from framework.analysis.tables import Results
 from framework.cli import main
 from framework.tournament.beats import HEADER, BeatLog, BeatWriter
@@ -40,6 +42,7 @@ def test_a_frame_cut_short_is_read_only_once_it_is_complete():
         log.close()
 
 
+@pytest.mark.slow
 def test_a_hang_under_a_shorter_limit_than_the_opponents_is_stopped_at_its_own_limit(tmp_path):
     path = tmp_path / "t.yaml"
     path.write_text(textwrap.dedent(f"""\

@@ -28,6 +28,8 @@ FIXTURES = Path(__file__).with_name("fixture_agents.py")
 sys.path.insert(0, str(AGENTS.parent))
 from fault_agents import KINDS  # noqa: E402
 
+pytestmark = pytest.mark.slow   # tournaments run end to end (the quick subset leaves them out)
+
 #: kind -> (termination of its games, text its forfeit reason contains); None: it plays honestly.
 EXPECTED = {
     "raise": ("crash", "crashed: RuntimeError: deliberate crash"),

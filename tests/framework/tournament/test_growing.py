@@ -11,6 +11,8 @@ from framework.errors import ConfigError
 from framework.tournament.config import load_config
 from framework.tournament.runner import run_tournament
 
+pytestmark = pytest.mark.slow   # tournaments run end to end (the quick subset leaves them out)
+
 MEASURED = ["wall_time", "finished_at", "rss_start", "rss_peak", "rss_scope"]
 HEAD = """\
 game: tictactoe

@@ -90,6 +90,7 @@ def test_without_proc_or_getrusage_nothing_is_claimed(monkeypatch, tmp_path):
     assert PeakMeter().read() == memory.TaskMemory(None, None, "process")
 
 
+@pytest.mark.slow
 def test_a_solve_run_stores_each_solves_memory_and_reports_the_peak_not_the_total(tmp_path, capsys):
     assert main(["run", str(write(tmp_path, "new")), "--quiet"]) == 0
     results = Results(tmp_path / "new")
@@ -104,6 +105,7 @@ def test_a_solve_run_stores_each_solves_memory_and_reports_the_peak_not_the_tota
     assert f"{solves['rss_peak'].max() / MIB:.1f} MiB" in write_report(results).read_text()
 
 
+@pytest.mark.slow
 def test_a_folder_from_before_memory_was_recorded_loads_reports_and_resumes(tmp_path, capsys):
     path = write(tmp_path, "new")
     assert main(["run", str(path), "--quiet"]) == 0

@@ -41,6 +41,7 @@ participants:
 """
 
 
+@pytest.mark.slow
 def test_one_worker_two_workers_and_dask_give_identical_results(tmp_path):
     (tmp_path / "open.txt").write_text("X../.../... o\n....X..../... o\n".replace("....X..../", ".../.X./"))
     base = load_config(write(tmp_path, MIXED))
@@ -59,6 +60,7 @@ def test_one_worker_two_workers_and_dask_give_identical_results(tmp_path):
         assert games.equals(other_games) and moves.equals(other_moves)
 
 
+@pytest.mark.slow
 def test_crashing_hanging_and_dying_agents_forfeit_only_their_games(tmp_path):
     path = write(tmp_path, f"""\
         game: tictactoe
@@ -125,6 +127,7 @@ def _stored(db):
         return 0
 
 
+@pytest.mark.slow
 def test_a_run_terminated_part_way_resumes_with_every_game_exactly_once(tmp_path):
     path = write(tmp_path, f"""\
         game: tictactoe

@@ -36,6 +36,7 @@ def write(tmp_path, text, name="t.yaml"):
     return path
 
 
+@pytest.mark.slow
 def test_the_guides_three_player_tournament_runs_and_is_reported(tmp_path):
     path = write(tmp_path, guide_three_players(), "three.yaml")
     assert yaml.safe_load(path.read_text())["results"] == "results/three-players"

@@ -49,6 +49,7 @@ def minimax_value(text: str) -> str:
     return "win" if score > 0 else "loss" if score < 0 else "draw"
 
 
+@pytest.mark.slow
 def test_solvers_agree_with_minimax_and_the_run_resumes(tmp_path, capsys):
     path = write(tmp_path, "[{id: ab, agent: alphabeta}, {id: pns, agent: pns}, {id: dfpn, agent: dfpn}]")
     assert main(["validate", str(path)]) == 0
@@ -73,6 +74,7 @@ def test_solvers_agree_with_minimax_and_the_run_resumes(tmp_path, capsys):
     assert "## Results" in (tmp_path / "out" / "report.md").read_text()
 
 
+@pytest.mark.slow
 def test_crashing_hanging_and_lying_solvers(tmp_path, capsys):
     path = write(tmp_path, "[{id: ab, agent: alphabeta}, {id: crash, agent: crasher}, {id: hang, agent: hanger}, "
                            "{id: liar, agent: liar}]")

@@ -29,6 +29,7 @@ def write(tmp_path, text, name="t.yaml"):
     return path
 
 
+@pytest.mark.slow
 def test_the_match_stops_when_the_sprt_decides_whatever_the_workers_and_a_rerun_plays_nothing(tmp_path, capsys):
     path = write(tmp_path, MATCH)
     assert main(["run", str(path), "--results", str(tmp_path / "one"), "-q"]) == 0
@@ -62,6 +63,7 @@ class StopAfter(LocalExecutor):
             yield result
 
 
+@pytest.mark.slow
 def test_a_resumed_match_counts_the_stored_games_and_stops_where_an_uninterrupted_one_does(tmp_path):
     config = load_config(write(tmp_path, MATCH))
     whole = run_tournament(replace(config, results=tmp_path / "whole"), quiet=True)
@@ -94,6 +96,7 @@ def test_each_pairing_of_a_gauntlet_has_its_own_test(tmp_path, capsys):
         assert f"rnd vs {opponent}: 10 games, W-D-L " in out or f"rnd vs {opponent}: 5 games, W-D-L " in out
 
 
+@pytest.mark.slow
 def test_report_every_prints_the_match_statistics_and_report_exports_json_lines(tmp_path, capsys):
     path = write(tmp_path, """\
         game: tictactoe
