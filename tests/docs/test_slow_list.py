@@ -2,7 +2,6 @@
 tests/conftest.py alone (a folder of SLOW_FOLDERS, a file's `pytestmark`, a test's own mark): no list of test
 names to keep in step with the files."""
 
-import ast
 import subprocess
 import sys
 import tomllib

@@ -14,6 +14,7 @@ import pytest
 from framework import Budget, ConfigError
 from framework.protocols import UNLIMITED
 from plugins.agents.mcts import MCTSAgent
+from plugins.agents.mcts.agent import MAX_ITERATIONS
 from tests.framework.test_binding import ThreeSeatLOA
 from tests.framework.test_search_reload import DiceRace, LeadHeuristic, _rolled
 
@@ -116,7 +117,9 @@ def test_root_parallel_keeps_the_node_budget_and_a_proof(registry):
 @pytest.mark.parametrize("parallel", [1, 2])
 def test_a_time_budget_is_kept_compiled_and_root_parallel(registry, keeps_time_budget, parallel):
     game = registry.create_game("checkers")
-    agent = registry.create_agent("mcts", game, {"kernel": "compiled", "parallel": parallel}, seed=1)
+    # iterations at their maximum: the clock, not the iteration cap (reached in 0.5 s on a fast machine), stops it
+    agent = registry.create_agent("mcts", game, {"kernel": "compiled", "parallel": parallel,
+                                                 "iterations": MAX_ITERATIONS}, seed=1)
     agent.select_move(game, game.initial_state(), Budget(nodes=50))     # compiled or loaded before the clock runs
     decision = keeps_time_budget(lambda budget: agent.select_move(game, game.initial_state(), budget), 0.5)
     assert decision.move in game.legal_moves(game.initial_state())
