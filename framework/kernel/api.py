@@ -279,11 +279,18 @@ BUDGET, BUDGET_SLOTS = layout("Budget", "nodes limit aborted")
 CLOCK_MASK = 255
 
 
+def over_budget(used: int, more: int, limit: int, tick: int, deadline: float) -> bool:
+    """The one budget test of every search: whether `more` on top of `used` passes `limit`, or the clock, read
+    when the count `tick` has none of CLOCK_MASK's bits, is at `deadline` (`counted`'s nodes one at a time; the
+    proof-number searches' generated nodes an expansion at a time, ticking by expansions)."""
+    return used + more > limit or (not tick & CLOCK_MASK and clock() >= deadline)
+
+
 def counted(work: Any, deadline: float) -> bool:
     """Count a node; False (and work[aborted] set) when the node limit or the clock (read as CLOCK_MASK says) is
     spent. For searches whose `work` starts with BUDGET's slots."""
     nodes = work[BUDGET.nodes]
-    if nodes >= work[BUDGET.limit] or (not nodes & CLOCK_MASK and clock() >= deadline):
+    if over_budget(nodes, 1, work[BUDGET.limit], nodes, deadline):
         work[BUDGET.aborted] = 1
         return False
     work[BUDGET.nodes] = nodes + 1
@@ -297,7 +304,7 @@ PRIMITIVES = ("legal_moves", "apply_move", "to_move", "outcome", "search_key", "
 DICE_AND_SEATS = ("chance_probability", "player_return", "pass_to")
 DERIVED = ("ordered_moves", "move_count", "random_move", "random_outcome", "evaluate", "terminal_score")
 #: Search machinery written here over no game function: made like DERIVED for every binding, never a game's.
-SEARCH = ("counted", "draw_index")
+SEARCH = ("over_budget", "counted", "draw_index")
 
 
 class CompiledModule(Protocol):

@@ -405,8 +405,9 @@ def _compiled_value(name: str, value: Any, bitboards: frozenset[str], small: fro
     return value if table is None else table
 
 
-#: The compiled helpers' source (their overloads and intrinsics), part of every twin's name.
-_HELPERS_SOURCE = inspect.getsource(_numba)
+#: The compiled helpers' source (their overloads and intrinsics) and the kernel interface's (its derived and search
+#: functions are compiled into every search), part of every twin's name.
+_HELPERS_SOURCE = inspect.getsource(_numba) + inspect.getsource(api)
 
 
 class Kernel:
@@ -421,8 +422,8 @@ class Kernel:
     `aliases` binds more names to functions found there (a search calls `score`, bound to
     one heuristic's function). numba's cache only watches a function's own file, so every
     twin is cached under a name carrying the game's `tag`, the aliases and a digest of the
-    `bitboards` and `small` names, the compiled helpers and the whole chain's source: edited rules, helpers or
-    a table newly declared a bitboard never meet a stale compiled twin.
+    `bitboards` and `small` names, the compiled helpers, the kernel interface and the whole chain's source:
+    edited rules, helpers or interface, or a table newly declared a bitboard, never meet a stale compiled twin.
 
     `small` names int tables whose entries fit a signed byte (counts, line numbers): compiled code reads
     them as int8 (arithmetic on them is int64, as numba widens), so a large table costs an eighth of its
@@ -450,8 +451,8 @@ class Kernel:
         self.rules: Kernel | None = rules
         self.aliases = dict(aliases or {})
         # numba's cache stamps only the function's own file: the globals rebound here (which tables are
-        # bitboards), the chained rules and the compiled helpers (`_numba`'s overloads) go into the compiled twins'
-        # names, so a change meets no stale twin.
+        # bitboards), the chained rules, the compiled helpers (`_numba`'s overloads) and `api` go into the compiled
+        # twins' names, so a change meets no stale twin.
         source = _HELPERS_SOURCE + " ".join(sorted(self.bitboards))
         if self.small:
             source += " int8: " + " ".join(sorted(self.small))

@@ -18,8 +18,9 @@ all children at once): every state a search *generates* counts one node, the roo
 is generated. Tree searches (pns, pn2) generate each state of their tree once, so their count is the
 number of tree nodes they created; depth-first searches (dfpn) count again each time they re-expand a
 state, and PN² counts its second-level trees too. A node budget is checked *before* an expansion against
-the number of children it would create, so it is never exceeded; the clock is read every `CLOCK_EVERY`
-expansions, so a time budget is overshot by at most that many expansions. Leaves get the mobility
+the number of children it would create, so it is never exceeded; the clock is read as every search reads it
+(`framework.kernel.api.over_budget`: every 256th expansion compiled, every one in Python), so a time budget is
+overshot by at most that many expansions. Leaves get the mobility
 initialisation (`leaf`).
 
 Repetitions: a state that repeats one on the current path is scored a draw (so never a proof for the
@@ -108,6 +109,7 @@ from framework.kernel.api import (
     legal_moves,
     move_count,
     outcome,
+    over_budget,
     search_key,
     to_move,
 )
@@ -125,8 +127,6 @@ INF = 1 << 48
 
 #: How a search ended (`PNResult.status`, `DFPNResult.status`).
 SOLVED, BUDGET, TREE_FULL, ROOT_OVER_BUDGET = 0, 1, 2, 3
-#: Expansions between two readings of the clock.
-CLOCK_EVERY = 64
 
 #: How large a second-level tree (PN²'s, PDS-PN's) may grow (`second_level_size`): by the published growth
 #: function, or as large as the first level (f = 1, this project's first PN², kept to compare against).
@@ -331,9 +331,9 @@ def add_child(tree: Tree, node: int, move: int, child: Any, key: Any, cpn: int, 
 
 def affordable(counters: list[int], children: int, node_limit: int, deadline: float) -> bool:
     """The budget of every search here, tested before an expansion that generates `children` states: they fit
-    under `node_limit`, and the clock (read at every CLOCK_EVERY-th expansion) is before `deadline`."""
-    return counters[COUNTER.nodes] + children <= node_limit and not (
-        (counters[COUNTER.expansions] + 1) % CLOCK_EVERY == 0 and clock() >= deadline)
+    under `node_limit`, and the clock is before `deadline` (the shared test, `over_budget`, ticking by
+    expansions)."""
+    return not over_budget(counters[COUNTER.nodes], children, node_limit, counters[COUNTER.expansions] + 1, deadline)
 
 
 def expand(tree: Tree, node: int, prover: int, option: int, table: Any, outer: Tree, outer_node: int,
