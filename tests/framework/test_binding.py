@@ -95,20 +95,24 @@ def test_auto_runs_compiled_where_the_kernel_fits_interpreted_with_compiled_kern
     assert bind(seat_search, game, LeadHeuristic(game)).binding == "interpreted"
 
 
-def test_every_heuristic_of_a_game_runs_in_one_search_that_the_weights_point_to_its_function():
+def test_every_heuristic_of_a_game_runs_in_one_compiled_search_whose_weights_point_to_its_function(
+        compiled_kernels_on):
     game = LinesOfAction()
     state = game.apply(game.initial_state(), game.legal_moves(game.initial_state())[3])
-    bounds = {cls: bind(alphabeta_search, game, cls(game), "interpreted") for cls in game.kernel.scores}
+    bounds = {cls: bind(alphabeta_search, game, cls(game), "compiled") for cls in game.kernel.scores}
     assert len({id(b.functions) for b in bounds.values()}) == 1      # one search (so one compile) for all
     own = game.kernel.heuristics.interpreted
+    words = tuple(int(w) for w in game.kernel.to_kernel(state))
     values = set()
     for cls, bound in bounds.items():
         function = getattr(own, game.kernel.scores[cls])
         assert tuple(bound.weights[:-1]) == tuple(cls(game).weights)
-        value = bound.functions.score(bound.to_kernel(state), bound.weights)
-        assert value == function(bound.to_kernel(state), bound.weights[:-1])
+        value = bound.functions.interpreted.score(words, bound.weights)   # `choice.score`'s code, run as Python
+        assert value == function(words, bound.weights[:-1])
         values.add(value)
     assert len(values) == len(bounds)                                 # each slot calls a different function
+    interpreted = bind(alphabeta_search, game, GroupsHeuristic(game), "interpreted")
+    assert interpreted.weights == tuple(GroupsHeuristic(game).weights)  # Python calls the function directly
 
 
 def test_auto_on_a_game_without_a_kernel_says_it_chose_the_adapter_and_why():

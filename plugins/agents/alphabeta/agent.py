@@ -16,6 +16,7 @@ tables, so a decision depends only on the state, the parameters and the budget.
 from __future__ import annotations
 
 from framework.errors import ConfigError, PositionError
+from framework.kernel import numba_backend
 from framework.kernel.binding import bind, record_binding
 from framework.protocols import Budget, Decision, Game, Heuristic, SearchStats, SolveResult, State
 from framework.search import SearchLimits, Stopwatch
@@ -39,7 +40,8 @@ class AlphaBetaAgent:
         self.kernel = kernel = str(enhancements.pop("kernel", "auto"))
         self.settings = Settings.resolve(enhancements)
         self.compiled_table: CompiledTable | None = None    # made by the first compiled search, kept across decisions
-        self._last: AlphaBetaSearch | None = None   # the last decision's search, renewed for the next of its kind
+        #: The last decision's search, renewed for the next of its kind, and whether compiled kernels were on for it.
+        self._last: tuple[AlphaBetaSearch, bool] | None = None
         # A kernel that does not fit `kernel` is refused now; compile (or load) the compiled search now, so no
         # timed move pays for it.
         if kernel != "adapter" and bind(search, game, heuristic, kernel,
@@ -49,16 +51,19 @@ class AlphaBetaAgent:
     def new_search(self, game: Game, heuristic: Heuristic | None, budget: Budget,
                    proof_score: float | None = None) -> AlphaBetaSearch:
         """A search for one decision, from empty tables (the compiled table is reused, stamped anew): the last
-        decision's search renewed when it ran the same game, heuristic and kind of search, so its set-up is not
-        worked out again."""
-        last, limits = self._last, SearchLimits.start(budget)
-        if last is not None and last.game is game and last.heuristic is heuristic and last.proof_score == proof_score:
-            last.renew(limits)
-            return last
+        decision's search renewed when it ran the same game, heuristic and kind of search with compiled kernels on
+        or off as now (`PLYGROUND_JIT`), so its set-up is not worked out again."""
+        limits, jit = SearchLimits.start(budget), numba_backend.enabled()
+        if self._last is not None:
+            last, last_jit = self._last
+            if last.game is game and last.heuristic is heuristic and last.proof_score == proof_score \
+                    and last_jit == jit:
+                last.renew(limits)
+                return last
         search = AlphaBetaSearch(game, heuristic, self.settings, limits, proof_score, self.compiled_table, self.kernel)
         self.compiled_table = search.compiled_table
         if search.binding.name != "adapter":   # an adapter interns what a decision meets: one per decision
-            self._last = search
+            self._last = (search, jit)
         return search
 
     def select_move(self, game: Game, state: State, budget: Budget) -> Decision:

@@ -18,6 +18,7 @@ from plugins.agents.alphabeta.agent import AlphaBetaAgent
 from plugins.agents.alphabeta.settings import Settings
 from plugins.agents.alphabeta.solver import WinLossEvaluation
 from plugins.games.checkers import Checkers
+from plugins.games.checkers.heuristics import PositionalHeuristic
 from plugins.games.loa import heuristics, kernel
 from plugins.games.loa.game import SCRAMBLED_START, LinesOfAction
 from plugins.games.loa.heuristics import ConcentrationHeuristic, GroupsHeuristic, MobilityHeuristic
@@ -253,3 +254,14 @@ def test_a_kernel_compiled_cannot_hold_runs_interpreted_with_the_same_results(ca
         assert extra.pop("binding_reason")     # ... and why
         assert (decision.move, stats.nodes, stats.depth, stats.score, stats.pv, extra,
                 stats.peak_entries) == decided
+
+
+def test_an_agent_binds_each_decision_as_compiled_kernels_are_on_or_off_now(monkeypatch):
+    """An agent renews its last search for the next decision only when compiled kernels are as they were."""
+    game = Checkers()
+    agent = AlphaBetaAgent(game, depth=4, heuristic=PositionalHeuristic(game))
+    bindings = []
+    for jit in ("0", "1", "1", "0"):
+        monkeypatch.setenv("PLYGROUND_JIT", jit)
+        bindings.append(agent.select_move(game, game.initial_state(), Budget(nodes=500)).stats.extra["binding"])
+    assert bindings == ["interpreted", "compiled", "compiled", "interpreted"]
