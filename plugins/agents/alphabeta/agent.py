@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from framework.errors import ConfigError, PositionError
 from framework.kernel import numba_backend
-from framework.kernel.binding import bind, record_binding
+from framework.kernel.binding import bind
 from framework.protocols import Budget, Decision, Game, Heuristic, SearchStats, SolveResult, State
 from framework.search import SearchLimits, Stopwatch
 from plugins.agents.alphabeta import search
@@ -62,7 +62,7 @@ class AlphaBetaAgent:
                 return last
         search = AlphaBetaSearch(game, heuristic, self.settings, limits, proof_score, self.compiled_table, self.kernel)
         self.compiled_table = search.compiled_table
-        if search.binding.name != "adapter":   # an adapter interns what a decision meets: one per decision
+        if search.kernel:   # an adapter interns what a decision meets: one per decision
             self._last = (search, jit)
         return search
 
@@ -84,7 +84,7 @@ class AlphaBetaAgent:
             pv=last.pv if last else (), wall_time=watch.wall(), cpu_time=watch.cpu(),
             extra={"complete": complete, "seldepth": _seldepth(search.ply_nodes),
                    "iteration_nodes": tuple(i.nodes for i in iterations),
-                   **record_binding(search.binding.name, search.binding.reason)},
+                   **search.binding.recorded()},
             peak_entries=search.table_entries())
         return Decision(last.move if last else search.moves_of(state)[0], stats)
 

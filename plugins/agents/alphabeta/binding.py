@@ -16,13 +16,12 @@ state lives in numpy arrays, interpreted state in dicts (only the slots a search
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Hashable
-from typing import Any, NamedTuple
+from collections.abc import Callable
 
 import numpy as np
 
-from framework.kernel.binding import bind
-from framework.protocols import Game, Heuristic, State
+from framework.kernel.binding import Bound, bind
+from framework.protocols import Game, Heuristic
 from plugins.agents.alphabeta import search
 from plugins.agents.alphabeta.settings import MAX_DEPTH as MAX_DEPTH  # MAX_DEPTH re-exported
 from plugins.agents.alphabeta.settings import Settings
@@ -35,19 +34,14 @@ ADAPTER_SPACE = 1 << 26
 ADAPTER_KEY_SHIFTS = (0,)
 
 
-class Binding(NamedTuple):
-    """One way to run `search.negamax`: the function, how states and moves cross over, and the layout."""
+def move_space(bound: Bound) -> int:
+    """The moves that have a history score: the kernel's move space, or beyond any id an adapter interns."""
+    return ADAPTER_SPACE if bound.kernel is None else bound.kernel.move_space
 
-    negamax: Callable[..., float]
-    to_kernel: Callable[[State], Any]
-    move_of: Callable[[int], Hashable]
-    option: int
-    space: int
-    key_shifts: tuple[int, ...]
-    weights: tuple[float, ...]
-    compiled: bool
-    name: str                   # "compiled", "interpreted" or "adapter" (`framework.kernel.binding.BINDINGS`)
-    reason: str                 # why it is not compiled ("" when it is: `framework.kernel.binding.Bound.reason`)
+
+def key_shifts(bound: Bound) -> tuple[int, ...]:
+    """Where the table's key words are packed: the kernel's, or an adapter's one word."""
+    return ADAPTER_KEY_SHIFTS if bound.kernel is None else bound.kernel.key_shifts
 
 
 def refusal(settings: Settings) -> str:
@@ -59,20 +53,15 @@ def refusal(settings: Settings) -> str:
 
 
 def bind_negamax(game: Game, heuristic: Heuristic | None, settings: Settings, proof_score: float | None,
-                 kernel: str, switches: Callable[[], dict[int, int]] | dict[int, int]) -> Binding:
+                 kernel: str, switches: Callable[[], dict[int, int]] | dict[int, int]) -> Bound:
     """`negamax` bound as `kernel` says (`framework.kernel.binding.bind`); through an adapter (a fresh one per
     decision: it interns what it meets) `switches` (slots of `search.WORK` fixed for the decision, or a
     function making them) are read as constants."""
     def constants() -> dict[str, dict[int, int]]:
         return {"work": switches() if callable(switches) else switches}
 
-    bound = bind(search, game, heuristic, kernel, constants=constants,
-                 refuse=refusal(settings) if kernel != "adapter" else "")
-    if bound.kernel is None:
-        return Binding(bound.functions.negamax, bound.to_kernel, bound.move, 0, ADAPTER_SPACE, ADAPTER_KEY_SHIFTS,
-                       bound.weights, False, bound.binding, bound.reason)
-    return Binding(bound.functions.negamax, bound.to_kernel, bound.move, bound.option, bound.kernel.move_space,
-                   bound.kernel.key_shifts, bound.weights, bound.binding == "compiled", bound.binding, bound.reason)
+    return bind(search, game, heuristic, kernel, constants=constants,
+                refuse=refusal(settings) if kernel != "adapter" else "")
 
 
 def python_plies() -> int:

@@ -40,6 +40,7 @@ import numpy as np
 from framework.capabilities import capabilities, capability
 from framework.kernel import api
 from framework.kernel.api import line
+from framework.kernel.binding import Bound
 from framework.protocols import Budget, Game, Heuristic, State
 from framework.search import SearchAborted, SearchLimits, deepen
 from plugins.agents.alphabeta import search as nm
@@ -47,9 +48,10 @@ from plugins.agents.alphabeta.binding import (
     ADAPTER_KEY_SHIFTS,
     ADAPTER_SPACE,
     MAX_DEPTH,
-    Binding,
     CompiledTable,
     bind_negamax,
+    key_shifts,
+    move_space,
     python_plies,
 )
 from plugins.agents.alphabeta.settings import Settings
@@ -95,14 +97,15 @@ class AlphaBetaSearch:
         self.size = slot_count(settings.tt_size) if settings.transposition_table else 1
         self.binding = bind_negamax(game, heuristic, settings, proof_score, kernel, lambda: (
             self._switches | self._table_slots(ADAPTER_KEY_SHIFTS, True) | self._python_layout(ADAPTER_SPACE)))
-        self.kernel = self.binding.name != "adapter"
-        self._python: Binding | None = None if self.binding.compiled else self.binding
+        self.kernel = self.binding.binding != "adapter"
+        self.compiled = self.binding.binding == "compiled"
+        self._python: Bound | None = None if self.compiled else self.binding
         self.compiled_table = compiled_table
-        if self.binding.compiled:
+        if self.compiled:
             if compiled_table is None or len(compiled_table.values) != self.size:
                 compiled_table = CompiledTable(self.size)
             self.compiled_table = compiled_table
-            self.work: np.ndarray = np.zeros(nm.CONTROL_SIZE + 2 * self.binding.space, np.int64)
+            self.work: np.ndarray = np.zeros(nm.CONTROL_SIZE + 2 * move_space(self.binding), np.int64)
             self._fill(self.work, self.binding, compiled_table.renew())
             self.killers: np.ndarray = np.full((64, 2), -1, np.int64)
 
@@ -121,7 +124,7 @@ class AlphaBetaSearch:
         counters, killers, history and table: the table stamped anew), keeping what the set-up worked out."""
         self.limits = limits
         self._clear()
-        if self.binding.compiled:
+        if self.compiled:
             assert self.compiled_table is not None   # made with the compiled binding
             self.work[:] = 0
             self._fill(self.work, self.binding, self.compiled_table.renew())
@@ -149,18 +152,19 @@ class AlphaBetaSearch:
         head, plies = nm.CONTROL_SIZE + 2 * space, python_plies()
         return {WORK.plies_at: head, WORK.pv_at: head + plies * nm.PLY_COLUMNS, WORK.pv_stride: 1}
 
-    def _fill(self, work, binding: Binding, stamp: int) -> None:
+    def _fill(self, work, binding: Bound, stamp: int) -> None:
         """The counters and switches of `negamax.WORK`, for one decision."""
         work[WORK.limit] = self.limits.nodes_left()
-        work[WORK.stamp], work[WORK.space], work[WORK.entries] = stamp, binding.space, 0
+        work[WORK.stamp], work[WORK.space], work[WORK.entries] = stamp, move_space(binding), 0
         for slot, value in self._fixed_slots(binding).items():
             work[slot] = value
 
-    def _fixed_slots(self, binding: Binding) -> dict[int, int]:
+    def _fixed_slots(self, binding: Bound) -> dict[int, int]:
         """The slots of `negamax.WORK` that stay for every decision of this search with `binding`."""
-        slots = self._fixed.get(binding.name)
+        slots = self._fixed.get(binding.binding)
         if slots is None:
-            slots = self._fixed[binding.name] = self._switches | self._table_slots(binding.key_shifts, not self.kernel)
+            slots = self._fixed[binding.binding] = self._switches | self._table_slots(key_shifts(binding),
+                                                                                       not self.kernel)
         return slots
 
     def _table_slots(self, key_shifts: tuple[int, ...], one_word: bool) -> dict[int, int]:
@@ -210,7 +214,7 @@ class AlphaBetaSearch:
         """Transposition-table entries this decision wrote (the table's peak: entries are replaced, never freed)."""
         if not self.settings.transposition_table:
             return 0
-        entries = int(self.work[WORK.entries]) if self.binding.compiled else 0
+        entries = int(self.work[WORK.entries]) if self.compiled else 0
         if self._dict_work is not None:
             entries += self._dict_work[WORK.entries]
         return entries
@@ -242,20 +246,20 @@ class AlphaBetaSearch:
     def root(self, state: State, depth: int, alpha: float, beta: float) -> float:
         """One root search through the binding; raises SearchAborted on a spent budget. A compiled search
         deeper than MAX_DEPTH (a search to the end) runs the same code interpreted over the rules."""
-        if self.binding.compiled and depth <= MAX_DEPTH:
+        if self.compiled and depth <= MAX_DEPTH:
             return self._compiled_root(state, depth, alpha, beta)
         if self._python is None:
             self._python = bind_negamax(self.game, self.heuristic, self.settings, self.proof_score, "interpreted", {})
         return self._python_root(self._python, state, depth, alpha, beta)
 
-    def _python_root(self, binding: Binding, state: State, depth: int, alpha: float, beta: float) -> float:
+    def _python_root(self, binding: Bound, state: State, depth: int, alpha: float, beta: float) -> float:
         """A root search interpreted: `work` a dict of ints (only the slots touched exist), the table dicts."""
         work = self._dict_work
         plies = python_plies()
         if work is None:
             work = self._dict_work = defaultdict(int)
             self._fill(work, binding, 1)
-            work.update(self._python_layout(binding.space))
+            work.update(self._python_layout(move_space(binding)))
             self._killer_plies = 0
             self._rows: defaultdict = defaultdict(lambda: [0] * nm.ROW_SIZE)
             self._values: defaultdict = defaultdict(float)
@@ -270,8 +274,8 @@ class AlphaBetaSearch:
                 work[head + ply * nm.PLY_COLUMNS] = work[head + ply * nm.PLY_COLUMNS + 1] = -1
             self._killer_plies = reach
         try:
-            score = binding.negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option, self._rows,
-                                    self._values, work, binding.weights, self.limits.deadline)
+            score = binding.functions.negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option,
+                                              self._rows, self._values, work, binding.weights, self.limits.deadline)
         finally:
             head = work[WORK.plies_at]
             counts = []
@@ -297,7 +301,7 @@ class AlphaBetaSearch:
             killers = np.full((2 * size, 2), -1, np.int64)
             killers[:len(self.killers)] = self.killers
             self.killers = killers
-        head = nm.CONTROL_SIZE + 2 * binding.space
+        head = nm.CONTROL_SIZE + 2 * move_space(binding)
         pv_at = head + size * nm.PLY_COLUMNS
         end = pv_at + size * (size + 1)
         if len(self.work) < end:
@@ -313,8 +317,8 @@ class AlphaBetaSearch:
         work[WORK.root_depth] = self.root_depth
         table = self.compiled_table
         assert table is not None      # made with the compiled binding
-        score = binding.negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option, table.rows,
-                                table.values, work, binding.weights, self.limits.deadline)
+        score = binding.functions.negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option,
+                                          table.rows, table.values, work, binding.weights, self.limits.deadline)
         self.killers[:size] = plies[:, PLY.killer:]
         self._finish(work, plies[:, PLY.nodes].tolist())
         return self._result(work, binding, score, pv_at)
@@ -327,11 +331,11 @@ class AlphaBetaSearch:
         for p, count in enumerate(counts):
             self.ply_nodes[p] += int(count)
 
-    def _result(self, work, binding: Binding, score: float, pv_at: int) -> float:
+    def _result(self, work, binding: Bound, score: float, pv_at: int) -> float:
         """The root's score, best move and principal variation, in the game's moves (SearchAborted if spent)."""
         if work[WORK.aborted]:
             raise SearchAborted
-        move_of = binding.move_of
+        move_of = binding.move
         self.pv[0] = tuple(move_of(move) for move in line(work, pv_at))
         move = int(work[WORK.root_move])
         self.root_move = move_of(move) if move >= 0 else None       # -1: a terminal root has no move

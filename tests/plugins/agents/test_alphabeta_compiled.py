@@ -53,7 +53,7 @@ def solve(game, state, options, nodes, compiled, monkeypatch):
     agent = AlphaBetaAgent(game, **options)
     search_type = []
     new_search = agent.new_search
-    agent.new_search = lambda *a, **k: search_type.append((s := new_search(*a, **k)).binding.compiled) or s
+    agent.new_search = lambda *a, **k: search_type.append((s := new_search(*a, **k)).compiled) or s
     result = agent.solve(game, state, Budget(nodes=nodes))
     assert (search_type == [True]) == compiled
     return result.value, result.move, result.stats.nodes, result.stats.depth, result.stats.score, result.stats.pv, \
@@ -89,7 +89,7 @@ def decide(game, state, heuristic, options, budget, compiled, monkeypatch):
     agent = AlphaBetaAgent(game, heuristic=heuristic(game), **options)
     search_type = []
     new_search = agent.new_search
-    agent.new_search = lambda *a, **k: search_type.append((s := new_search(*a, **k)).binding.compiled) or s
+    agent.new_search = lambda *a, **k: search_type.append((s := new_search(*a, **k)).compiled) or s
     decision = agent.select_move(game, state, budget)
     assert (search_type == [True]) == compiled
     stats = decision.stats
@@ -123,7 +123,7 @@ WIN_LOSS = WinLossEvaluation(GAME)
 
 def runs_compiled(game, heuristic, settings, proof_score):
     """Whether `kernel: auto` binds alpha-beta compiled for this game, heuristic and settings."""
-    return binding.bind_negamax(game, heuristic, settings, proof_score, "auto", {}).name == "compiled"
+    return binding.bind_negamax(game, heuristic, settings, proof_score, "auto", {}).binding == "compiled"
 
 
 @pytest.mark.parametrize("switch", ["pvs", "aspiration", "lmr", "singular"])
@@ -242,7 +242,7 @@ def test_a_kernel_compiled_cannot_hold_runs_interpreted_with_the_same_results(ca
     for _ in range(2):
         agent = AlphaBetaAgent(game, heuristic=GroupsHeuristic(game), **options)
         search = agent.new_search(game, WinLossEvaluation(game), Budget(nodes=1500), proof_score=1.0)
-        assert not search.binding.compiled
+        assert not search.compiled
         result = AlphaBetaAgent(game, **THESIS).solve(game, state, Budget(nodes=1500))
         stats = result.stats
         assert (result.value, result.move, stats.nodes, stats.depth, stats.score, stats.pv, stats.extra,

@@ -36,7 +36,7 @@ def run(game, state, heuristic, options, depth, budget, compiled, monkeypatch):
     monkeypatch.setenv("PLYGROUND_JIT", "1" if compiled else "0")
     agent = AlphaBetaAgent(game, depth=depth, heuristic=heuristic, **options)
     search = agent.new_search(game, heuristic, budget)
-    assert search.binding.compiled == compiled
+    assert search.compiled == compiled
     iterations = search.deepen(state, depth, budget.nodes is not None)
     per_ply = search.ply_nodes[:max(p for p, n in enumerate(search.ply_nodes) if n) + 1]
     return iterations, search.nodes, per_ply, search.horizon
@@ -117,7 +117,7 @@ def test_the_solver_on_endgames_is_the_interpreted_solver(monkeypatch):
             new_search = agent.new_search
             agent.new_search = lambda *a, **k: searches.append(search := new_search(*a, **k)) or search
             result = agent.solve(game, state, Budget(nodes=5000))
-            assert [search.binding.compiled for search in searches] == [compiled]
+            assert [search.compiled for search in searches] == [compiled]
             return (result.value, result.move, result.stats.nodes, result.stats.depth, result.stats.pv,
                     result.stats.extra, result.stats.peak_entries)
         return solve(True), solve(False)

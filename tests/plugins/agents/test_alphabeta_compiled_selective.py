@@ -49,7 +49,7 @@ def run(game, state, heuristic, options, depth, budget, compiled, monkeypatch):
     monkeypatch.setenv("PLYGROUND_JIT", "1" if compiled else "0")
     agent = AlphaBetaAgent(game, depth=depth, heuristic=heuristic, **options)
     search = agent.new_search(game, heuristic, budget)
-    assert search.binding.compiled == compiled
+    assert search.compiled == compiled
     iterations = search.deepen(state, depth, True)
     per_ply = search.ply_nodes[:max(p for p, n in enumerate(search.ply_nodes) if n) + 1]
     return iterations, search.nodes, per_ply, search.horizon
