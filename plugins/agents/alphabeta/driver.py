@@ -99,6 +99,7 @@ class AlphaBetaSearch:
             self._switches | self._table_slots(ADAPTER_KEY_SHIFTS, True) | self._python_layout(ADAPTER_SPACE)))
         self.kernel = self.binding.binding != "adapter"
         self.compiled = self.binding.binding == "compiled"
+        self._negamax = self.binding.functions.negamax   # looked up once: a compiled kernel's attributes are lazy
         self._python: Bound | None = None if self.compiled else self.binding
         self.compiled_table = compiled_table
         if self.compiled:
@@ -317,8 +318,8 @@ class AlphaBetaSearch:
         work[WORK.root_depth] = self.root_depth
         table = self.compiled_table
         assert table is not None      # made with the compiled binding
-        score = binding.functions.negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option,
-                                          table.rows, table.values, work, binding.weights, self.limits.deadline)
+        score = self._negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option, table.rows,
+                              table.values, work, binding.weights, self.limits.deadline)
         self.killers[:size] = plies[:, PLY.killer:]
         self._finish(work, plies[:, PLY.nodes].tolist())
         return self._result(work, binding, score, pv_at)
