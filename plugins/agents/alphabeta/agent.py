@@ -56,8 +56,8 @@ class AlphaBetaAgent:
         limits, jit = SearchLimits.start(budget), numba_backend.enabled()
         if self._last is not None:
             last, last_jit = self._last
-            if last.game is game and last.heuristic is heuristic and last.proof_score == proof_score \
-                    and last_jit == jit:
+            if (last.game is game and last.heuristic is heuristic and last.proof_score == proof_score
+                    and last_jit == jit):
                 last.renew(limits)
                 return last
         search = AlphaBetaSearch(game, heuristic, self.settings, limits, proof_score, self.compiled_table, self.kernel)
