@@ -277,14 +277,13 @@ def chooser(kernel: api.GameKernel, kind: str, functions: tuple[str, ...]) -> nu
 
 
 def compiled_search(search: types.ModuleType, kernel: api.GameKernel, aliases: dict[str, str],
-                    choose: bool = True) -> numba_backend.Kernel:
+                    slots: tuple[str, ...] = ()) -> numba_backend.Kernel:
     """`search` over `kernel` (compiled as attributes, `.interpreted` as Python), `aliases` binding `score` (or
-    `evaluate`) to the heuristic function of that name (empty: the search calls no heuristic). Where the game
-    declares few enough heuristic functions (`heuristic_slots`) and `choose`, the search calls `choice`'s `score`
-    instead, which chooses by the weights' last entry: one compile serves every heuristic (interpreted, where
-    nothing compiles, the direct call saves a Python call per evaluation)."""
+    `evaluate`) to the heuristic function of that name (empty: the search calls no heuristic). Given `slots`
+    (`heuristic_slots`), the search calls `choice`'s `score` instead, which chooses among them by the weights'
+    last entry: one compile serves every heuristic (interpreted, where nothing compiles, `bind` gives none: the
+    direct call saves a Python call per evaluation)."""
     fold_int_arguments = declared(search).fold_int_arguments
-    slots = heuristic_slots(kernel, aliases) if choose else ()
     rules: api.CompiledModule | None = kernel.rules if not aliases else kernel.heuristics
     if slots:
         ((kind, _),) = aliases.items()
@@ -331,11 +330,11 @@ def bind(search: types.ModuleType, game: Game, heuristic: Heuristic | None = Non
         slots = heuristic_slots(offered, aliases)
         if slots:   # the slot `choice` calls, after the heuristic's own weights
             weights = (*weights, float(slots.index(next(iter(aliases.values())))))
-        return Bound(compiled_search(search, offered, aliases), "compiled", offered.to_kernel, offered.move,
+        return Bound(compiled_search(search, offered, aliases, slots), "compiled", offered.to_kernel, offered.move,
                      offered.move_id, offered.option, np.array(weights, np.float64) if slots else weights, offered,
                      search=search)
     to_kernel = offered.to_kernel
-    compiled = compiled_search(search, offered, aliases, choose=False)
+    compiled = compiled_search(search, offered, aliases)
     return Bound(compiled.interpreted, "interpreted", lambda state: tuple(int(w) for w in to_kernel(state)),
                  offered.move, offered.move_id, offered.option, weights, offered,
                  reason="asked for" if kernel == "interpreted" else "compiled kernels are off (PLYGROUND_JIT=0)",

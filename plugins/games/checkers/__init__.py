@@ -58,7 +58,7 @@ class Checkers:
         if state[4] >= self.quiet_limit:
             return []
         last = self._last_moves
-        if last[0] != state:   # a referee or an engine asks several times about the position it is at
+        if last[0] is not state:   # a referee or an engine asks several times about the state object it holds
             last = self._last_moves = (state, tuple(rules.generate_moves(state[0], state[1], state[2], state[3])))
         return list(last[1])
 
