@@ -16,13 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from framework.errors import PluginError
 from framework.protocols import Game, Move, State
-
-if TYPE_CHECKING:
-    from framework.kernel.api import GameKernel
 
 #: The methods that define a state and its successors: a capability over states depends on them.
 STATES = frozenset({"initial_state", "apply", "to_move", "from_text"})
@@ -58,7 +55,9 @@ class Capabilities:
         frozenset({"legal_moves", "apply", "is_terminal"}),
         "perft(state, depth) -> int: a fast count of the move paths of exactly depth plies, counting what "
         "framework.perft.generic_perft counts")
-    kernel: GameKernel | None = _declare(
+    # Typed Any: the kernel package sits above this module (it reads a game's capabilities), so naming its class
+    # here would be an import that runs back up; `framework.kernel.binding` reads it as a GameKernel.
+    kernel: Any = _declare(
         RULES, "the compiled rules (framework.kernel.api.GameKernel) compiled searches run on")
     warmup: Callable[[], None] | None = _declare(
         frozenset(), "warmup(): compile or load the game's kernels now, so no timed run pays for it")
