@@ -17,9 +17,9 @@ A search module declares what it needs as data, read here (`declared`): the prim
 imports, `needs`), of them the `OPTIONAL` ones (called only on games that call for them: `needed_here`), the
 maps of `GameKernel` whose heuristic functions it binds (`HEURISTIC_FUNCTIONS`), its size `LIMITS`
 (`key_words`, `state_words`, `move_space`), its `WORK` layout and `WORK_SIZE`, which adapter serves it
-(`ADAPTER`), whether it is `ANYTIME` (what a search cut by the budget found answers) and whether int arguments
-fold (`FOLD_INT_ARGUMENTS`). A kernel fits when the game offers one, it defines every primitive the search
-needs there, it has the heuristic function the search binds, and it is within the search's limits. Asking
+(`ADAPTER`), whether it is `ANYTIME` (what a search cut by the budget found answers) and whether constant
+arguments fold (`FOLD_CONSTANT_ARGUMENTS`). A kernel fits when the game offers one, it defines every primitive
+the search needs there, it has the heuristic function the search binds, and it is within the search's limits. Asking
 for `compiled` or `interpreted` where it does not fit is a ConfigError naming the reason: never a silent
 fallback. Every binding visits the same nodes and gives the same answers (one code).
 
@@ -67,7 +67,7 @@ class Declared(NamedTuple):
     work_size: int                              # WORK_SIZE
     adapter: type[KernelAdapter]                # ADAPTER: "interning" (KernelAdapter) or "pass-through"
     anytime: bool                               # ANYTIME: a root search cut by the budget answers
-    fold_int_arguments: bool                    # FOLD_INT_ARGUMENTS: see `numba_backend.Kernel`
+    fold_constant_arguments: bool               # FOLD_CONSTANT_ARGUMENTS: see `numba_backend.Kernel`
 
 
 ADAPTERS: dict[str, type[KernelAdapter]] = {"interning": KernelAdapter, "pass-through": PassThroughAdapter}
@@ -83,7 +83,7 @@ def declared(search: types.ModuleType) -> Declared:
                     tuple(getattr(search, "HEURISTIC_FUNCTIONS", ("scores", "seat_scores"))),
                     dict(getattr(search, "LIMITS", {})), getattr(search, "WORK", None),
                     int(getattr(search, "WORK_SIZE", 0)), ADAPTERS[adapter], bool(getattr(search, "ANYTIME", False)),
-                    bool(getattr(search, "FOLD_INT_ARGUMENTS", True)))
+                    bool(getattr(search, "FOLD_CONSTANT_ARGUMENTS", True)))
 
 
 class Bound(NamedTuple):
@@ -283,17 +283,17 @@ def compiled_search(search: types.ModuleType, kernel: api.GameKernel, aliases: d
     (`heuristic_slots`), the search calls `choice`'s `score` instead, which chooses among them by the weights'
     last entry: one compile serves every heuristic (interpreted, where nothing compiles, `bind` gives none: the
     direct call saves a Python call per evaluation)."""
-    fold_int_arguments = declared(search).fold_int_arguments
+    fold_constant_arguments = declared(search).fold_constant_arguments
     rules: api.CompiledModule | None = kernel.rules if not aliases else kernel.heuristics
     if slots:
         ((kind, _),) = aliases.items()
         rules, aliases = chooser(kernel, kind, slots), {kind: kind}
     key = (search.__name__, kernel.tag, tuple(sorted(aliases.items())) + tuple((s, s) for s in slots),
-           fold_int_arguments)
+           fold_constant_arguments)
     made = _COMPILED.get(key)
     if made is None:
         made = _COMPILED[key] = numba_backend.Kernel(search, rules=rules, tag=kernel.tag, aliases=aliases or None,
-                                                     fold_int_arguments=fold_int_arguments)
+                                                     fold_constant_arguments=fold_constant_arguments)
     return made
 
 

@@ -117,11 +117,12 @@ from framework.layout import layout
 
 #: What `framework.kernel.binding.bind` reads (`declared`): the name in a refusal; through an adapter the
 #: game's own states and moves pass through uninterned (the searches keep states only in Python lists and
-#: dicts, so a bounded table bounds the memory); compiled, each helper compiles once rather than once per int
-#: constant passed to it (a third less compile time, the same nodes/s).
+#: dicts, so a bounded table bounds the memory); compiled, each helper compiles once rather than once per int or
+#: bool constant passed to it (a third less compile time, the same nodes/s; df-pn, PDS and PDS-PN share one
+#: compiled `depth_first`).
 NAME = "proof-number search"
 ADAPTER = "pass-through"
-FOLD_INT_ARGUMENTS = False
+FOLD_CONSTANT_ARGUMENTS = False
 #: An "infinite" proof or disproof number: larger than any sum of real ones, still an int.
 INF = 1 << 48
 
