@@ -30,6 +30,7 @@ from framework.errors import PlygroundError
 from framework.kernel import numba_backend
 from framework.params import HeuristicRef
 from framework.registry import Registry
+from framework.tournament.worker import killed_with_parent
 
 
 def warm_game(name: str) -> bool:
@@ -100,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     os.environ["NUMBA_CACHE_DIR"] = str(ENGINE_CACHE)   # read by numba in the processes started below
     ENGINE_CACHE.mkdir(parents=True, exist_ok=True)
-    pool = ProcessPoolExecutor(max(args.jobs, 1), mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(max(args.jobs, 1), mp_context=multiprocessing.get_context("spawn"),
+                               initializer=killed_with_parent, initargs=(os.getpid(),))   # none outlives a kill
     try:
         compiled = [name for name, has in zip(names, _each(pool, warm_game, names)) if has]
         builds = [build for name in compiled for build in agent_builds(registry, name)]

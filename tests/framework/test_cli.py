@@ -1,6 +1,7 @@
 """The `plyground` command line, driven in-process as a user would type it."""
 
 import io
+import os
 import subprocess
 import sys
 import time
@@ -122,6 +123,38 @@ def test_warmup_builds_each_agent_with_the_first_seat_count_it_plays():
     assert ("rolit", {"players": 2}, "alphabeta", {"heuristic": "discs"}) in builds
     assert [b for b in builds if b[2] == "maxn"] == [("rolit", {}, "maxn", {"heuristic": h})
                                                      for h in ("corners", "discs")]
+
+
+def _children(pid: int) -> list[int]:
+    from pathlib import Path
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_warmup_processes_die_with_a_killed_warmup(tmp_path):
+    env = {**os.environ, "PLYGROUND_JIT": "1", "NUMBA_CACHE_DIR": str(tmp_path),
+           "PLYGROUND_ENGINE_CACHE": str(tmp_path)}
+    parent = subprocess.Popen([sys.executable, "-m", "framework.cli", "warmup", "--jobs", "2"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(_children(parent.pid)) < 2 and time.monotonic() < deadline:   # the pool's workers (a cold cache)
+        time.sleep(0.05)
+    workers = _children(parent.pid)
+    assert len(workers) >= 2
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while any(os.path.exists(f"/proc/{pid}") for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(os.path.exists(f"/proc/{pid}") for pid in workers)
 
 
 def test_warmup_with_kernels_off_does_nothing(capsys, monkeypatch):
