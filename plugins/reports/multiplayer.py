@@ -18,15 +18,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from framework.analysis.markdown import markdown_table
 from framework.analysis.tables import Results
 
 CLAIMANT = "brs"
 #: The agents of the paper's comparison: the claim is about these (another seat, e.g. MCTS, is left out).
 COMPARED = ("brs", "paranoid", "maxn")
-
-
-def _markdown(table: pd.DataFrame, index: bool = False) -> str:
-    return table.round(1).to_markdown(index=index)
 
 
 def verdict(standings: pd.DataFrame) -> str:
@@ -64,19 +61,19 @@ def section(results: Results) -> str:
 
 Participants: {participants}; {config['games_per_pairing']} games per group, each seat rotation equally often.
 
-{_markdown(standings)}
+{markdown_table(standings)}
 
 Ratings (openskill Plackett-Luce; ordinal = mu - 3 sigma):
 
-{_markdown(results.seat_ratings())}
+{markdown_table(results.seat_ratings())}
 
 Finished ahead (% of the games played together in which the row ranked above the column; ties half):
 
-{_markdown(results.ahead(), index=True)}
+{markdown_table(results.ahead(), index=True)}
 
 Wins by seat:
 
-{_markdown(results.seat_wins())}
+{markdown_table(results.seat_wins())}
 
 The paper's claim, BRS wins most (of BRS, paranoid and max^n): {verdict(standings)}
 
