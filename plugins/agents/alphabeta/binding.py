@@ -10,7 +10,7 @@ cannot run on the kernel with its settings (`refusal`).
   `kernel: adapter`: the same code run as Python through a `framework.kernel.adapter.KernelAdapter`.
 
 Every binding gives the same node counts, values, moves and principal variations (one code); compiled
-state lives in numpy arrays, interpreted state in dicts (only the slots a search touches exist).
+state lives in numpy arrays, interpreted state in lists (the table in dicts: only the rows probed exist).
 """
 
 from __future__ import annotations
@@ -28,14 +28,15 @@ from plugins.agents.alphabeta.settings import Settings
 
 #: Largest table for which the probe in `search.negamax` cannot overflow 64 bits compiled.
 MAX_TT_SIZE = (1 << 31) - 1
-#: An adapter's move space: beyond any interned move id, so every move has a history score.
-ADAPTER_SPACE = 1 << 26
+#: An adapter's move space: the history rows of the first 65,536 moves a decision interns (a move interned later
+#: has none, as a kernel's move beyond its move space), so an interpreted `work` is a list of ~130,000 ints.
+ADAPTER_SPACE = 1 << 16
 #: An adapter's search key: one word, the game's hash (`KernelAdapter`), its states one word too (an id).
 ADAPTER_KEY_SHIFTS = (0,)
 
 
 def move_space(bound: Bound) -> int:
-    """The moves that have a history score: the kernel's move space, or beyond any id an adapter interns."""
+    """The moves that have a history score: the kernel's move space, or an adapter's first ADAPTER_SPACE."""
     return ADAPTER_SPACE if bound.kernel is None else bound.kernel.move_space
 
 

@@ -41,8 +41,9 @@ from framework.capabilities import capabilities, capability
 from framework.kernel import api
 from framework.kernel.api import line
 from framework.kernel.binding import Bound
+from framework.kernel.root import Run, drive
 from framework.protocols import Budget, Game, Heuristic, State
-from framework.search import SearchAborted, SearchLimits, deepen
+from framework.search import SearchAborted, SearchLimits
 from plugins.agents.alphabeta import search as nm
 from plugins.agents.alphabeta.binding import (
     ADAPTER_KEY_SHIFTS,
@@ -75,11 +76,58 @@ class Iteration:
     exhausted: bool   # no heuristic leaf was evaluated: the score is the value of the whole game tree
 
 
+@dataclass
+class Frame:
+    """A decision's search state in one binding: `work` (an int64 array compiled, a list interpreted: the
+    counters and switches, the history rows, then the per-ply rows and PV lines of the root search being run),
+    the table (`CompiledTable`'s arrays compiled; interpreted, dicts holding only the rows probed) and the
+    killers (two columns, per ply), which outlive a root search while the other per-ply columns do not."""
+
+    binding: Bound
+    work: Any
+    rows: Any
+    values: Any
+    killers: Any
+
+    @property
+    def compiled(self) -> bool:
+        return self.binding.binding == "compiled"
+
+    def plies(self, reach: int) -> tuple[int, int]:
+        """The per-ply rows of a root search that may reach `reach` plies below the root, and how far apart its
+        PV lines lie. Compiled: the rows it may reach, a line's length then its moves (`api.prepend`).
+        Interpreted: as many as Python's recursion allows, a line one slot (a tuple), for every root search (an
+        adapter's binding reads this layout as constants: `AlphaBetaSearch._python_layout`)."""
+        if self.compiled:
+            return reach, reach + 1
+        return python_plies(), 1
+
+    def clear(self, start: int, end: int) -> None:
+        """Zero work[start:end], growing a compiled `work` that ends before `end`."""
+        if not self.compiled:
+            self.work[start:end] = [0] * (end - start)
+        elif len(self.work) < end:
+            grown = np.zeros(end, np.int64)
+            grown[:start] = self.work[:start]
+            self.work = grown
+        else:
+            self.work[start:end] = 0
+
+    def carry_killers(self, size: int) -> None:
+        """The killers of `size` plies, at least, kept (-1: none) for the next root search."""
+        have = len(self.killers[0])
+        if have < size:
+            more = 2 * size - have
+            self.killers = ([np.concatenate((column, np.full(more, -1, np.int64))) for column in self.killers]
+                            if self.compiled else [column + [-1] * more for column in self.killers])
+
+
 class AlphaBetaSearch:
     """The state of one decision: counters, killers and history, the transposition table; each root search
-    runs `negamax.negamax` through a binding (`binding.py`, as `kernel` says: one of
-    `framework.kernel.binding.BINDINGS`). `proof_score`, when set (solver mode, 1.0), lets a table entry
-    answer at any depth if it is proven (`negamax.PROVEN_VALUE`, `PROVEN_TREE`).
+    runs `search.negamax` through a binding (`binding.py`, as `kernel` says: one of
+    `framework.kernel.binding.BINDINGS`) under the one root driver (`framework.kernel.root.drive`). Every
+    binding runs the same root search (`root`) over its `Frame`. `proof_score`, when set (solver mode, 1.0),
+    lets a table entry answer at any depth if it is proven (`search.PROVEN_VALUE`, `PROVEN_TREE`).
     """
 
     def __init__(self, game: Game, heuristic: Heuristic | None, settings: Settings, limits: SearchLimits,
@@ -92,48 +140,71 @@ class AlphaBetaSearch:
         self.moves_of: Callable[[State], Sequence] = hints or game.legal_moves
         self.quiescence = settings.quiescence and offered.is_noisy is not None
         self.ordering = settings.killers or settings.history or (settings.tt_move and settings.transposition_table)
-        self._clear()
         self._fixed: dict[str, dict[int, int]] = {}
         self.size = slot_count(settings.tt_size) if settings.transposition_table else 1
         self.binding = bind_negamax(game, heuristic, settings, proof_score, kernel, lambda: (
             self._switches | self._table_slots(ADAPTER_KEY_SHIFTS, True) | self._python_layout(ADAPTER_SPACE)))
         self.kernel = self.binding.binding != "adapter"
         self.compiled = self.binding.binding == "compiled"
-        self._negamax = self.binding.functions.negamax   # looked up once: a compiled kernel's attributes are lazy
-        self._python: Bound | None = None if self.compiled else self.binding
+        self._interpreted: Bound | None = None if self.compiled else self.binding
         self.compiled_table = compiled_table
-        if self.compiled:
-            if compiled_table is None or len(compiled_table.values) != self.size:
-                compiled_table = CompiledTable(self.size)
-            self.compiled_table = compiled_table
-            self.work: np.ndarray = np.zeros(nm.CONTROL_SIZE + 2 * move_space(self.binding), np.int64)
-            self._fill(self.work, self.binding, compiled_table.renew())
-            self.killers: np.ndarray = np.full((64, 2), -1, np.int64)
+        if self.compiled and (compiled_table is None or len(compiled_table.values) != self.size):
+            self.compiled_table = CompiledTable(self.size)
+        self._clear()
 
     def _clear(self) -> None:
-        """The counters and results of a decision, empty."""
+        """The counters and results of a decision, empty; its frames made when first searched."""
         self.nodes = 0
         self.horizon = 0           # heuristic leaves evaluated (and TT answers that stood on some)
         self.ply_nodes: list[int] = []
         self.pv: list[tuple] = [()]
         self.root_depth = 0
         self.root_move: Hashable | None = None
-        self._dict_work: defaultdict | None = None
+        self._frames: dict[str, Frame] = {}
 
     def renew(self, limits: SearchLimits) -> None:
         """Ready for the next decision of the same game, heuristic and settings, as a new search would be (empty
         counters, killers, history and table: the table stamped anew), keeping what the set-up worked out."""
         self.limits = limits
         self._clear()
-        if self.compiled:
-            assert self.compiled_table is not None   # made with the compiled binding
-            self.work[:] = 0
-            self._fill(self.work, self.binding, self.compiled_table.renew())
-            self.killers.fill(-1)
+
+    def _frame(self, depth: int) -> Frame:
+        """The frame of a root search of `depth`: the compiled one, or interpreted (a compiled search deeper than
+        MAX_DEPTH, a search to the end, runs the same code interpreted over the rules, from a fresh frame)."""
+        binding = self.binding if self.compiled and depth <= MAX_DEPTH else self._interpreted_binding()
+        frame = self._frames.get(binding.binding)
+        if frame is None:
+            frame = self._frames[binding.binding] = self._new_frame(binding)
+        return frame
+
+    def _interpreted_binding(self) -> Bound:
+        if self._interpreted is None:
+            self._interpreted = bind_negamax(self.game, self.heuristic, self.settings, self.proof_score,
+                                             "interpreted", {})
+        return self._interpreted
+
+    def _new_frame(self, binding: Bound) -> Frame:
+        """A frame of a decision: `work` with its counters and switches, history empty, the table empty (the
+        compiled one stamped anew), no killers."""
+        head = nm.CONTROL_SIZE + 2 * move_space(binding)
+        if binding.binding == "compiled":
+            table = self.compiled_table
+            assert table is not None      # made with the compiled binding
+            frame = Frame(binding, np.zeros(head, np.int64), table.rows, table.values,
+                          [np.full(64, -1, np.int64), np.full(64, -1, np.int64)])
+            self._fill(frame.work, binding, table.renew())
+            return frame
+        plies = python_plies()
+        frame = Frame(binding, [0] * (head + plies * (nm.PLY_COLUMNS + 1)), defaultdict(lambda: [0] * nm.ROW_SIZE),
+                      defaultdict(float), [[-1] * plies, [-1] * plies])
+        self._fill(frame.work, binding, 1)
+        for slot, value in self._python_layout(move_space(binding)).items():
+            frame.work[slot] = value
+        return frame
 
     @functools.cached_property
     def _switches(self) -> dict[int, int]:
-        """The slots of `negamax.WORK` the settings fix for the whole decision (an adapter's binding reads
+        """The slots of `search.WORK` the settings fix for the whole decision (an adapter's binding reads
         them as constants: `framework.kernel.python_backend.interpret`)."""
         settings = self.settings
         return {getattr(WORK, name): int(value) for name, value in (
@@ -148,20 +219,20 @@ class AlphaBetaSearch:
 
     @staticmethod
     def _python_layout(space: int) -> dict[int, int]:
-        """Where an interpreted search's per-ply rows (as many plies as Python's recursion reaches) and PV
-        lines start, and how far apart the lines lie (one slot each: a tuple, `framework.kernel.api.prepend`)."""
+        """Where an interpreted search's per-ply rows (`python_plies`) and PV lines start, and how far apart the
+        lines lie (one slot each: a tuple, `framework.kernel.api.prepend`): `Frame.plies`."""
         head, plies = nm.CONTROL_SIZE + 2 * space, python_plies()
         return {WORK.plies_at: head, WORK.pv_at: head + plies * nm.PLY_COLUMNS, WORK.pv_stride: 1}
 
     def _fill(self, work, binding: Bound, stamp: int) -> None:
-        """The counters and switches of `negamax.WORK`, for one decision."""
+        """The counters and switches of `search.WORK`, for one decision."""
         work[WORK.limit] = self.limits.nodes_left()
         work[WORK.stamp], work[WORK.space], work[WORK.entries] = stamp, move_space(binding), 0
         for slot, value in self._fixed_slots(binding).items():
             work[slot] = value
 
     def _fixed_slots(self, binding: Bound) -> dict[int, int]:
-        """The slots of `negamax.WORK` that stay for every decision of this search with `binding`."""
+        """The slots of `search.WORK` that stay for every decision of this search with `binding`."""
         slots = self._fixed.get(binding.binding)
         if slots is None:
             slots = self._fixed[binding.binding] = self._switches | self._table_slots(key_shifts(binding),
@@ -169,7 +240,7 @@ class AlphaBetaSearch:
         return slots
 
     def _table_slots(self, key_shifts: tuple[int, ...], one_word: bool) -> dict[int, int]:
-        """The table's hashing in `negamax.WORK`: its size, 2**shift % size per key word, whether an entry is one
+        """The table's hashing in `search.WORK`: its size, 2**shift % size per key word, whether an entry is one
         word (an adapter's states and keys, `binding.ADAPTER_KEY_SHIFTS`)."""
         size = self.size
         slots = {WORK.size: size, WORK.one_word: int(one_word)}
@@ -181,7 +252,7 @@ class AlphaBetaSearch:
 
     def deepen(self, state: State, max_depth: int, iterate: bool, proven: Callable[[float], bool] | None = None,
                on_iteration: Callable[[Iteration | None, list[int]], None] | None = None) -> list[Iteration]:
-        """Search depth 1, 2, ... max_depth when `iterate` (else max_depth directly).
+        """Search depth 1, 2, ... max_depth when `iterate` (else max_depth directly), under the root driver.
 
         Stops early when an iteration is exhausted (it evaluated no heuristic leaf, so deeper
         iterations would search the same tree) or when `proven(score)` says the value is proven.
@@ -191,7 +262,7 @@ class AlphaBetaSearch:
         very long game) is abandoned the same way, so the answer is unknown rather than a crash.
         `on_iteration(iteration, nodes_per_ply_of_that_iteration)` is called after each one.
         """
-        def iteration(depth: int, previous: Iteration | None) -> Iteration | None:
+        def iteration(run: Run[Iteration], depth: int, previous: Iteration | None) -> Iteration | None:
             before_nodes, before_horizon, before_plies = self.nodes, self.horizon, self.ply_nodes[:]
             try:
                 score = self._aspirated(state, depth, previous.score if previous else None)
@@ -199,6 +270,8 @@ class AlphaBetaSearch:
                 if on_iteration is not None:
                     on_iteration(None, self._delta(before_plies))
                 return None
+            finally:
+                run.work = self._frame(depth).work
             per_ply = self._delta(before_plies)
             if depth == UNBOUNDED:   # report how deep the search to the end actually went
                 depth = max(ply for ply, count in enumerate(per_ply) if count)
@@ -208,17 +281,16 @@ class AlphaBetaSearch:
                 on_iteration(done, per_ply)
             return done
 
-        return deepen(iteration, range(1, max_depth + 1) if iterate else (max_depth,),
-                      lambda done: done.exhausted or (proven is not None and proven(done.score)))
+        depths = range(1, max_depth + 1) if iterate else range(max_depth, max_depth + 1)
+        run: Run[Iteration] = Run(self.limits, self._frame(depths[0]).work, self.binding.recorded())
+        return drive(run, iteration, depths,
+                     lambda done: done.exhausted or (proven is not None and proven(done.score))).done
 
     def table_entries(self) -> int:
         """Transposition-table entries this decision wrote (the table's peak: entries are replaced, never freed)."""
         if not self.settings.transposition_table:
             return 0
-        entries = int(self.work[WORK.entries]) if self.compiled else 0
-        if self._dict_work is not None:
-            entries += self._dict_work[WORK.entries]
-        return entries
+        return sum(int(frame.work[WORK.entries]) for frame in self._frames.values())
 
     def _delta(self, before: list[int]) -> list[int]:
         return [n - (before[i] if i < len(before) else 0) for i, n in enumerate(self.ply_nodes)]
@@ -245,92 +317,44 @@ class AlphaBetaSearch:
     # -- one root search ------------------------------------------------------------------
 
     def root(self, state: State, depth: int, alpha: float, beta: float) -> float:
-        """One root search through the binding; raises SearchAborted on a spent budget. A compiled search
-        deeper than MAX_DEPTH (a search to the end) runs the same code interpreted over the rules."""
-        if self.compiled and depth <= MAX_DEPTH:
-            return self._compiled_root(state, depth, alpha, beta)
-        if self._python is None:
-            self._python = bind_negamax(self.game, self.heuristic, self.settings, self.proof_score, "interpreted", {})
-        return self._python_root(self._python, state, depth, alpha, beta)
+        """One root search of `depth` in its frame (`_frame`); raises SearchAborted on a spent budget.
 
-    def _python_root(self, binding: Bound, state: State, depth: int, alpha: float, beta: float) -> float:
-        """A root search interpreted: `work` a dict of ints (only the slots touched exist), the table dicts."""
-        work = self._dict_work
-        plies = python_plies()
-        if work is None:
-            work = self._dict_work = defaultdict(int)
-            self._fill(work, binding, 1)
-            work.update(self._python_layout(move_space(binding)))
-            self._killer_plies = 0
-            self._rows: defaultdict = defaultdict(lambda: [0] * nm.ROW_SIZE)
-            self._values: defaultdict = defaultdict(float)
-        work[WORK.nodes], work[WORK.leaves], work[WORK.aborted], work[WORK.root_move] = self.nodes, self.horizon, 0, -1
-        work[WORK.root_depth] = self.root_depth
-        # Killers (-1: none) on every ply this root search may reach (as `_compiled_root` sizes its rows).
-        reach = min(plies, (2 * depth if self.settings.singular else depth) + 2
-                    + (self.settings.quiescence_depth if self.quiescence else 0))
-        if self.settings.killers and self._killer_plies < reach:
-            head = work[WORK.plies_at] + PLY.killer
-            for ply in range(self._killer_plies, reach):
-                work[head + ply * nm.PLY_COLUMNS] = work[head + ply * nm.PLY_COLUMNS + 1] = -1
-            self._killer_plies = reach
-        try:
-            score = binding.functions.negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option,
-                                              self._rows, self._values, work, binding.weights, self.limits.deadline)
-        finally:
-            head = work[WORK.plies_at]
-            counts = []
-            for ply in range(plies):
-                at = head + ply * nm.PLY_COLUMNS + PLY.nodes
-                count = work.get(at, 0)
-                if not count:
-                    break
-                counts.append(count)
-                work[at] = 0
-            self._finish(work, counts)
-        return self._result(work, binding, score, work[WORK.pv_at])
-
-    def _compiled_root(self, state: State, depth: int, alpha: float, beta: float) -> float:
-        """A root search compiled: per-ply rows and PV rows sized for this depth, killers carried over."""
-        # Plies below the root: at most the depth, twice it with singular extensions (an extension is only
-        # granted while ply + depth < 2 * root depth), then the quiescence plies; one row more for the PV
-        # (a line at ply p: its length, then at most size - p moves: `framework.kernel.api.prepend`).
-        binding = self.binding
+        Plies below the root: at most the depth, twice it with singular extensions (an extension is only granted
+        while ply + depth < 2 * root depth), then the quiescence plies; one row more for the PV (a line at ply p:
+        its length, then at most size - p moves: `framework.kernel.api.prepend`)."""
+        frame = self._frame(depth)
+        binding = frame.binding
         reach = 2 * depth if self.settings.singular else depth
-        size = reach + 2 + (self.settings.quiescence_depth if self.quiescence else 0)
-        if len(self.killers) < size:        # killers outlive iterations; the other per-ply columns do not
-            killers = np.full((2 * size, 2), -1, np.int64)
-            killers[:len(self.killers)] = self.killers
-            self.killers = killers
+        size, stride = frame.plies(reach + 2 + (self.settings.quiescence_depth if self.quiescence else 0))
         head = nm.CONTROL_SIZE + 2 * move_space(binding)
         pv_at = head + size * nm.PLY_COLUMNS
-        end = pv_at + size * (size + 1)
-        if len(self.work) < end:
-            grown = np.zeros(end, np.int64)
-            grown[:head] = self.work[:head]
-            self.work = grown
-        work = self.work
-        work[head:end] = 0
-        plies = work[head:pv_at].reshape(size, nm.PLY_COLUMNS)
-        plies[:, PLY.killer:] = self.killers[:size]
-        work[WORK.plies_at], work[WORK.pv_at], work[WORK.pv_stride] = head, pv_at, size + 1
+        frame.clear(head, pv_at + size * stride)
+        frame.carry_killers(size)
+        work, killers = frame.work, frame.killers
+        for k in range(2):
+            work[head + PLY.killer + k:pv_at:nm.PLY_COLUMNS] = killers[k][:size]
+        work[WORK.plies_at], work[WORK.pv_at], work[WORK.pv_stride] = head, pv_at, stride
         work[WORK.nodes], work[WORK.leaves], work[WORK.aborted], work[WORK.root_move] = self.nodes, self.horizon, 0, -1
         work[WORK.root_depth] = self.root_depth
-        table = self.compiled_table
-        assert table is not None      # made with the compiled binding
-        score = self._negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option, table.rows,
-                              table.values, work, binding.weights, self.limits.deadline)
-        self.killers[:size] = plies[:, PLY.killer:]
-        self._finish(work, plies[:, PLY.nodes].tolist())
+        try:
+            score = binding.functions.negamax(binding.to_kernel(state), depth, alpha, beta, 0, binding.option,
+                                              frame.rows, frame.values, work, binding.weights, self.limits.deadline)
+        finally:
+            for k in range(2):
+                killers[k][:size] = work[head + PLY.killer + k:pv_at:nm.PLY_COLUMNS]
+            self._finish(work, work[head + PLY.nodes:pv_at:nm.PLY_COLUMNS])
         return self._result(work, binding, score, pv_at)
 
-    def _finish(self, work, counts: list[int]) -> None:
-        """Read the counters back: nodes, heuristic leaves, nodes per ply."""
+    def _finish(self, work, counts: Sequence[int]) -> None:
+        """Read the counters back: nodes, heuristic leaves, nodes per ply (up to the deepest ply visited)."""
         self.nodes, self.horizon = int(work[WORK.nodes]), int(work[WORK.leaves])
-        if len(self.ply_nodes) < len(counts):
-            self.ply_nodes.extend([0] * (len(counts) - len(self.ply_nodes)))
-        for p, count in enumerate(counts):
-            self.ply_nodes[p] += int(count)
+        plies = len(counts)
+        while plies and not counts[plies - 1]:
+            plies -= 1
+        if len(self.ply_nodes) < plies:
+            self.ply_nodes.extend([0] * (plies - len(self.ply_nodes)))
+        for p in range(plies):
+            self.ply_nodes[p] += int(counts[p])
 
     def _result(self, work, binding: Bound, score: float, pv_at: int) -> float:
         """The root's score, best move and principal variation, in the game's moves (SearchAborted if spent)."""

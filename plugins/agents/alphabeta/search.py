@@ -11,7 +11,7 @@ It calls the game through `framework.kernel.api` only, by name: `framework.kerne
 compiles it with those names bound to a game's compiled rules, its `interpreted` binding runs the same code
 as Python over the plain rules, and `framework.kernel.python_backend.interpret` over a `KernelAdapter` runs
 it on any plain-Python game. Its
-state: `work`, one int64 array compiled (a dict of ints interpreted: only the slots touched exist), its
+state: `work`, one int64 array compiled (a list of ints interpreted, `driver.Frame`), its
 slots named by WORK below, then the history scores (2 x `work[WORK.space]`, one row per seat), the
 per-ply rows (PLY_COLUMNS each, from `work[WORK.plies_at]`) and the principal variations (a line of
 `framework.kernel.api.prepend` per ply, `work[WORK.pv_stride]` slots apart, from `work[WORK.pv_at]`); the table's
@@ -293,7 +293,7 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
                         if work[WORK.use_killers] and work[row + PLY.killer] != move:
                             work[row + PLY.killer + 1] = work[row + PLY.killer]
                             work[row + PLY.killer] = move
-                        if work[WORK.use_history]:
+                        if work[WORK.use_history] and move < work[WORK.space]:
                             work[CONTROL_SIZE + mover * work[WORK.space] + move] += depth * depth
                     break
     if work[WORK.use_table]:
