@@ -26,11 +26,11 @@ from typing import Any
 
 from framework.capabilities import capabilities
 from framework.engine.client import ENGINE_CACHE
+from framework.engine.sandbox import killed_with_parent
 from framework.errors import PlygroundError
 from framework.kernel import numba_backend
 from framework.params import HeuristicRef
 from framework.registry import Registry
-from framework.tournament.worker import killed_with_parent
 
 
 def warm_game(name: str) -> bool:

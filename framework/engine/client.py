@@ -29,7 +29,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from framework.engine import sandbox
+from framework.engine import forkserver, sandbox
 from framework.engine.protocol import (
     ENGINE_MESSAGES,
     MAX_INFO,
@@ -106,7 +106,7 @@ class EngineSpec:
         spec = {"agent": self.agent, "params": dict(self.params), "plugins": list(self.plugins),
                 "entry_points": None if self.entry_points is None else list(self.entry_points),
                 "solver": self.solver, "where": self.where, "memory_limit_mb": self.memory_limit_mb}
-        return [sys.executable, "-c", HOST_BOOTSTRAP, json.dumps(spec, default=repr)]
+        return [*python_module("framework.engine.host"), json.dumps(spec, default=repr)]
 
     def readable(self) -> tuple[str, ...]:
         """What the engine must read beyond the system's folders: the packages of this framework and its plugins,
@@ -138,10 +138,11 @@ def package_roots() -> dict[str, Path]:
     return roots
 
 
-#: How an engine host starts: the runner's own packages (`package_roots`, in PLYGROUND_PACKAGES) imported from
-#: their real folders first, so the engine runs the runner's code (a checkout beside an installed copy included)
-#: under the same file names (numba's cache is keyed by them), without listing the folders that hold them.
-HOST_BOOTSTRAP = """\
+#: How an engine's Python starts (an engine host, the fork server): the runner's own packages (`package_roots`, in
+#: PLYGROUND_PACKAGES) imported from their real folders first, so the engine runs the runner's code (a checkout
+#: beside an installed copy included) under the same file names (numba's cache is keyed by them), without listing
+#: the folders that hold them; then the module its first argument names, as `python -m` would.
+BOOTSTRAP = """\
 import importlib.abc, importlib.util, json, os, runpy, sys
 ROOTS = json.loads(os.environ["PLYGROUND_PACKAGES"])
 class Packages(importlib.abc.MetaPathFinder):
@@ -150,9 +151,14 @@ class Packages(importlib.abc.MetaPathFinder):
         return None if root is None else importlib.util.spec_from_file_location(
             name, os.path.join(root, "__init__.py"), submodule_search_locations=[root])
 sys.meta_path.insert(0, Packages())
-sys.argv[0] = "framework.engine.host"
-runpy.run_module("framework.engine.host", run_name="__main__", alter_sys=True)
+sys.argv[0] = sys.argv.pop(1)
+runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
 """
+
+
+def python_module(module: str) -> list[str]:
+    """The command that runs `module` in an engine's Python (`BOOTSTRAP`)."""
+    return [sys.executable, "-c", BOOTSTRAP, module]
 
 
 _serial = itertools.count(1)
@@ -178,12 +184,18 @@ class Engine:
                                           self.pids_group, self.cpu_group)
         ENGINE_CACHE.mkdir(parents=True, exist_ok=True)
         self.stderr_path = Path(self.private, "stderr.log")
-        env = dict(os.environ, NUMBA_CACHE_DIR=str(ENGINE_CACHE), TMPDIR=self.private, PYTHONDONTWRITEBYTECODE="1",
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(ENGINE_CACHE), PYTHONDONTWRITEBYTECODE="1",
                    PYTHONPATH=os.pathsep.join(p for p in sys.path if p and os.path.isdir(p)),
                    PLYGROUND_PACKAGES=json.dumps({name: str(root) for name, root in package_roots().items()}))
+        own_env = {"TMPDIR": self.private}
+        self.proc: subprocess.Popen | forkserver.Forked
         with open(self.stderr_path, "wb") as stderr:
-            self.proc = spawn(sandbox.launch_command(confinement, spec.argv()), (), stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=stderr, env=env)
+            if spec.command is None and forkserver.available():   # a host: forked, its imports already done
+                self.proc = forkserver.fork_engine(python_module("framework.engine.forkserver"), env, own_env,
+                                                   confinement, spec.argv()[-1], stderr.fileno())
+            else:
+                self.proc = spawn(sandbox.launch_command(confinement, spec.argv()), (), stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=stderr, env={**env, **own_env})
         self.buffer = b""
         self.oom = sandbox.oom_kills()
         self.closed = False

@@ -1,7 +1,8 @@
 """Confine an engine's process before it runs a line of an engine's code (Linux; weaker elsewhere, said once).
 
 `python -m framework.engine.sandbox CONFIG_JSON -- ARGV...` applies the confinement to itself and then execs
-ARGV, so a Python agent's engine host and a program in any language are confined the same way:
+ARGV (a program; on Linux a Python agent's engine host is forked by `forkserver`, and confines itself with the same
+`confine`), so a Python agent's engine host and a program in any language are confined the same way:
 
 - its own session and process group (the referee starts it so) and PR_SET_PDEATHSIG: it dies with its referee;
 - RLIMIT_CORE 0 (no core dumps) and, when asked, RLIMIT_AS (its address space);
@@ -151,6 +152,15 @@ def confine(confinement: Confinement) -> None:
     abi = landlock_abi()
     if abi >= 1:
         _landlock(confinement, abi)
+
+
+def killed_with_parent(parent: int) -> None:
+    """Have Linux kill this process when the thread that started it ends (prctl PR_SET_PDEATHSIG); exit now when
+    `parent`, that process, has already gone."""
+    if sys.platform.startswith("linux"):
+        _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(0)
 
 
 def limit_memory(extra: int) -> None:

@@ -44,14 +44,6 @@ def _prctl(option: int, value: int) -> bool:
         return False   # no prctl in this libc
 
 
-def killed_with_parent(parent: int) -> None:
-    """Have Linux kill this process when the thread that started it ends (prctl PR_SET_PDEATHSIG); exit now when
-    `parent`, that process, has already gone."""
-    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:
-        os._exit(0)
-
-
 def serve(inbox: Connection, outbox: Connection, beat_fds: list[int]) -> int:
     """Answer each (task, slot) until the inbox closes with ("done", result) or ("error", traceback); ("loading",
     what) and ("loaded", None) around the first import of plugins.

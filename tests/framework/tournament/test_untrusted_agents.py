@@ -58,7 +58,9 @@ EXPECTED = {
     "kill_others": ({"normal"}, None),
     "fuse": ({"normal", "crash"}, None),
     "busy_threads": ({"time"}, "(hard time limit)"),
-    "fork_bomb": ({"normal", "crash"}, None),
+    # its ~255 forks (and their children's start) count on its CPU clock: ~0.4 s from a bare host, ~0.6 s from one
+    # forked with numba loaded (framework.engine.forkserver), near the 1 s limit on a loaded machine
+    "fork_bomb": ({"normal", "crash", "time"}, None),
 }
 HONEST = "w1 vs w2"
 
@@ -193,11 +195,13 @@ def test_no_engine_reaches_the_store_or_another_process(attacked):
 
 
 def test_a_fork_bomb_is_held_at_the_engines_process_limit(attacked):
-    """A pids control group (256 processes, root included) stops the bomb; its children die with its engine."""
+    """A pids control group (256 processes, root included) stops the bomb; its children die with its engine. A
+    bomb stopped on its clock first reports nothing (test_sandbox.py holds one engine to the limit alone)."""
     _, out, _, _, _ = attacked
     with sqlite3.connect(out / "results.sqlite") as conn:
         made = [n for (n,) in conn.execute("SELECT nodes FROM moves WHERE participant = 'fork_bomb' AND nodes > 1")]
-    assert made and all(n < 256 for n in made)
+        timed = conn.execute("SELECT count(*) FROM games WHERE pairing_b = 'fork_bomb' AND termination = 'time'")
+    assert (made or timed.fetchone()[0]) and all(n < 256 for n in made)
 
 
 @pytest.mark.parametrize("attack", ATTACKS)
