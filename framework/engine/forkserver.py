@@ -11,8 +11,9 @@ before the fork: a third-party plugin is loaded by the confined child, as in an 
 
 The referee holds each engine as a `Forked` (what `client.Engine` uses of a subprocess.Popen: pid, stdin, stdout,
 poll, wait). The server is the engine's parent: it reaps the engine and writes its exit status into a pipe that
-only that handle reads. It dies with the referee's process (PR_SET_PDEATHSIG, and at the end of its control
-socket), and its engines die with it. Linux only (`available`); elsewhere every engine is exec'd.
+only that handle reads. It dies with the referee's process (PR_SET_PDEATHSIG), and its engines die with it; a
+server whose control socket the referee closed (`stop`) forks no more and exits when its last engine has ended.
+Linux only (`available`); elsewhere every engine is exec'd.
 """
 
 from __future__ import annotations
@@ -121,13 +122,9 @@ class ForkServer:
                       status_read)
 
     def stop(self) -> None:
-        """Close its control socket: the server exits, and engines it forked die with it."""
+        """Close its control socket: the server forks no more engines, and exits once those it forked have ended
+        (subprocess reaps it then)."""
         self.control.close()
-        try:
-            self.proc.wait(5.0)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
 
 
 _servers: dict[tuple[tuple[str, str], ...], ForkServer] = {}
@@ -177,20 +174,24 @@ def preload(modules: Sequence[str]) -> None:
 
 
 def serve(control: socket.socket) -> None:
-    """Fork an engine for each request until the control socket ends; reap each and report its exit."""
+    """Fork an engine for each request until the control socket ends, then wait for the last engine to end;
+    reap each and report its exit."""
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_write, False)
     signal.set_wakeup_fd(wake_write)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     statuses: dict[int, int] = {}     # pid: the write end of its handle's status pipe
-    while True:
-        readable = select.select([control.fileno(), wake_read], [], [])[0]
+    accepting = True
+    while accepting or statuses:
+        readable = select.select([wake_read, *([control.fileno()] if accepting else [])], [], [])[0]
         if wake_read in readable:
             os.read(wake_read, 4096)
-        if control.fileno() in readable:
+        if accepting and control.fileno() in readable:
             request, fds, _, _ = socket.recv_fds(control, MAX_REQUEST, 4)
             if not request:
-                return
+                accepting = False
+                reap(statuses)
+                continue
             pid = os.fork()
             if pid == 0:
                 engine(fds, json.loads(request))

@@ -101,3 +101,18 @@ def test_no_server_or_engine_outlives_a_killed_referee(tmp_path):
         assert gone(server) and gone(engine)
     finally:
         referee.kill()
+
+
+def test_a_stopped_server_forks_no_more_but_its_engines_play_on_and_then_it_exits(monkeypatch):
+    engine = Engine(EngineSpec("a", agent="random"))
+    try:
+        server = parent_of(engine.pid)
+        for i in range(forkserver.MAX_SERVERS):   # as many other environments: the oldest servers are stopped
+            monkeypatch.setenv("PLYGROUND_TEST_ENVIRONMENT", str(i))
+            Engine(EngineSpec("b", agent="random")).close()
+        assert not gone(server, within=0.5) and engine.alive
+        engine.new_game("tictactoe", {}, 0, 1, None)
+        assert engine.request({"type": "go", "moves": [], "budget": {"nodes": 10}, "clock": {}}, 10.0, ("move",))
+    finally:
+        engine.close()
+    assert engine.proc.returncode == 0 and gone(server)
