@@ -91,8 +91,10 @@ def pytest_configure(config: pytest.Config) -> None:
     workers = getattr(config.option, "numprocesses", None)
     if hasattr(config, "workerinput") or not workers or os.environ.get("PLYGROUND_JIT", "1") == "0":
         return
-    subprocess.run([sys.executable, "-m", "framework.cli", "warmup", "--jobs", str(os.cpu_count() or 1)],
-                   env={**os.environ, "PLYGROUND_JIT": "1"}, stdout=subprocess.DEVNULL, check=True)
+    done = subprocess.run([sys.executable, "-m", "framework.cli", "warmup", "--jobs", str(os.cpu_count() or 1)],
+                          env={**os.environ, "PLYGROUND_JIT": "1"}, capture_output=True, text=True)
+    if done.returncode:
+        raise pytest.UsageError(f"plyground warmup failed before the suite:\n{done.stdout}{done.stderr}")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
