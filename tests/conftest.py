@@ -2,8 +2,6 @@
 
 import gc
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -82,17 +80,6 @@ def is_slow(nodeid: str) -> bool:
     """Whether a test (its node id, relative to the repository) is slow by its folder (SLOW_FOLDERS; the marks
     written in the test files themselves are pytest's own)."""
     return nodeid.startswith(SLOW_FOLDERS)
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    """On the whole suite's controller (`-n`), before the workers fan out: `plyground warmup` on every core, so
-    each search of each game compiles once per run into the suite's cache and the workers and engines load it
-    (from a cold cache two workers would compile the same search at once; a warm one costs ~3 s)."""
-    workers = getattr(config.option, "numprocesses", None)
-    if hasattr(config, "workerinput") or not workers or os.environ.get("PLYGROUND_JIT", "1") == "0":
-        return
-    subprocess.run([sys.executable, "-m", "framework.cli", "warmup", "--jobs", str(os.cpu_count() or 1)],
-                   env={**os.environ, "PLYGROUND_JIT": "1"}, stdout=subprocess.DEVNULL, check=True)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
