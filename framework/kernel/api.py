@@ -89,6 +89,14 @@ def sort_by_scores(items: Any, scores: Any, at: int, bound: int) -> None:
     items.sort(key=lambda item: scores[at + item] if item < bound else 0, reverse=True)
 
 
+def add_score(scores: Any, at: int, item: int, bound: int, amount: int) -> None:
+    """`scores[at + item] += amount` (alpha-beta's history). Interpreted, only for an item below `bound` (an
+    adapter interns moves past its move space, which keep none); compiled, always: a kernel's moves that gain a
+    score lie below its `GameKernel.move_space`, so the compiled search pays no test."""
+    if item < bound:
+        scores[at + item] += amount
+
+
 def to_front(items: Any, item: int, front: int) -> int:
     """Move `item`, if it is among items[front:], to index `front` (the others keep their order) and return
     `front + 1`, else `front`: list methods interpreted, a loop compiled."""

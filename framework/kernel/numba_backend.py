@@ -39,6 +39,7 @@ import numpy as np
 from framework.errors import PluginError
 from framework.kernel import api
 from framework.kernel.api import (
+    add_score,
     as_int64,
     as_uint64,
     borrowed,
@@ -190,6 +191,12 @@ def _numba() -> Any:
                     j -= 1
                 items[j + 1] = items[j]
                 items[j] = item
+        return impl
+
+    @overload(add_score)
+    def compiled_add_score(scores: Any, at: Any, item: Any, bound: Any, amount: Any) -> Any:
+        def impl(scores: Any, at: Any, item: Any, bound: Any, amount: Any) -> Any:
+            scores[at + item] += amount
         return impl
 
     @overload(to_front)

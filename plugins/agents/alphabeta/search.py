@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from framework.kernel.api import (
     ONGOING,
+    add_score,
     apply_move,
     as_int64,
     as_uint64,
@@ -293,8 +294,9 @@ def negamax(state, depth: int, alpha: float, beta: float, ply: int, option: int,
                         if work[WORK.use_killers] and work[row + PLY.killer] != move:
                             work[row + PLY.killer + 1] = work[row + PLY.killer]
                             work[row + PLY.killer] = move
-                        if work[WORK.use_history] and move < work[WORK.space]:
-                            work[CONTROL_SIZE + mover * work[WORK.space] + move] += depth * depth
+                        if work[WORK.use_history]:
+                            add_score(work, CONTROL_SIZE + mover * work[WORK.space], move, work[WORK.space],
+                                      depth * depth)
                     break
     if work[WORK.use_table]:
         flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
