@@ -11,7 +11,8 @@ every registered agent is built once per such game and heuristic: with the game'
 for a game whose `players` option ranges over seat counts, with the first count the agent plays (Rolit's
 two-player searches run only with `players: 2`; its kernel, and so its compiled searches, serve every
 count). `--jobs N` spreads the work over N processes: the games' rules first (searches chain on them), then
-every agent and heuristic.
+every agent and heuristic. Games named on the command line are the only ones warmed (a run warms what it
+plays: a Pig study need not compile the Lines of Action searches).
 """
 
 from __future__ import annotations
@@ -93,11 +94,13 @@ def _each(pool: ProcessPoolExecutor, function: Callable[..., Any], *arguments: l
 
 
 def run(args: argparse.Namespace) -> int:
+    registry = Registry()
+    for name in args.games:
+        registry.game_spec(name)    # an unknown name is an error naming the games there are, before any work
     if not numba_backend.enabled():
         print("compiled kernels are off (PLYGROUND_JIT=0): nothing to warm up")
         return 0
-    registry = Registry()
-    names = sorted(registry.games)
+    names = sorted(set(args.games) or registry.games)
     start = time.perf_counter()
     os.environ["NUMBA_CACHE_DIR"] = str(ENGINE_CACHE)   # read by numba in the processes started below
     ENGINE_CACHE.mkdir(parents=True, exist_ok=True)
@@ -120,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("warmup", help="compile and cache the compiled kernels of every game and agent now")
+    p.add_argument("games", nargs="*", metavar="GAME", help="only these games and their agents (default: every game)")
     p.add_argument("--jobs", "-j", type=int, default=1,
                    help="processes compiling at once (default 1: on a busy machine more only add CPU time)")
     p.set_defaults(func=run)
