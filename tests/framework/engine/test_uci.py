@@ -43,7 +43,7 @@ max_plies: 300
 workers: 1
 results: {tmp_path / "out"}
 participants:
-  - {{id: stockfish, command: [{STOCKFISH}], protocol: uci, options: {options}, budget: {{time: 0.05}}}}
+  - {{id: stockfish, command: [{STOCKFISH}], protocol: uci, options: {options}, budget: {{time: 0.1}}}}
   - {{id: random, agent: random}}
 """)
     assert main(["run", str(config), "--quiet"]) == 0
