@@ -107,6 +107,8 @@ class ForkServer:
             with self.lock:
                 socket.send_fds(self.control, [request], [stdin_read, stdout_write, stderr, status_write])
                 answer = self.control.recv(MAX_REQUEST)
+            if not answer:
+                raise OSError("the engine fork server has stopped")
         except OSError:
             for fd in (stdin_write, stdout_read, status_read):
                 os.close(fd)
@@ -114,10 +116,6 @@ class ForkServer:
         finally:
             for fd in (stdin_read, stdout_write, status_write):
                 os.close(fd)
-        if not answer:
-            for fd in (stdin_write, stdout_read, status_read):
-                os.close(fd)
-            raise OSError("the engine fork server has stopped")
         return Forked(int(json.loads(answer)["pid"]), os.fdopen(stdin_write, "wb"), os.fdopen(stdout_read, "rb"),
                       status_read)
 
@@ -136,7 +134,8 @@ def fork_engine(command: Sequence[str], env: Mapping[str, str], own_env: Mapping
     """An engine host forked by this process's server for `env` (started with `command` on first use; a new one
     after a server that stopped), with `own_env` its own additions (its private TMPDIR)."""
     key = tuple(sorted(env.items()))
-    for attempt in range(2):
+    retried = False
+    while True:
         with _servers_lock:
             server = _servers.get(key)
             if server is None:
@@ -150,9 +149,9 @@ def fork_engine(command: Sequence[str], env: Mapping[str, str], own_env: Mapping
                 if _servers.get(key) is server:
                     del _servers[key]
             server.stop()
-            if attempt:
+            if retried:
                 raise
-    raise AssertionError("unreachable")
+            retried = True
 
 
 # -- the server ---------------------------------------------------------------------------------------------------

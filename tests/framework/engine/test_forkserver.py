@@ -116,3 +116,25 @@ def test_a_stopped_server_forks_no_more_but_its_engines_play_on_and_then_it_exit
     finally:
         engine.close()
     assert engine.proc.returncode == 0 and gone(server)
+
+
+def test_a_forked_engines_cpu_counts_among_its_referees_children():
+    """`time plyground run ...` counts the engines' CPU, as it would for engines the referee exec'd: each server
+    reaps its engines, and the referee's process its servers."""
+    script = textwrap.dedent("""
+        import resource
+        from framework.engine.client import Engine, EngineSpec
+        engine = Engine(EngineSpec("a", agent="mcts"))
+        engine.new_game("tictactoe", {}, 0, 1, None)
+        answer = engine.request({"type": "go", "moves": [], "budget": {"nodes": 100000}, "clock": {}}, 60.0,
+                                ("move",))
+        engine.close()
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        print(answer["stats"]["cpu_time"], own.ru_utime + own.ru_stime, flush=True)
+    """)
+    referee = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    _, status, usage = os.wait4(referee.pid, 0)
+    searched, own = map(float, referee.stdout.read().split())
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert searched > 0                                         # a search ran in the engine...
+    assert usage.ru_utime + usage.ru_stime - own >= 0.9 * searched   # ...and its CPU is among the referee's children's
