@@ -39,7 +39,8 @@ def test_the_quick_subset_leaves_out_the_tiers_files_and_tests_the_rule_marks():
              "tests/framework/tournament/test_solve.py"]
     every, quick = collected(*files), collected("-m", "not slow", *files)
     left_out = {test.split("[")[0] for test in every - quick}
-    assert "tests/framework/test_cli.py::test_warmup_compiles_the_games_that_have_kernels" in left_out
+    assert ("tests/framework/test_cli.py::test_warmup_compiles_the_named_games_that_have_kernels_and_only_those"
+            in left_out)
     assert "tests/framework/test_cli.py::test_warmup_with_kernels_off_does_nothing" in quick
     assert "tests/framework/tournament/test_solve.py::test_crashing_hanging_and_lying_solvers" in left_out
     assert not any(test.startswith(("tests/benchmarks/", "tests/plugins/agents/test_alphabeta_compiled_checkers.py",
