@@ -102,8 +102,8 @@ def test_bad_input_gets_a_clear_error_and_no_traceback(capsys, argv, message):
 @pytest.mark.slow       # compiles the searches of two games (minutes from a cold cache)
 def test_warmup_compiles_the_named_games_that_have_kernels_and_only_those(capsys, monkeypatch):
     """A dice game (Pig) and a game of two to four seats (Rolit: its two-player searches with `players: 2`) and a
-    game without kernels; the other games' searches are left to their first use (every game's builds are listed
-    by `agent_builds`, tested below)."""
+    game without kernels; the other games' searches are left to their first use (which builds a game gets is
+    `agent_builds`', tested below on Rolit)."""
     monkeypatch.setenv("PLYGROUND_JIT", "1")           # compiled kernels on, whatever the environment says
     assert main(["warmup", "pig", "rolit", "tictactoe"]) == 0
     lines = capsys.readouterr().out.splitlines()
